@@ -1,0 +1,46 @@
+# irtables — `make help` lists the targets.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+.PHONY: help install lint typecheck pytest test golden tables example-data bench clean
+
+help:  ## show this help
+	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-14s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)  ## create .venv and install irtables with its test dependencies
+
+lint: $(STAMP)  ## ruff check and format check
+	$(BIN)/ruff check src tests bench results
+	$(BIN)/ruff format --check src tests bench results
+
+typecheck: $(STAMP)  ## mypy --strict on src/
+	$(BIN)/mypy
+
+pytest: $(STAMP)  ## run the test suite only
+	$(BIN)/pytest -q
+
+test: lint typecheck pytest  ## lint + typecheck + tests (what CI runs)
+
+golden: $(STAMP)  ## rewrite the golden files from the current code (review the diff!)
+	$(BIN)/pytest -q tests/golden --update-golden
+
+tables: $(STAMP)  ## render the example in results/ into results/tables/
+	$(BIN)/irtables tables results/ -o results/tables
+
+example-data: $(STAMP)  ## regenerate results/ per-query files from the fixtures (pytrec_eval)
+	$(BIN)/python results/make_example.py
+
+bench: $(STAMP)  ## run the benchmarks in bench/
+	$(BIN)/python bench/bench_tables.py
+
+clean:  ## remove the virtual environment and caches
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist

@@ -1,0 +1,5 @@
+"""`python -m irtables` runs the command line."""
+
+from irtables.cli import main
+
+main()

@@ -1,0 +1,147 @@
+"""The command line: one short function per command. The only module that exits.
+
+Errors of irtables (:class:`~irtables.errors.IrtablesError`) become a one-line message on
+standard error and exit status 2; warnings are printed as ``Warning: ...`` lines.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from irtables import __version__
+from irtables.errors import IrtablesError
+from irtables.loaders import LOADERS
+from irtables.model import MISSING_POLICIES
+from irtables.render import FORMATS
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _CliError(click.ClickException):
+    """An irtables error shown to the user: ``Error: <message>``, exit status 2."""
+
+    exit_code = 2
+
+
+def handle_errors(func: F) -> F:
+    """Turn irtables errors into exit status 2 and print warnings without tracebacks."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                return func(*args, **kwargs)
+            except IrtablesError as e:
+                raise _CliError(str(e)) from e
+            finally:
+                for w in caught:
+                    click.echo(f"Warning: {w.message}", err=True)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="irtables")
+def main() -> None:
+    """irtables: paper tables, significance tests and supplements from IR results.
+
+    Point it at a folder of per-query results laid out as DIR/<dataset>/<system>.<ext>
+    (trec_eval -q output, tidy or wide CSV/TSV/Parquet/JSONL, pytrec_eval JSON, PyTerrier
+    CSV) and optionally an irtables.toml; see README.md for the formats and config keys.
+    """
+
+
+RESULTS_ARG = click.argument(
+    "results", default=".", type=click.Path(exists=True, path_type=Path), metavar="[DIR]"
+)
+CONFIG_OPT = click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Configuration file (default: DIR/irtables.toml if present).",
+)
+INPUT_FORMAT_OPT = click.option(
+    "--input-format",
+    type=click.Choice(sorted(LOADERS)),
+    help="Read every result file in this format instead of detecting it.",
+)
+MISSING_OPT = click.option(
+    "--missing",
+    type=click.Choice(MISSING_POLICIES),
+    help="When systems of a dataset cover different queries: error (default), intersect "
+    "(keep common queries) or zero (score missing queries 0).",
+)
+
+
+@main.command()
+@RESULTS_ARG
+@CONFIG_OPT
+@click.option(
+    "-o",
+    "--output",
+    "outdir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Output folder (default: output.dir of the config, else DIR/tables).",
+)
+@click.option(
+    "-f",
+    "--format",
+    "formats",
+    multiple=True,
+    type=click.Choice(list(FORMATS)),
+    help="Output format; repeat for several (default: latex, markdown and csv).",
+)
+@INPUT_FORMAT_OPT
+@MISSING_OPT
+@click.option(
+    "--templates",
+    "template_dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of templates that override the built-in ones by name.",
+)
+@click.option("--force", is_flag=True, help="Overwrite files that irtables did not generate.")
+@handle_errors
+def tables(
+    results: Path,
+    config_path: Path | None,
+    outdir: Path | None,
+    formats: tuple[str, ...],
+    input_format: str | None,
+    missing: str | None,
+    template_dir: Path | None,
+    force: bool,
+) -> None:
+    """Write Table 1, Table S1 per dataset and the ablation table (LaTeX, Markdown, CSV).
+
+    Writes table1.*, tableS1-<dataset>.* and, when configured, ablation.* and prints what
+    it wrote. Best values per column are bold, decided on the displayed (rounded) numbers.
+    """
+    from irtables.pipeline import resolve_study, template_dirs_for, write_tables
+
+    rs, config, base = resolve_study(
+        results, config_path=config_path, input_format=input_format, missing=missing
+    )
+    target = outdir or base / config.output.dir
+    extra = [template_dir] if template_dir else []
+    written = write_tables(
+        rs,
+        config,
+        target,
+        formats=formats or None,
+        template_dirs=template_dirs_for(config, base, extra),
+        force=force,
+    )
+    for item in written:
+        click.echo(f"{item.status:>9}  {item.path}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

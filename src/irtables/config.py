@@ -1,0 +1,337 @@
+"""The study configuration (``irtables.toml``), read into frozen dataclasses.
+
+Every key is optional: with no file at all, irtables uses folder and file names as
+display names and the defaults below. A bad value names the file, the key and what was
+expected.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from irtables.errors import ConfigError
+
+FORMATS = ("latex", "markdown", "csv")
+DEFAULT_MAIN_METRICS = ("NDCG@10", "MRR@10", "MAP", "P@10", "R@100")
+DEFAULT_K_METRICS = ("NDCG", "P", "R", "MRR", "MAP")
+DEFAULT_KS = (1, 3, 5, 10, 20, 100, 1000)
+CONFIG_NAME = "irtables.toml"
+
+
+@dataclass(frozen=True)
+class Named:
+    """An id as it appears in the data, and its display name."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Output:
+    """Where and how tables are written."""
+
+    dir: str = "tables"
+    formats: tuple[str, ...] = FORMATS
+    decimals: int = 3
+    leading_zero: bool = True
+    second_best: bool = False
+    templates: str | None = None
+    missing: str = "error"
+    lower_is_better: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MainTable:
+    """Table 1: datasets x systems, one column per metric."""
+
+    metrics: tuple[str, ...] = DEFAULT_MAIN_METRICS
+    average: bool = False
+    caption: str | None = None
+    label: str = "tab:main"
+
+
+@dataclass(frozen=True)
+class KBreakdownTable:
+    """Table S1: for one dataset, metric x system rows, one column per K."""
+
+    metrics: tuple[str, ...] = DEFAULT_K_METRICS
+    k: tuple[int, ...] = DEFAULT_KS
+    caption: str | None = None
+    label: str = "tab:s1-{dataset}"
+
+
+@dataclass(frozen=True)
+class AblationRow:
+    """One row of the ablation table."""
+
+    system: str
+    name: str | None = None
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class AblationGroup:
+    """Rows compared with one full model."""
+
+    name: str | None
+    full: str
+    rows: tuple[AblationRow, ...]
+
+
+@dataclass(frozen=True)
+class AblationTable:
+    """The ablation table: rows are methods, metrics as columns, plus a description."""
+
+    dataset: str
+    groups: tuple[AblationGroup, ...]
+    metrics: tuple[str, ...] = ("NDCG@10", "MRR@10", "MAP")
+    delta: bool = False
+    caption: str | None = None
+    label: str = "tab:ablation"
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything ``irtables tables`` needs besides the results themselves."""
+
+    path: str | None = None
+    datasets: tuple[Named, ...] = ()
+    systems: tuple[Named, ...] = ()
+    baseline: str | None = None
+    output: Output = field(default_factory=Output)
+    main: MainTable = field(default_factory=MainTable)
+    k_breakdown: KBreakdownTable = field(default_factory=KBreakdownTable)
+    ablation: AblationTable | None = None
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def dataset_name(self, dataset_id: str) -> str:
+        """Display name of a dataset (its id when none is configured)."""
+        return next((d.name for d in self.datasets if d.id == dataset_id), dataset_id)
+
+    def system_name(self, system_id: str) -> str:
+        """Display name of a system (its id when none is configured)."""
+        return next((s.name for s in self.systems if s.id == system_id), system_id)
+
+
+def find_config(results_dir: str | Path, explicit: str | Path | None = None) -> Config:
+    """Load ``explicit`` if given, else ``results_dir/irtables.toml`` if present, else defaults."""
+    if explicit is not None:
+        return load_config(explicit)
+    candidate = Path(results_dir) / CONFIG_NAME
+    return load_config(candidate) if Path(results_dir).is_dir() and candidate.is_file() else Config()
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and validate a TOML configuration file."""
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError:
+        raise ConfigError(f"{p}: configuration file not found") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{p}: not valid TOML: {e}") from None
+    return parse_config(data, source=str(p))
+
+
+def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config:
+    """Validate a parsed TOML document and build a :class:`Config`.
+
+    Examples
+    --------
+    >>> parse_config({"output": {"decimals": 2}}).output.decimals
+    2
+    >>> parse_config({"output": {"decimals": "two"}})
+    Traceback (most recent call last):
+    ...
+    irtables.errors.ConfigError: <config>: output.decimals: expected an integer, got 'two'
+    """
+    r = _Reader(source)
+    r.only(data, "", {"datasets", "systems", "compare", "output", "tables"})
+    tables = r.table(data, "tables")
+    r.only(tables, "tables", {"main", "k_breakdown", "ablation"})
+    compare = r.table(data, "compare")
+    return Config(
+        path=source,
+        datasets=_named_list(r, data, "datasets"),
+        systems=_named_list(r, data, "systems"),
+        baseline=r.opt_str(compare, "compare", "baseline"),
+        output=_output(r, r.table(data, "output")),
+        main=_main(r, r.table(tables, "tables.main")),
+        k_breakdown=_k_breakdown(r, r.table(tables, "tables.k_breakdown")),
+        ablation=_ablation(r, tables.get("ablation")),
+        raw=dict(data),
+    )
+
+
+def _named_list(r: _Reader, data: Mapping[str, Any], key: str) -> tuple[Named, ...]:
+    items = data.get(key, [])
+    if not isinstance(items, list):
+        raise r.error(key, "an array of tables ([[...]]) with id and name", items)
+    out = []
+    for i, item in enumerate(items):
+        where = f"{key}[{i}]"
+        if not isinstance(item, dict):
+            raise r.error(where, "a table with id and name", item)
+        r.only(item, where, {"id", "name"})
+        ident = r.req_str(item, where, "id")
+        out.append(Named(ident, r.opt_str(item, where, "name") or ident))
+    return tuple(out)
+
+
+def _output(r: _Reader, t: Mapping[str, Any]) -> Output:
+    w = "output"
+    r.only(t, w, {"dir", "formats", "decimals", "leading_zero", "second_best", "templates",
+                  "missing", "lower_is_better"})
+    formats = r.str_list(t, w, "formats", Output.formats)
+    for f in formats:
+        if f not in FORMATS:
+            raise r.error(f"{w}.formats", f"one of {', '.join(FORMATS)}", f)
+    missing = r.opt_str(t, w, "missing") or "error"
+    if missing not in ("error", "intersect", "zero"):
+        raise r.error(f"{w}.missing", "one of error, intersect, zero", missing)
+    decimals = r.int_(t, w, "decimals", 3)
+    if not 0 <= decimals <= 8:
+        raise r.error(f"{w}.decimals", "an integer from 0 to 8", decimals)
+    return Output(
+        dir=r.opt_str(t, w, "dir") or "tables",
+        formats=formats,
+        decimals=decimals,
+        leading_zero=r.bool_(t, w, "leading_zero", True),
+        second_best=r.bool_(t, w, "second_best", False),
+        templates=r.opt_str(t, w, "templates"),
+        missing=missing,
+        lower_is_better=r.str_list(t, w, "lower_is_better", ()),
+    )
+
+
+def _main(r: _Reader, t: Mapping[str, Any]) -> MainTable:
+    w = "tables.main"
+    r.only(t, w, {"metrics", "average", "caption", "label"})
+    return MainTable(
+        metrics=r.str_list(t, w, "metrics", DEFAULT_MAIN_METRICS),
+        average=r.bool_(t, w, "average", False),
+        caption=r.opt_str(t, w, "caption"),
+        label=r.opt_str(t, w, "label") or MainTable.label,
+    )
+
+
+def _k_breakdown(r: _Reader, t: Mapping[str, Any]) -> KBreakdownTable:
+    w = "tables.k_breakdown"
+    r.only(t, w, {"metrics", "k", "caption", "label"})
+    ks = t.get("k", list(DEFAULT_KS))
+    if not isinstance(ks, list) or not all(type(k) is int and k > 0 for k in ks) or not ks:
+        raise r.error(f"{w}.k", "a non-empty list of positive integers", ks)
+    return KBreakdownTable(
+        metrics=r.str_list(t, w, "metrics", DEFAULT_K_METRICS),
+        k=tuple(ks),
+        caption=r.opt_str(t, w, "caption"),
+        label=r.opt_str(t, w, "label") or KBreakdownTable.label,
+    )
+
+
+def _ablation(r: _Reader, t: Any) -> AblationTable | None:
+    if t is None:
+        return None
+    w = "tables.ablation"
+    if not isinstance(t, dict):
+        raise r.error(w, "a table", t)
+    r.only(t, w, {"dataset", "metrics", "delta", "caption", "label", "groups", "full", "rows"})
+    groups = t.get("groups")
+    if groups is None:  # a single group written flat: full = ..., rows = [...]
+        groups = [{"full": t.get("full"), "rows": t.get("rows")}]
+    if not isinstance(groups, list) or not groups:
+        raise r.error(f"{w}.groups", "a non-empty array of tables with full and rows", groups)
+    return AblationTable(
+        dataset=r.req_str(t, w, "dataset"),
+        groups=tuple(_ablation_group(r, g, f"{w}.groups[{i}]") for i, g in enumerate(groups)),
+        metrics=r.str_list(t, w, "metrics", AblationTable.metrics),
+        delta=r.bool_(t, w, "delta", False),
+        caption=r.opt_str(t, w, "caption"),
+        label=r.opt_str(t, w, "label") or AblationTable.label,
+    )
+
+
+def _ablation_group(r: _Reader, g: Any, w: str) -> AblationGroup:
+    if not isinstance(g, dict):
+        raise r.error(w, "a table with full and rows", g)
+    r.only(g, w, {"name", "full", "rows"})
+    rows = g.get("rows")
+    if not isinstance(rows, list) or not rows:
+        raise r.error(f"{w}.rows", "a non-empty array of {system, name, description}", rows)
+    parsed = []
+    for i, row in enumerate(rows):
+        rw = f"{w}.rows[{i}]"
+        if not isinstance(row, dict):
+            raise r.error(rw, "a table {system, name, description}", row)
+        r.only(row, rw, {"system", "name", "description"})
+        parsed.append(
+            AblationRow(
+                system=r.req_str(row, rw, "system"),
+                name=r.opt_str(row, rw, "name"),
+                description=r.opt_str(row, rw, "description") or "",
+            )
+        )
+    full = r.req_str(g, w, "full")
+    if full not in {row.system for row in parsed}:
+        raise r.error(f"{w}.full", "one of the group's row systems", full)
+    return AblationGroup(name=r.opt_str(g, w, "name"), full=full, rows=tuple(parsed))
+
+
+class _Reader:
+    """Typed access to TOML values with errors that name the file and the key."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def error(self, key: str, expected: str, got: Any) -> ConfigError:
+        return ConfigError(f"{self.source}: {key}: expected {expected}, got {got!r}")
+
+    def only(self, t: Mapping[str, Any], where: str, allowed: set[str]) -> None:
+        for key in t:
+            if key not in allowed:
+                full = f"{where}.{key}" if where else key
+                raise ConfigError(
+                    f"{self.source}: unknown key {full!r} (known: {', '.join(sorted(allowed))})"
+                )
+
+    def table(self, t: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+        value = t.get(key.rsplit(".", 1)[-1], {})
+        if not isinstance(value, dict):
+            raise self.error(key, "a table", value)
+        return value
+
+    def opt_str(self, t: Mapping[str, Any], where: str, key: str) -> str | None:
+        value = t.get(key)
+        if value is not None and not isinstance(value, str):
+            raise self.error(f"{where}.{key}", "a string", value)
+        return value
+
+    def req_str(self, t: Mapping[str, Any], where: str, key: str) -> str:
+        value = self.opt_str(t, where, key)
+        if not value:
+            raise self.error(f"{where}.{key}", "a non-empty string", value)
+        return value
+
+    def int_(self, t: Mapping[str, Any], where: str, key: str, default: int) -> int:
+        value = t.get(key, default)
+        if type(value) is not int:
+            raise self.error(f"{where}.{key}", "an integer", value)
+        return value
+
+    def bool_(self, t: Mapping[str, Any], where: str, key: str, default: bool) -> bool:
+        value = t.get(key, default)
+        if not isinstance(value, bool):
+            raise self.error(f"{where}.{key}", "true or false", value)
+        return value
+
+    def str_list(
+        self, t: Mapping[str, Any], where: str, key: str, default: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        value = t.get(key, list(default))
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.error(f"{where}.{key}", "a list of strings", value)
+        return tuple(value)

@@ -1,0 +1,78 @@
+"""Errors and warnings that irtables raises.
+
+Every user-facing failure is an :class:`IrtablesError`; the CLI prints its message on
+one line and exits with status 2. Library code never calls ``sys.exit``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class IrtablesError(Exception):
+    """A user-facing failure. The CLI prints it and exits 2."""
+
+
+class InputError(IrtablesError):
+    """Bad input data, located as precisely as possible.
+
+    The message reads ``path:line: what was expected``.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None):
+        self.path = path
+        self.line = line
+        self.reason = message
+        where = ""
+        if path is not None:
+            where = f"{path}:{line}: " if line is not None else f"{path}: "
+        super().__init__(f"{where}{message}")
+
+
+class UnknownNameError(InputError):
+    """An unknown measure, format, test or layout name; the message suggests the closest."""
+
+
+class ConfigError(IrtablesError):
+    """A bad configuration file: names the file, the key and what was expected."""
+
+
+class QueryMismatchError(IrtablesError):
+    """Systems of one dataset were evaluated on different queries."""
+
+
+class TemplateError(IrtablesError):
+    """A template could not be found or rendered."""
+
+
+class OverwriteError(IrtablesError):
+    """Refusing to overwrite a file that irtables did not generate."""
+
+
+class IrtablesWarning(UserWarning):
+    """Base class of the warnings irtables emits."""
+
+
+class PolicyWarning(IrtablesWarning):
+    """A missing-query policy changed the data (dropped or zero-filled queries)."""
+
+
+class DataWarning(IrtablesWarning):
+    """Something in the data looks suspicious but is not an error."""
+
+
+def unknown_name_message(kind: str, name: str, known: Iterable[str]) -> str:
+    """Say that ``name`` is unknown, suggest the closest known name and list the choices.
+
+    Examples
+    --------
+    >>> unknown_name_message("format", "latx", ["latex", "markdown"])
+    "unknown format 'latx'; did you mean 'latex'? (known: latex, markdown)"
+    """
+    choices = sorted(set(known), key=str.lower)
+    lowered = {c.lower(): c for c in choices}
+    close = difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.5)
+    hint = f"; did you mean '{lowered[close[0]]}'?" if close else ";"
+    shown = ", ".join(choices[:20]) + (", ..." if len(choices) > 20 else "")
+    return f"unknown {kind} '{name}'{hint} (known: {shown})"

@@ -1,0 +1,179 @@
+"""The tidy result table every input is read into, and the matrices derived from it."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from irtables.errors import InputError, PolicyWarning, QueryMismatchError
+
+COLUMNS = ("dataset", "system", "query", "metric", "value")
+KEY = ("dataset", "system", "query", "metric")
+MissingPolicy = Literal["error", "intersect", "zero"]
+MISSING_POLICIES: tuple[str, ...] = ("error", "intersect", "zero")
+
+
+@dataclass(frozen=True)
+class ResultSet:
+    """Per-query results: one row per (dataset, system, query, metric).
+
+    ``frame`` has exactly the columns ``dataset, system, query, metric, value``; the first
+    four are categorical strings, ``value`` is float64, and the key is unique. Build one
+    with :meth:`from_frame`, which checks all of that.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rs = ResultSet.from_frame(pd.DataFrame({
+    ...     "dataset": ["d", "d"], "system": ["a", "b"], "query": ["1", "1"],
+    ...     "metric": ["AP", "AP"], "value": [0.5, 0.25]}))
+    >>> rs.systems("d")
+    ('a', 'b')
+    """
+
+    frame: pd.DataFrame
+
+    @classmethod
+    def from_frame(cls, df: pd.DataFrame, *, source: str = "<frame>") -> ResultSet:
+        """Check and normalise a tidy frame (column order, dtypes, unique key)."""
+        missing = [c for c in COLUMNS if c not in df.columns]
+        if missing:
+            raise InputError(f"missing column(s) {', '.join(missing)}", path=source)
+        out = df.loc[:, list(COLUMNS)].copy()
+        for col in KEY:
+            out[col] = _as_category(out[col])
+        out["value"] = pd.to_numeric(out["value"], errors="raise").astype("float64")
+        dup = out.duplicated(list(KEY), keep=False)
+        if dup.any():
+            row = out[dup].iloc[0]
+            raise InputError(
+                f"query {row['query']} has metric {row['metric']} more than once "
+                f"(system {row['system']}, dataset {row['dataset']})",
+                path=source,
+            )
+        return cls(out.reset_index(drop=True))
+
+    @classmethod
+    def concat(cls, parts: Iterable[ResultSet]) -> ResultSet:
+        """Stack result sets; a repeated key is an error."""
+        frames = [p.frame for p in parts]
+        if not frames:
+            return cls.from_frame(pd.DataFrame({c: [] for c in COLUMNS}))
+        merged = pd.concat([f.astype({c: "object" for c in KEY}) for f in frames])
+        return cls.from_frame(merged)
+
+    # --- views -------------------------------------------------------------------------
+    def datasets(self) -> tuple[str, ...]:
+        """Datasets in order of first appearance."""
+        return _unique(self.frame["dataset"])
+
+    def systems(self, dataset: str | None = None) -> tuple[str, ...]:
+        """Systems (of one dataset, or all) in order of first appearance."""
+        return _unique(self._subset(dataset)["system"])
+
+    def metrics(self, dataset: str | None = None) -> tuple[str, ...]:
+        """Canonical metric names in order of first appearance."""
+        return _unique(self._subset(dataset)["metric"])
+
+    def means(self) -> pd.DataFrame:
+        """Mean over queries: a frame indexed by (dataset, system, metric), with n."""
+        g = self.frame.groupby(["dataset", "system", "metric"], observed=True, sort=False)
+        return g["value"].agg(["mean", "count"]).rename(columns={"count": "n"})
+
+    def aligned(
+        self,
+        dataset: str,
+        metric: str,
+        systems: Sequence[str],
+        *,
+        missing: MissingPolicy = "error",
+    ) -> Aligned:
+        """Queries x systems matrix for one dataset and metric, paired over queries.
+
+        ``missing`` decides what happens when systems cover different queries: ``error``
+        raises :class:`QueryMismatchError` naming them, ``intersect`` keeps the common
+        queries and ``zero`` scores the missing ones 0; both warn with what they did.
+        """
+        sub = self.frame[(self.frame["dataset"] == dataset) & (self.frame["metric"] == metric)]
+        wide = sub.pivot_table(
+            index="query", columns="system", values="value", observed=True, sort=True
+        )
+        wide = wide.reindex(columns=list(systems))
+        wide.index = wide.index.astype(str)
+        gaps = wide.isna()
+        dropped: tuple[str, ...] = ()
+        if gaps.to_numpy().any():
+            dropped = _resolve_gaps(wide, gaps, dataset, metric, missing)
+            wide = wide.drop(index=list(dropped)) if missing == "intersect" else wide.fillna(0.0)
+        return Aligned(
+            queries=tuple(wide.index),
+            systems=tuple(systems),
+            values=wide.to_numpy(dtype=np.float64),
+            dropped=dropped,
+        )
+
+    def _subset(self, dataset: str | None) -> pd.DataFrame:
+        return self.frame if dataset is None else self.frame[self.frame["dataset"] == dataset]
+
+
+@dataclass(frozen=True)
+class Aligned:
+    """A dense queries x systems matrix of one dataset and metric."""
+
+    queries: tuple[str, ...]
+    systems: tuple[str, ...]
+    values: npt.NDArray[np.float64]  # shape (len(queries), len(systems))
+    dropped: tuple[str, ...] = ()  # queries a policy removed or zero-filled
+
+    def column(self, system: str) -> npt.NDArray[np.float64]:
+        """The values of one system, in query order."""
+        return self.values[:, self.systems.index(system)]
+
+
+def _resolve_gaps(
+    wide: pd.DataFrame, gaps: pd.DataFrame, dataset: str, metric: str, missing: str
+) -> tuple[str, ...]:
+    incomplete = tuple(str(q) for q in wide.index[gaps.any(axis=1)])
+    if missing == "error":
+        parts = []
+        for system in wide.columns:
+            lacking = [str(q) for q in wide.index[gaps[system]]]
+            if lacking:
+                parts.append(f"{system} lacks {len(lacking)} of them: {_preview(lacking)}")
+        raise QueryMismatchError(
+            f"systems of dataset {dataset} were evaluated on different queries for {metric}: "
+            + "; ".join(parts)
+            + " (choose a policy: --missing intersect or --missing zero)"
+        )
+    action = "dropped" if missing == "intersect" else "scored 0 for missing systems on"
+    warnings.warn(
+        f"{dataset}/{metric}: {missing} {action} {len(incomplete)} queries: "
+        f"{_preview(list(incomplete))}",
+        PolicyWarning,
+        stacklevel=3,
+    )
+    return incomplete
+
+
+def _preview(items: list[str], limit: int = 5) -> str:
+    shown = ", ".join(items[:limit])
+    return shown + (f", ... ({len(items) - limit} more)" if len(items) > limit else "")
+
+
+def _as_category(series: pd.Series) -> pd.Series:
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        cats = series.cat.categories
+        if cats.dtype == object or pd.api.types.is_string_dtype(cats.dtype):
+            return series
+        return series.cat.rename_categories([str(c) for c in cats])
+    return series.astype(str).astype("category")
+
+
+def _unique(series: pd.Series) -> tuple[str, ...]:
+    return tuple(str(v) for v in pd.unique(series.astype(object)))

@@ -1,0 +1,81 @@
+"""The `irtables tables` job: results folder + config -> table files. I/O lives here."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from irtables.config import Config, find_config
+from irtables.loaders import load_results
+from irtables.model import ResultSet
+from irtables.render import FORMATS, render
+from irtables.tables import build_all
+from irtables.writers import WriteStatus, write_atomic
+
+
+@dataclass(frozen=True)
+class Written:
+    """One output file and what happened to it."""
+
+    path: Path
+    status: WriteStatus
+
+
+def resolve_study(
+    results_path: str | Path,
+    *,
+    config_path: str | Path | None = None,
+    input_format: str | None = None,
+    missing: str | None = None,
+) -> tuple[ResultSet, Config, Path]:
+    """Load the configuration and the results of a study; returns (results, config, base dir).
+
+    The base dir is where relative paths of the configuration are resolved (the folder of
+    the configuration file, else the results folder).
+    """
+    path = Path(results_path)
+    config = find_config(path if path.is_dir() else path.parent, config_path)
+    if missing is not None:
+        config = replace(config, output=replace(config.output, missing=missing))
+    base = Path(config.path).parent if config.path and config.path != "<config>" else (
+        path if path.is_dir() else path.parent
+    )
+    results = load_results(path, input_format=input_format)
+    return results, config, base
+
+
+def write_tables(
+    results: ResultSet,
+    config: Config,
+    outdir: str | Path,
+    *,
+    formats: Sequence[str] | None = None,
+    template_dirs: Sequence[str | Path] = (),
+    force: bool = False,
+) -> list[Written]:
+    """Build every configured table and write it in each format into ``outdir``."""
+    models = build_all(results, config)
+    written = []
+    for fmt in formats or config.output.formats:
+        ext = FORMATS[fmt].extension
+        for model in models:
+            target = Path(outdir) / f"{model.name}.{ext}"
+            text = render(model, fmt, template_dirs=template_dirs)
+            written.append(Written(target, write_atomic(target, text, force=force)))
+    return written
+
+
+def template_dirs_for(config: Config, base: Path, extra: Sequence[str | Path] = ()) -> list[Path]:
+    """User template folders: ``--templates`` first, then the configured one."""
+    dirs = [Path(d) for d in extra]
+    if config.output.templates:
+        dirs.append(base / config.output.templates)
+    return dirs
+
+
+def collect_warnings() -> warnings.catch_warnings[list[warnings.WarningMessage]]:
+    """A context that records irtables' warnings so the CLI can print them once, tidily."""
+    ctx = warnings.catch_warnings(record=True)
+    return ctx

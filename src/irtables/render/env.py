@@ -1,0 +1,61 @@
+"""Jinja environments: where the built-in templates live and how user folders override them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+
+import jinja2
+
+from irtables.render.escape import escape_latex, escape_markdown
+
+
+def builtin_template_dir() -> Path:
+    """The folder of the built-in templates: inside the installed wheel, or the checkout's."""
+    packaged = Path(str(resources.files("irtables"))) / "templates"
+    if packaged.is_dir():
+        return packaged
+    checkout = Path(__file__).resolve().parents[3] / "templates"
+    if checkout.is_dir():
+        return checkout
+    raise FileNotFoundError("irtables' built-in templates are missing from the installation")
+
+
+def make_environment(fmt: str, user_dirs: Sequence[str | Path] = ()) -> jinja2.Environment:
+    """A Jinja environment for one output format.
+
+    User folders come first, so a user's ``latex/main.tex.j2`` wins; it may extend the
+    built-in one as ``builtin/latex/main.tex.j2`` and replace one block.
+    """
+    builtin = jinja2.FileSystemLoader(str(builtin_template_dir()))
+    loader = jinja2.ChoiceLoader(
+        [
+            *(jinja2.FileSystemLoader(str(d)) for d in user_dirs),
+            jinja2.PrefixLoader({"builtin": builtin}),
+            builtin,
+        ]
+    )
+    common = {
+        "loader": loader,
+        "undefined": jinja2.StrictUndefined,
+        "trim_blocks": True,
+        "lstrip_blocks": True,
+        "keep_trailing_newline": True,
+        "autoescape": False,
+    }
+    if fmt == "latex":
+        env = jinja2.Environment(
+            block_start_string="((*",
+            block_end_string="*))",
+            variable_start_string="(((",
+            variable_end_string=")))",
+            comment_start_string="((=",
+            comment_end_string="=))",
+            **common,  # type: ignore[arg-type]
+        )
+    else:
+        env = jinja2.Environment(**common)  # type: ignore[arg-type]
+    env.filters["tex"] = escape_latex
+    env.filters["md"] = escape_markdown
+    return env

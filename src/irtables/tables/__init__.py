@@ -1,0 +1,78 @@
+"""Table models built from results: Table 1, Table S1 per dataset, the ablation table."""
+
+from __future__ import annotations
+
+from irtables.config import Config
+from irtables.errors import UnknownNameError, unknown_name_message
+from irtables.model import ResultSet
+from irtables.tables.layouts import (
+    Markers,
+    build_ablation,
+    build_k_breakdown,
+    build_main,
+    collect_means,
+    missing_policy,
+)
+from irtables.tables.model import Cell, Column, Row, RowGroup, TableModel
+
+LAYOUTS: dict[str, str] = {
+    "main": "Table 1: datasets x systems, one column per metric",
+    "k_breakdown": "Table S1: for one dataset, metric x system rows, one column per K",
+    "ablation": "ablation: methods as rows, metrics as columns, a description column",
+}
+
+
+def build_table(
+    results: ResultSet,
+    layout: str = "main",
+    *,
+    config: Config | None = None,
+    dataset: str | None = None,
+    markers: Markers | None = None,
+) -> TableModel:
+    """Build one table model.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rs = ResultSet.from_frame(pd.DataFrame({
+    ...     "dataset": "d", "system": ["a", "a", "b", "b"], "query": ["1", "2", "1", "2"],
+    ...     "metric": "AP", "value": [0.2, 0.4, 0.5, 0.5]}))
+    >>> model = build_table(rs, "main")
+    >>> [(r.label, r.cells[0].text, r.cells[0].best) for r in model.groups[0].rows]
+    [('a', '0.300', False), ('b', '0.500', True)]
+    """
+    cfg = config or Config()
+    if layout == "main":
+        return build_main(results, cfg, markers=markers)
+    if layout == "k_breakdown":
+        return build_k_breakdown(results, cfg, dataset or results.datasets()[0], markers=markers)
+    if layout == "ablation":
+        return build_ablation(results, cfg, markers=markers)
+    raise UnknownNameError(unknown_name_message("layout", layout, LAYOUTS))
+
+
+def build_all(
+    results: ResultSet, config: Config, *, markers: Markers | None = None
+) -> list[TableModel]:
+    """Every configured table: Table 1, one Table S1 per dataset, the ablation if configured."""
+    means = collect_means(results, config, missing=missing_policy(config))
+    tables = [build_main(results, config, markers=markers, means=means)]
+    tables += [
+        build_k_breakdown(results, config, d, markers=markers, means=means) for d in means.datasets
+    ]
+    if config.ablation is not None:
+        tables.append(build_ablation(results, config, markers=markers, means=means))
+    return tables
+
+__all__ = [
+    "LAYOUTS",
+    "Cell",
+    "Column",
+    "Markers",
+    "Row",
+    "RowGroup",
+    "TableModel",
+    "build_all",
+    "build_table",
+]

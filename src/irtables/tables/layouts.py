@@ -1,0 +1,294 @@
+"""The table layouts: Table 1 (main), Table S1 (K breakdown) and the ablation table.
+
+Each builder takes the results, the configuration and optional significance markers,
+and returns a :class:`~irtables.tables.model.TableModel`. Nothing here reads files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from irtables.config import AblationTable, Config
+from irtables.errors import IrtablesError
+from irtables.measures import Measure, parse_measure
+from irtables.model import MissingPolicy, ResultSet
+from irtables.tables.captions import describe_numbers
+from irtables.tables.metrics import MetricIndex, family_of
+from irtables.tables.model import Cell, Column, Row, RowGroup, TableModel
+from irtables.tables.numbers import MISSING, format_number, rank_flags
+
+# (dataset, system, canonical metric) -> marker text, e.g. "†"
+Markers = Callable[[str, str, str], str]
+
+
+@dataclass(frozen=True)
+class Means:
+    """Means indexed for lookup, with the ordered datasets and systems to show."""
+
+    table: dict[tuple[str, str, str], float]
+    counts: dict[tuple[str, str, str], int]
+    datasets: tuple[str, ...]
+    systems: dict[str, tuple[str, ...]]
+    metrics: MetricIndex
+
+    def get(self, dataset: str, system: str, metric: str | None) -> float | None:
+        if metric is None:
+            return None
+        return self.table.get((dataset, system, metric))
+
+
+def collect_means(results: ResultSet, config: Config, *, missing: MissingPolicy) -> Means:
+    """Means of every (dataset, system, metric), in the configured display order."""
+    from irtables.tables.means import dataset_means
+
+    frame = dataset_means(results, missing=missing)
+    keys = list(zip(frame["dataset"], frame["system"], frame["metric"], strict=True))
+    table = dict(zip(keys, frame["mean"].astype(float), strict=True))
+    counts = dict(zip(keys, frame["n"].astype(int), strict=True))
+    datasets = _ordered(results.datasets(), [d.id for d in config.datasets])
+    systems = {
+        d: _ordered(results.systems(d), [s.id for s in config.systems]) for d in datasets
+    }
+    return Means(table, counts, datasets, systems, MetricIndex.from_results(results))
+
+
+def build_main(
+    results: ResultSet,
+    config: Config,
+    *,
+    markers: Markers | None = None,
+    means: Means | None = None,
+) -> TableModel:
+    """Table 1: one row group per dataset, one row per system, one column per metric."""
+    m = means or collect_means(results, config, missing=missing_policy(config))
+    explicit = config.main.metrics != type(config.main)().metrics
+    requested = [parse_measure(name) for name in config.main.metrics]
+    columns = m.metrics.columns(requested, strict=explicit, table="tables.main")
+    groups = []
+    for dataset in m.datasets:
+        rows = [
+            (system, [m.get(dataset, system, m.metrics.resolve(dataset, c)) for c in columns])
+            for system in m.systems[dataset]
+        ]
+        groups.append(
+            _group(config, config.dataset_name(dataset), rows, columns, dataset, markers, m)
+        )
+    if config.main.average and len(m.datasets) > 1:
+        groups.append(_average_group(config, m, columns))
+    used = [c.name for c in columns]
+    return TableModel(
+        layout="main",
+        name="table1",
+        title="Table 1",
+        stub=("Dataset", "System"),
+        columns=tuple(Column(c.name, c.label, c.higher_is_better) for c in columns),
+        groups=tuple(groups),
+        caption=config.main.caption or "Main results.",
+        label=config.main.label,
+        notes=describe_numbers(results, config, m.datasets, used, second=_second(config)),
+    )
+
+
+def build_k_breakdown(
+    results: ResultSet,
+    config: Config,
+    dataset: str,
+    *,
+    markers: Markers | None = None,
+    means: Means | None = None,
+) -> TableModel:
+    """Table S1 for one dataset: rows metric x system, one column per K.
+
+    Measures without a cutoff (MAP) are shown once, spanning the K columns.
+    """
+    m = means or collect_means(results, config, missing=missing_policy(config))
+    ks = [k for k in config.k_breakdown.k if m.metrics.has_k(dataset, k)]
+    if not ks:
+        raise IrtablesError(f"dataset {dataset} has no measure at any K of tables.k_breakdown.k")
+    groups = []
+    used: list[str] = []
+    for name in config.k_breakdown.metrics:
+        family = family_of(name)
+        at_k = [m.metrics.resolve(dataset, Measure(family.family, k, None, family.param)) for k in ks]
+        if any(at_k):
+            keys = at_k
+            span = 1
+        else:
+            keys = [m.metrics.resolve(dataset, family)]
+            span = len(ks)
+            if keys[0] is None:
+                continue
+        used.extend(k for k in keys if k)
+        rows = [(s, [m.get(dataset, s, key) for key in keys]) for s in m.systems[dataset]]
+        cols = [parse_measure(k) if k else family for k in keys]
+        groups.append(
+            _group(config, family.base_label, rows, cols, dataset, markers, m, span=span)
+        )
+    caption = config.k_breakdown.caption or "All measures at every cutoff K on {dataset}."
+    name = config.dataset_name(dataset)
+    return TableModel(
+        layout="k_breakdown",
+        name=f"tableS1-{dataset}",
+        title=f"Table S{m.datasets.index(dataset) + 1 if dataset in m.datasets else 1}",
+        stub=("Metric", "System"),
+        columns=tuple(Column(f"K={k}", f"K={k}") for k in ks),
+        groups=tuple(groups),
+        caption=caption.replace("{dataset}", name),
+        label=config.k_breakdown.label.replace("{dataset}", dataset),
+        notes=describe_numbers(results, config, (dataset,), used, second=_second(config)),
+    )
+
+
+def build_ablation(
+    results: ResultSet,
+    config: Config,
+    *,
+    markers: Markers | None = None,
+    means: Means | None = None,
+) -> TableModel:
+    """The ablation table: methods as rows, metrics as columns, a description column."""
+    spec = config.ablation
+    if spec is None:
+        raise IrtablesError("no ablation table is configured ([tables.ablation])")
+    m = means or collect_means(results, config, missing=missing_policy(config))
+    dataset = spec.dataset
+    if dataset not in m.datasets:
+        raise IrtablesError(
+            f"tables.ablation.dataset: unknown dataset {dataset!r} (known: {', '.join(m.datasets)})"
+        )
+    requested = [parse_measure(name) for name in spec.metrics]
+    columns = m.metrics.columns(requested, strict=True, table="tables.ablation", dataset=dataset)
+    groups = [_ablation_group(config, spec, g_index, columns, m, markers) for g_index in range(len(spec.groups))]
+    return TableModel(
+        layout="ablation",
+        name="ablation",
+        title="Table 2",
+        stub=("Method",),
+        columns=tuple(Column(c.name, c.label, c.higher_is_better) for c in columns),
+        groups=tuple(groups),
+        caption=spec.caption or "Ablation study.",
+        label=spec.label,
+        notes=describe_numbers(
+            results, config, (dataset,), [c.name for c in columns], second=_second(config),
+            delta=spec.delta,
+        ),
+        description_header="Description",
+    )
+
+
+def _ablation_group(
+    config: Config,
+    spec: AblationTable,
+    index: int,
+    columns: Sequence[Measure],
+    m: Means,
+    markers: Markers | None,
+) -> RowGroup:
+    group = spec.groups[index]
+    dataset = spec.dataset
+    keys = [m.metrics.resolve(dataset, c) for c in columns]
+    for row in group.rows:
+        if row.system not in m.systems[dataset]:
+            raise IrtablesError(
+                f"tables.ablation.groups[{index}]: system {row.system!r} has no results on "
+                f"{dataset} (known: {', '.join(m.systems[dataset])})"
+            )
+    rows = [(r.system, [m.get(dataset, r.system, k) for k in keys]) for r in group.rows]
+    built = _group(config, group.name, rows, columns, dataset, markers, m)
+    full = [m.get(dataset, group.full, k) for k in keys]
+    out = []
+    for spec_row, row in zip(group.rows, built.rows, strict=True):
+        cells = row.cells
+        if spec.delta and spec_row.system != group.full:
+            cells = tuple(
+                _with_delta(cell, full_value, config) for cell, full_value in zip(cells, full, strict=True)
+            )
+        label = spec_row.name or config.system_name(spec_row.system)
+        out.append(Row(row.key, label, cells, spec_row.description))
+    return RowGroup(group.name, tuple(out))
+
+
+def _with_delta(cell: Cell, full: float | None, config: Config) -> Cell:
+    if cell.value is None or full is None:
+        return cell
+    note = format_number(
+        cell.value - full, config.output.decimals, leading_zero=config.output.leading_zero, sign=True
+    )
+    return Cell(cell.value, cell.text, cell.best, cell.second, cell.markers, f"({note})", cell.span)
+
+
+def _group(
+    config: Config,
+    label: str | None,
+    rows: Sequence[tuple[str, Sequence[float | None]]],
+    columns: Sequence[Measure],
+    dataset: str,
+    markers: Markers | None,
+    m: Means,
+    *,
+    span: int = 1,
+) -> RowGroup:
+    """Format a block of rows and flag best / second best per column."""
+    out = config.output
+    texts = [
+        [format_number(v, out.decimals, leading_zero=out.leading_zero) for v in values]
+        for _, values in rows
+    ]
+    flags = []
+    for j, col in enumerate(columns):
+        best, second = rank_flags([t[j] for t in texts], higher_is_better=_higher(config, col))
+        flags.append((best, second if out.second_best else [False] * len(best)))
+    built = []
+    for i, (system, values) in enumerate(rows):
+        cells = []
+        for j, col in enumerate(columns):
+            key = m.metrics.resolve(dataset, col)
+            mark = markers(dataset, system, key) if markers and key and values[j] is not None else ""
+            cells.append(
+                Cell(values[j], texts[i][j], flags[j][0][i], flags[j][1][i], mark, span=span)
+            )
+        built.append(Row(system, config.system_name(system), tuple(cells)))
+    return RowGroup(label, tuple(built))
+
+
+def _average_group(config: Config, m: Means, columns: Sequence[Measure]) -> RowGroup:
+    systems = _ordered(
+        tuple(dict.fromkeys(s for d in m.datasets for s in m.systems[d])),
+        [s.id for s in config.systems],
+    )
+    rows = []
+    for system in systems:
+        values: list[float | None] = []
+        for c in columns:
+            per = [m.get(d, system, m.metrics.resolve(d, c)) for d in m.datasets]
+            values.append(None if any(v is None for v in per) else float(pd.Series(per).mean()))
+        rows.append((system, values))
+    return _group(config, "Average", rows, columns, "", None, m)
+
+
+def _higher(config: Config, measure: Measure) -> bool:
+    if measure.name in config.output.lower_is_better or measure.label in config.output.lower_is_better:
+        return False
+    return measure.higher_is_better
+
+
+def _second(config: Config) -> bool:
+    return config.output.second_best
+
+
+def missing_policy(config: Config) -> MissingPolicy:
+    """The configured policy for systems that miss queries of their dataset."""
+    policy = config.output.missing
+    return "intersect" if policy == "intersect" else "zero" if policy == "zero" else "error"
+
+
+def _ordered(present: Sequence[str], preferred: Sequence[str]) -> tuple[str, ...]:
+    """Configured ids first (in their order), then the rest in order of appearance."""
+    first = [p for p in preferred if p in present]
+    return tuple(first + [p for p in present if p not in first])
+
+
+__all__ = ["MISSING", "Markers", "Means", "build_ablation", "build_k_breakdown", "build_main", "collect_means"]

@@ -1,0 +1,75 @@
+"""Number formatting and best / second-best detection on the displayed values."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+MISSING = "–"  # en dash: shown for a value that is not there
+MINUS = "−"  # U+2212, the typographic minus sign
+
+
+def format_number(
+    value: float | None, decimals: int = 3, *, leading_zero: bool = True, sign: bool = False
+) -> str:
+    """Format a mean as it appears in a table.
+
+    Rounds half to even at ``decimals`` (Python's ``format``), writes a typographic minus,
+    optionally drops the leading zero of values in (-1, 1) and shows ``–`` when missing.
+
+    Examples
+    --------
+    >>> format_number(0.51249)
+    '0.512'
+    >>> format_number(0.5, 2, leading_zero=False)
+    '.50'
+    >>> format_number(-0.03, 3, sign=True)
+    '−0.030'
+    >>> format_number(None)
+    '–'
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return MISSING
+    text = f"{value:+.{decimals}f}" if sign else f"{value:.{decimals}f}"
+    if float(text) == 0.0:  # no "-0.000"
+        text = f"{'+' if sign else ''}{0.0:.{decimals}f}"
+    if not leading_zero:
+        text = text.replace("0.", ".", 1) if text.lstrip("+-").startswith("0.") else text
+    return text.replace("-", MINUS)
+
+
+def displayed_value(text: str) -> float | None:
+    """The number a formatted cell shows, or None for a missing value.
+
+    Examples
+    --------
+    >>> displayed_value("−.500")
+    -0.5
+    """
+    if text == MISSING:
+        return None
+    return float(text.replace(MINUS, "-").replace("+", ""))
+
+
+def rank_flags(
+    texts: Sequence[str], *, higher_is_better: bool = True
+) -> tuple[list[bool], list[bool]]:
+    """Best and second-best flags, decided on the displayed (rounded) values.
+
+    Every cell that ties with the best displayed value is best; second best is the next
+    distinct displayed value. Missing values are never flagged. With a single distinct
+    value there is no second best.
+
+    Examples
+    --------
+    >>> rank_flags(["0.512", "0.512", "0.498", "–"])
+    ([True, True, False, False], [False, False, True, False])
+    """
+    shown = [displayed_value(t) for t in texts]
+    distinct = sorted({v for v in shown if v is not None}, reverse=higher_is_better)
+    best = distinct[0] if distinct else None
+    second = distinct[1] if len(distinct) > 1 else None
+    return (
+        [v is not None and v == best for v in shown],
+        [v is not None and v == second for v in shown],
+    )
