@@ -11,15 +11,16 @@ import sys
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 
 from irtables import __version__
 from irtables.errors import IrtablesError
 from irtables.loaders import LOADERS
-from irtables.model import MISSING_POLICIES
+from irtables.model import MISSING_POLICIES, MissingPolicy
 from irtables.render import FORMATS
+from irtables.stats import CORRECTIONS, FAMILIES, TESTS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -141,6 +142,129 @@ def tables(
     )
     for item in written:
         click.echo(f"{item.status:>9}  {item.path}")
+
+
+def _progress_bar(label: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:
+    """A click progress bar on stderr, opened on the first ``update(done, total)``."""
+    bars: list[Any] = []
+
+    def update(done: int, total: int) -> None:
+        if not sys.stderr.isatty():
+            return
+        if not bars:
+            bars.append(click.progressbar(length=total, label=label, file=sys.stderr))
+        bars[0].update(done - bars[0].pos)
+
+    def finish() -> None:
+        for bar in bars:
+            bar.render_finish()
+
+    return update, finish
+
+
+@main.command("compare")
+@RESULTS_ARG
+@CONFIG_OPT
+@click.option(
+    "--baseline",
+    "baselines",
+    multiple=True,
+    help="Baseline system; repeatable "
+    "(default: compare.baseline of the config, else the first system).",
+)
+@click.option("--all-pairs", is_flag=True, help="Test every pair of systems instead.")
+@click.option("--test", type=click.Choice(list(TESTS)), default="t", show_default=True)
+@click.option(
+    "--correction", type=click.Choice(list(CORRECTIONS)), default="holm", show_default=True
+)
+@click.option(
+    "--family",
+    type=click.Choice(list(FAMILIES)),
+    default="metric",
+    show_default=True,
+    help="Correct per (dataset, metric), dataset, or all at once.",
+)
+@click.option(
+    "--alternative",
+    type=click.Choice(["two-sided", "greater", "less"]),
+    default="two-sided",
+    show_default=True,
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+)
+@click.option(
+    "--resamples",
+    type=click.IntRange(min=1),
+    default=10_000,
+    show_default=True,
+    help="Permutations or bootstrap resamples.",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["csv", "markdown"]),
+    default="csv",
+    show_default=True,
+    help="Format of the -o file.",
+)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path))
+@INPUT_FORMAT_OPT
+@MISSING_OPT
+@click.option("--force", is_flag=True, help="Overwrite a file that irtables did not generate.")
+@handle_errors
+def compare(
+    results: Path,
+    config_path: Path | None,
+    baselines: tuple[str, ...],
+    all_pairs: bool,
+    test: str,
+    correction: str,
+    family: str,
+    alternative: str,
+    alpha: float,
+    resamples: int,
+    seed: int,
+    fmt: str,
+    output: Path | None,
+    input_format: str | None,
+    missing: str | None,
+    force: bool,
+) -> None:
+    """Paired significance tests of every system against the baseline(s), per metric."""
+    from irtables.pipeline import resolve_study
+    from irtables.stats import compare as run
+    from irtables.stats.report import format_comparisons
+    from irtables.writers import write_atomic
+
+    rs, config, _ = resolve_study(
+        results, config_path=config_path, input_format=input_format, missing=missing
+    )
+    update, finish = _progress_bar(f"{test} tests")
+    opts = {"n_resamples": resamples} if test in ("randomization", "bootstrap") else {}
+    comps = run(
+        rs,
+        baseline=list(baselines) or config.baseline,
+        test=test,
+        pairs="all" if all_pairs else "baseline",
+        correction=correction,
+        family=family,
+        alternative=alternative,
+        alpha=alpha,
+        missing=cast(MissingPolicy, config.output.missing),
+        rng=seed,
+        options=opts,
+        progress=update,
+    )
+    finish()
+    click.echo(format_comparisons(comps, "terminal"), nl=False)
+    if output is not None:
+        status = write_atomic(output, format_comparisons(comps, fmt), force=force)
+        click.echo(f"{status:>9}  {output}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -122,7 +122,9 @@ def find_config(results_dir: str | Path, explicit: str | Path | None = None) -> 
     if explicit is not None:
         return load_config(explicit)
     candidate = Path(results_dir) / CONFIG_NAME
-    return load_config(candidate) if Path(results_dir).is_dir() and candidate.is_file() else Config()
+    return (
+        load_config(candidate) if Path(results_dir).is_dir() and candidate.is_file() else Config()
+    )
 
 
 def load_config(path: str | Path) -> Config:
@@ -184,8 +186,20 @@ def _named_list(r: _Reader, data: Mapping[str, Any], key: str) -> tuple[Named, .
 
 def _output(r: _Reader, t: Mapping[str, Any]) -> Output:
     w = "output"
-    r.only(t, w, {"dir", "formats", "decimals", "leading_zero", "second_best", "templates",
-                  "missing", "lower_is_better"})
+    r.only(
+        t,
+        w,
+        {
+            "dir",
+            "formats",
+            "decimals",
+            "leading_zero",
+            "second_best",
+            "templates",
+            "missing",
+            "lower_is_better",
+        },
+    )
     formats = r.str_list(t, w, "formats", Output.formats)
     for f in formats:
         if f not in FORMATS:

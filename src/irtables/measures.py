@@ -38,9 +38,7 @@ FAMILIES: dict[str, Family] = {
     f.name: f
     for f in (
         Family("nDCG", "NDCG", "optional", "normalised discounted cumulative gain, gain = grade"),
-        Family(
-            "nDCG_exp", "NDCG-exp", "optional", "nDCG with exponential gain 2^grade - 1"
-        ),
+        Family("nDCG_exp", "NDCG-exp", "optional", "nDCG with exponential gain 2^grade - 1"),
         Family("P", "P", "required", "precision at rank K (divides by K)"),
         Family("R", "R", "required", "recall at rank K"),
         Family("AP", "MAP", "optional", "average precision (divides by all relevant)"),
@@ -55,9 +53,7 @@ FAMILIES: dict[str, Family] = {
         Family("Judged", "Judged", "required", "fraction of the top K that is judged"),
         Family("NumRet", "#Ret", "none", "documents retrieved", bounded=False, count=True),
         Family("NumRel", "#Rel", "none", "relevant documents", bounded=False, count=True),
-        Family(
-            "NumRelRet", "#RelRet", "none", "relevant retrieved", bounded=False, count=True
-        ),
+        Family("NumRelRet", "#RelRet", "none", "relevant retrieved", bounded=False, count=True),
     )
 }
 
@@ -226,9 +222,7 @@ _IR_MEASURES = {
 }
 
 _TREC_CUT = re.compile(r"^(?P<base>[A-Za-z_0-9]+?)(?:[_.](?P<k>\d+))?$")
-_IRM = re.compile(
-    r"^(?P<base>[A-Za-z_0-9\-]+?)(?:\((?P<args>[^)]*)\))?(?:@(?P<at>[0-9.]+))?$"
-)
+_IRM = re.compile(r"^(?P<base>[A-Za-z_0-9\-]+?)(?:\((?P<args>[^)]*)\))?(?:@(?P<at>[0-9.]+))?$")
 
 
 @lru_cache(maxsize=4096)
@@ -249,7 +243,13 @@ def parse_measure(name: str) -> Measure:
     text = name.strip()
     measure = _parse_trec_eval(text) or _parse_at_style(text)
     if measure is None:
-        raise UnknownNameError(unknown_name_message("measure", text, known_measure_names()))
+        k = re.search(r"[@_.](\d+)$", text)
+        known = known_measure_names()
+        if k:  # suggest with the user's own cutoff: "ndgc@10" -> "nDCG@10"
+            known = [
+                n.replace("@k", f"@{k.group(1)}").replace("_k", f"_{k.group(1)}") for n in known
+            ]
+        raise UnknownNameError(unknown_name_message("measure", text, known))
     return measure
 
 
@@ -292,7 +292,7 @@ def _parse_at_style(text: str) -> Measure | None:
     return _build(family, k, rel, param)
 
 
-def _parse_args(args: str | None, param_name: str | None) -> tuple[int | None | bool, float | None]:
+def _parse_args(args: str | None, param_name: str | None) -> tuple[int | bool | None, float | None]:
     if not args:
         return None, None
     rel: int | None = None
@@ -344,4 +344,4 @@ def known_measure_names() -> list[str]:
             names.append(f"{fam.name}@0.1")
         else:
             names.append(fam.name)
-    return names + ["MRR@k", "MAP", "ndcg_cut_k", "P_k", "recall_k", "map", "recip_rank"]
+    return [*names, "MRR@k", "MAP", "ndcg_cut_k", "P_k", "recall_k", "map", "recip_rank"]

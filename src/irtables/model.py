@@ -65,7 +65,7 @@ class ResultSet:
         frames = [p.frame for p in parts]
         if not frames:
             return cls.from_frame(pd.DataFrame({c: [] for c in COLUMNS}))
-        merged = pd.concat([f.astype({c: "object" for c in KEY}) for f in frames])
+        merged = pd.concat([f.astype(dict.fromkeys(KEY, "object")) for f in frames])
         return cls.from_frame(merged)
 
     # --- views -------------------------------------------------------------------------

@@ -39,8 +39,10 @@ def resolve_study(
     config = find_config(path if path.is_dir() else path.parent, config_path)
     if missing is not None:
         config = replace(config, output=replace(config.output, missing=missing))
-    base = Path(config.path).parent if config.path and config.path != "<config>" else (
-        path if path.is_dir() else path.parent
+    base = (
+        Path(config.path).parent
+        if config.path and config.path != "<config>"
+        else (path if path.is_dir() else path.parent)
     )
     results = load_results(path, input_format=input_format)
     return results, config, base

@@ -41,7 +41,9 @@ def header_line(comment: str) -> str:
     return f"{comment} {GENERATED_MARK} {__version__}; rerun irtables instead of editing"
 
 
-def render(model: TableModel, fmt: str = "latex", *, template_dirs: Sequence[str | Path] = ()) -> str:
+def render(
+    model: TableModel, fmt: str = "latex", *, template_dirs: Sequence[str | Path] = ()
+) -> str:
     """Render a table model in one of :data:`FORMATS`.
 
     Examples
@@ -60,15 +62,19 @@ def render(model: TableModel, fmt: str = "latex", *, template_dirs: Sequence[str
     return FORMATS[fmt].render(model, template_dirs)
 
 
-def _render_template(fmt: str, model: TableModel, context: dict[str, Any], dirs: Sequence[str | Path]) -> str:
+def _render_template(
+    fmt: str, model: TableModel, context: dict[str, Any], dirs: Sequence[str | Path]
+) -> str:
     env = make_environment(fmt, dirs)
     folder = "latex" if fmt == "latex" else "markdown"
     ext = "tex" if fmt == "latex" else "md"
     name = f"{folder}/{model.layout}.{ext}.j2"
     try:
-        return env.get_template(name).render(**context)
+        return str(env.get_template(name).render(**context))
     except jinja2.TemplateNotFound as e:
-        raise TemplateError(f"template not found: {e.name} (looked in {', '.join(map(str, dirs)) or 'built-ins'})") from None
+        raise TemplateError(
+            f"template not found: {e.name} (looked in {', '.join(map(str, dirs)) or 'built-ins'})"
+        ) from None
     except jinja2.TemplateError as e:
         raise TemplateError(f"template {name}: {e}") from None
 
@@ -138,12 +144,12 @@ def _stub(model: TableModel, group: str | None, row: str, index: int) -> list[st
 
 
 def _md_cell(cell: dict[str, Any]) -> str:
-    text = cell["text"]
+    text = str(cell["text"])
     if cell["best"]:
         text = f"**{text}**"
     elif cell["second"]:
         text = f"<ins>{text}</ins>"
-    return text + cell["markers"] + (f" {cell['note']}" if cell["note"] else "")
+    return f"{text}{cell['markers']}" + (f" {cell['note']}" if cell["note"] else "")
 
 
 def _escaped(model: TableModel, esc: Callable[[str], str]) -> dict[str, Any]:
@@ -186,7 +192,11 @@ def _escaped(model: TableModel, esc: Callable[[str], str]) -> dict[str, Any]:
 
 
 FORMATS: dict[str, Format] = {
-    "latex": Format("latex", "tex", "LaTeX table (booktabs), compiles with pdflatex", _render_latex),
-    "markdown": Format("markdown", "md", "GitHub pipe table, best values in bold", _render_markdown),
+    "latex": Format(
+        "latex", "tex", "LaTeX table (booktabs), compiles with pdflatex", _render_latex
+    ),
+    "markdown": Format(
+        "markdown", "md", "GitHub pipe table, best values in bold", _render_markdown
+    ),
     "csv": Format("csv", "csv", "the displayed numbers, one row per table row", _render_csv),
 }

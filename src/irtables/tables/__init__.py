@@ -55,15 +55,21 @@ def build_table(
 def build_all(
     results: ResultSet, config: Config, *, markers: Markers | None = None
 ) -> list[TableModel]:
-    """Every configured table: Table 1, one Table S1 per dataset, the ablation if configured."""
+    """Every configured table: Table 1, one Table S1 per dataset, the ablation if configured.
+
+    A dataset without any measure at a cutoff of ``tables.k_breakdown.k`` has no Table S1.
+    """
     means = collect_means(results, config, missing=missing_policy(config))
     tables = [build_main(results, config, markers=markers, means=means)]
     tables += [
-        build_k_breakdown(results, config, d, markers=markers, means=means) for d in means.datasets
+        build_k_breakdown(results, config, d, markers=markers, means=means)
+        for d in means.datasets
+        if any(means.metrics.has_k(d, k) for k in config.k_breakdown.k)
     ]
     if config.ablation is not None:
         tables.append(build_ablation(results, config, markers=markers, means=means))
     return tables
+
 
 __all__ = [
     "LAYOUTS",

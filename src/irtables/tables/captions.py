@@ -19,7 +19,6 @@ def describe_numbers(
     delta: bool = False,
 ) -> tuple[str, ...]:
     """Sentences for a caption: query counts, relevance thresholds, gain, highlighting."""
-    frame = results.frame
     notes = [_query_sentence(results, config, datasets)]
     measures = [parse_measure(m) for m in dict.fromkeys(metrics)]
     rels = sorted({m.rel for m in measures if m.rel is not None})
@@ -35,16 +34,16 @@ def describe_numbers(
     notes.append(highlight + ("; second best underlined." if second else "."))
     if delta:
         notes.append("Parentheses: difference from the full model.")
-    del frame
     return tuple(notes)
 
 
 def _query_sentence(results: ResultSet, config: Config, datasets: Sequence[str]) -> str:
     frame = results.frame
     counts = (
-        frame.groupby("dataset", observed=True)["query"].nunique().to_dict()
-        if len(frame)
-        else {}
+        frame.groupby("dataset", observed=True)["query"].nunique().to_dict() if len(frame) else {}
     )
+    if len(datasets) == 1:
+        n = counts.get(datasets[0], 0)
+        return f"Means over {n} {'query' if n == 1 else 'queries'}."
     parts = [f"{config.dataset_name(d)}: {counts.get(d, 0)}" for d in datasets]
-    return "Means over queries (" + "; ".join(parts) + " queries)."
+    return "Means over the queries of each dataset (" + "; ".join(parts) + ")."

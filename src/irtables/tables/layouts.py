@@ -49,9 +49,7 @@ def collect_means(results: ResultSet, config: Config, *, missing: MissingPolicy)
     table = dict(zip(keys, frame["mean"].astype(float), strict=True))
     counts = dict(zip(keys, frame["n"].astype(int), strict=True))
     datasets = _ordered(results.datasets(), [d.id for d in config.datasets])
-    systems = {
-        d: _ordered(results.systems(d), [s.id for s in config.systems]) for d in datasets
-    }
+    systems = {d: _ordered(results.systems(d), [s.id for s in config.systems]) for d in datasets}
     return Means(table, counts, datasets, systems, MetricIndex.from_results(results))
 
 
@@ -78,7 +76,7 @@ def build_main(
         )
     if config.main.average and len(m.datasets) > 1:
         groups.append(_average_group(config, m, columns))
-    used = [c.name for c in columns]
+    used = [r for d in m.datasets for c in columns if (r := m.metrics.resolve(d, c))]
     return TableModel(
         layout="main",
         name="table1",
@@ -112,7 +110,9 @@ def build_k_breakdown(
     used: list[str] = []
     for name in config.k_breakdown.metrics:
         family = family_of(name)
-        at_k = [m.metrics.resolve(dataset, Measure(family.family, k, None, family.param)) for k in ks]
+        at_k = [
+            m.metrics.resolve(dataset, Measure(family.family, k, None, family.param)) for k in ks
+        ]
         if any(at_k):
             keys = at_k
             span = 1
@@ -124,9 +124,7 @@ def build_k_breakdown(
         used.extend(k for k in keys if k)
         rows = [(s, [m.get(dataset, s, key) for key in keys]) for s in m.systems[dataset]]
         cols = [parse_measure(k) if k else family for k in keys]
-        groups.append(
-            _group(config, family.base_label, rows, cols, dataset, markers, m, span=span)
-        )
+        groups.append(_group(config, family.base_label, rows, cols, dataset, markers, m, span=span))
     caption = config.k_breakdown.caption or "All measures at every cutoff K on {dataset}."
     name = config.dataset_name(dataset)
     return TableModel(
@@ -161,7 +159,10 @@ def build_ablation(
         )
     requested = [parse_measure(name) for name in spec.metrics]
     columns = m.metrics.columns(requested, strict=True, table="tables.ablation", dataset=dataset)
-    groups = [_ablation_group(config, spec, g_index, columns, m, markers) for g_index in range(len(spec.groups))]
+    groups = [
+        _ablation_group(config, spec, g_index, columns, m, markers)
+        for g_index in range(len(spec.groups))
+    ]
     return TableModel(
         layout="ablation",
         name="ablation",
@@ -172,7 +173,11 @@ def build_ablation(
         caption=spec.caption or "Ablation study.",
         label=spec.label,
         notes=describe_numbers(
-            results, config, (dataset,), [c.name for c in columns], second=_second(config),
+            results,
+            config,
+            (dataset,),
+            [k for c in columns if (k := m.metrics.resolve(dataset, c))],
+            second=_second(config),
             delta=spec.delta,
         ),
         description_header="Description",
@@ -200,14 +205,15 @@ def _ablation_group(
     built = _group(config, group.name, rows, columns, dataset, markers, m)
     full = [m.get(dataset, group.full, k) for k in keys]
     out = []
-    for spec_row, row in zip(group.rows, built.rows, strict=True):
-        cells = row.cells
+    for spec_row, built_row in zip(group.rows, built.rows, strict=True):
+        cells = built_row.cells
         if spec.delta and spec_row.system != group.full:
             cells = tuple(
-                _with_delta(cell, full_value, config) for cell, full_value in zip(cells, full, strict=True)
+                _with_delta(cell, full_value, config)
+                for cell, full_value in zip(cells, full, strict=True)
             )
         label = spec_row.name or config.system_name(spec_row.system)
-        out.append(Row(row.key, label, cells, spec_row.description))
+        out.append(Row(built_row.key, label, cells, spec_row.description))
     return RowGroup(group.name, tuple(out))
 
 
@@ -215,7 +221,10 @@ def _with_delta(cell: Cell, full: float | None, config: Config) -> Cell:
     if cell.value is None or full is None:
         return cell
     note = format_number(
-        cell.value - full, config.output.decimals, leading_zero=config.output.leading_zero, sign=True
+        cell.value - full,
+        config.output.decimals,
+        leading_zero=config.output.leading_zero,
+        sign=True,
     )
     return Cell(cell.value, cell.text, cell.best, cell.second, cell.markers, f"({note})", cell.span)
 
@@ -246,7 +255,9 @@ def _group(
         cells = []
         for j, col in enumerate(columns):
             key = m.metrics.resolve(dataset, col)
-            mark = markers(dataset, system, key) if markers and key and values[j] is not None else ""
+            mark = (
+                markers(dataset, system, key) if markers and key and values[j] is not None else ""
+            )
             cells.append(
                 Cell(values[j], texts[i][j], flags[j][0][i], flags[j][1][i], mark, span=span)
             )
@@ -270,7 +281,10 @@ def _average_group(config: Config, m: Means, columns: Sequence[Measure]) -> RowG
 
 
 def _higher(config: Config, measure: Measure) -> bool:
-    if measure.name in config.output.lower_is_better or measure.label in config.output.lower_is_better:
+    if (
+        measure.name in config.output.lower_is_better
+        or measure.label in config.output.lower_is_better
+    ):
         return False
     return measure.higher_is_better
 
@@ -291,4 +305,12 @@ def _ordered(present: Sequence[str], preferred: Sequence[str]) -> tuple[str, ...
     return tuple(first + [p for p in present if p not in first])
 
 
-__all__ = ["MISSING", "Markers", "Means", "build_ablation", "build_k_breakdown", "build_main", "collect_means"]
+__all__ = [
+    "MISSING",
+    "Markers",
+    "Means",
+    "build_ablation",
+    "build_k_breakdown",
+    "build_main",
+    "collect_means",
+]

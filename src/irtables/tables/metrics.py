@@ -49,7 +49,9 @@ class MetricIndex:
     @classmethod
     def from_results(cls, results: ResultSet) -> MetricIndex:
         frame = results.frame[["dataset", "metric"]].drop_duplicates()
-        present: dict[str, dict[tuple[str, int | None, float | None, str | None], list[Measure]]] = {}
+        present: dict[
+            str, dict[tuple[str, int | None, float | None, str | None], list[Measure]]
+        ] = {}
         for dataset, metric in zip(frame["dataset"], frame["metric"], strict=True):
             measure = parse_measure(str(metric))
             present.setdefault(str(dataset), {}).setdefault(_match_key(measure), []).append(measure)
@@ -96,14 +98,23 @@ class MetricIndex:
             if any(self.resolve(d, measure) is not None for d in datasets):
                 out.append(measure)
             elif strict:
-                known = sorted({m.label for d in datasets for ms in self.present.get(d, {}).values() for m in ms})
+                known = sorted(
+                    {
+                        m.label
+                        for d in datasets
+                        for ms in self.present.get(d, {}).values()
+                        for m in ms
+                    }
+                )
                 where = f" on dataset {dataset}" if dataset else ""
                 raise IrtablesError(
                     f"{table}.metrics: {measure.label} is not in the results{where} "
                     f"(available: {', '.join(known)})"
                 )
         if not out:
-            known = sorted({m.label for d in datasets for ms in self.present.get(d, {}).values() for m in ms})
+            known = sorted(
+                {m.label for d in datasets for ms in self.present.get(d, {}).values() for m in ms}
+            )
             raise IrtablesError(
                 f"{table}: none of the metrics {', '.join(m.label for m in requested)} is in the "
                 f"results (available: {', '.join(known)}); set {table}.metrics in irtables.toml"

@@ -1,0 +1,61 @@
+"""Golden files: every table of the example in results/, in every format.
+
+`make golden` rewrites them (pytest --update-golden); review the diff before committing.
+Every LaTeX golden is also compiled with pdflatex.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import pytest
+
+from irtables.pipeline import resolve_study
+from irtables.render import FORMATS, render
+from irtables.tables import build_all
+
+from ..conftest import compile_latex
+
+GOLDEN = Path(__file__).parent
+REPO = GOLDEN.parents[1]
+
+
+def _rendered() -> dict[str, str]:
+    results, config, _ = resolve_study(REPO / "results")
+    out = {}
+    for model in build_all(results, config):
+        for fmt, spec in FORMATS.items():
+            out[f"{model.name}.{spec.extension}"] = render(model, fmt)
+    return out
+
+
+RENDERED = _rendered()
+
+
+@pytest.mark.parametrize("name", sorted(RENDERED), ids=sorted(RENDERED))
+def test_golden(name: str, update_golden: bool) -> None:
+    path = GOLDEN / name
+    actual = RENDERED[name]
+    if update_golden:
+        path.write_text(actual, encoding="utf-8")
+    expected = path.read_text(encoding="utf-8") if path.exists() else ""
+    if actual != expected:
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(True), actual.splitlines(True), f"golden/{name}", "rendered"
+            )
+        )
+        pytest.fail(f"rendered output differs from the golden file:\n{diff}")
+
+
+def test_no_stale_golden_files() -> None:
+    on_disk = {p.name for p in GOLDEN.iterdir() if p.suffix in {".tex", ".md", ".csv"}}
+    assert on_disk == set(RENDERED)
+
+
+@pytest.mark.latex
+@pytest.mark.parametrize("name", sorted(n for n in RENDERED if n.endswith(".tex")))
+def test_golden_latex_compiles(name: str, tmp_path: Path) -> None:
+    result = compile_latex((GOLDEN / name).read_text(encoding="utf-8"), tmp_path)
+    assert result.returncode == 0, result.stdout[-3000:]

@@ -1,0 +1,66 @@
+"""Measure names: the three spellings resolve to one canonical name and label."""
+
+from __future__ import annotations
+
+import pytest
+
+from irtables.errors import UnknownNameError
+from irtables.measures import parse_measure
+
+SPELLINGS = [
+    # (trec_eval, ir_measures, ranx, canonical, label)
+    ("ndcg_cut_10", "nDCG@10", "ndcg@10", "nDCG@10", "NDCG@10"),
+    ("P_10", "P@10", "precision@10", "P@10", "P@10"),
+    ("recall_100", "R@100", "recall@100", "R@100", "R@100"),
+    ("map", "AP", "map", "AP", "MAP"),
+    ("map_cut_10", "AP@10", "map@10", "AP@10", "MAP@10"),
+    ("recip_rank", "RR", "mrr", "RR", "MRR"),
+    ("success_5", "Success@5", "hit_rate@5", "Success@5", "Success@5"),
+    ("Rprec", "Rprec", "r-precision", "Rprec", "R-Prec"),
+    ("bpref", "Bpref", "bpref", "Bpref", "bpref"),
+]
+
+
+@pytest.mark.parametrize(
+    "trec, irm, ranx, canonical, label", SPELLINGS, ids=[s[3] for s in SPELLINGS]
+)
+def test_three_spellings_one_measure(
+    trec: str, irm: str, ranx: str, canonical: str, label: str
+) -> None:
+    measures = {parse_measure(trec), parse_measure(irm), parse_measure(ranx)}
+    assert len(measures) == 1
+    (measure,) = measures
+    assert measure.name == canonical
+    assert measure.label == label
+
+
+def test_mrr_at_10_is_not_recip_rank() -> None:
+    assert parse_measure("RR@10") != parse_measure("recip_rank")
+    assert parse_measure("mrr@10").label == "MRR@10"
+    assert parse_measure("recip_rank").label == "MRR"
+
+
+def test_relevance_threshold_is_part_of_the_name() -> None:
+    m = parse_measure("P(rel=2)@10")
+    assert (m.family, m.k, m.rel, m.name, m.label) == ("P", 10, 2, "P(rel=2)@10", "P@10")
+
+
+def test_exponential_gain_is_a_separate_measure() -> None:
+    assert parse_measure("ndcg_burges@10").name == "nDCG_exp@10"
+    assert parse_measure("ndcg_burges@10") != parse_measure("ndcg@10")
+
+
+@pytest.mark.parametrize("name", ["ndgc@10", "P", "precision", "recall_x", "foo", "P@0", "AP@ten"])
+def test_unknown_names_are_errors(name: str) -> None:
+    with pytest.raises(UnknownNameError, match="unknown measure"):
+        parse_measure(name)
+
+
+def test_unknown_name_suggests_the_closest() -> None:
+    with pytest.raises(UnknownNameError, match="did you mean 'nDCG@10'"):
+        parse_measure("ndgc@10")
+
+
+def test_trec_eval_extras_keep_their_name() -> None:
+    assert parse_measure("gm_map").name == "gm_map"
+    assert parse_measure("Rprec_mult_0.20").name == "Rprec_mult_0.20"
