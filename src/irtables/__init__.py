@@ -1,18 +1,32 @@
-"""irtables: paper tables, significance tests and supplementary material from IR results."""
+"""irtables: paper tables, significance tests and supplementary material from IR results.
+
+The steps of ``irtables tables`` as a library: :func:`load_results` reads per-query
+results into a :class:`ResultSet`, :func:`build_table` makes a table model and
+:func:`render` writes it as LaTeX, Markdown or CSV.
+"""
 
 from __future__ import annotations
 
-from irtables.errors import IrtablesError
-from irtables.measures import Measure, parse_measure
-from irtables.model import Aligned, ResultSet
-
 __version__ = "0.1.0"
+
+from irtables.config import Config, load_config  # noqa: E402
+from irtables.errors import IrtablesError  # noqa: E402
+from irtables.loaders import load_results  # noqa: E402
+from irtables.measures import Measure, parse_measure  # noqa: E402
+from irtables.model import Aligned, ResultSet  # noqa: E402
+from irtables.render import render  # noqa: E402
+from irtables.tables import build_table  # noqa: E402
 
 __all__ = [
     "Aligned",
+    "Config",
     "IrtablesError",
     "Measure",
     "ResultSet",
     "__version__",
+    "build_table",
+    "load_config",
+    "load_results",
     "parse_measure",
+    "render",
 ]
