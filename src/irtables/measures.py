@@ -73,8 +73,9 @@ TREC_EVAL_EXTRAS: dict[str, bool] = {  # name -> bounded in [0, 1]
     "set_F": True,
     "set_relative_P": True,
     "num_nonrel_judged_ret": False,
+    "rbp_resid": True,  # trec_eval 10.0 all_trec
 }
-_EXTRA_PATTERNS = (r"Rprec_mult_[0-9.]+", r"relative_P_\d+")
+_EXTRA_PATTERNS = (r"Rprec_mult_[0-9.]+", r"relative_P_\d+", r"unj_\d+")  # unj_K: trec_eval 10.0
 
 # Lines of trec_eval output that are not measures of a query.
 TREC_EVAL_NON_MEASURES = frozenset({"runid", "num_q", "relstring"})

@@ -10,6 +10,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
+from pandas.api.types import union_categoricals
 
 from irtables.errors import InputError, PolicyWarning, QueryMismatchError
 
@@ -45,13 +46,13 @@ class ResultSet:
         missing = [c for c in COLUMNS if c not in df.columns]
         if missing:
             raise InputError(f"missing column(s) {', '.join(missing)}", path=source)
-        out = df.loc[:, list(COLUMNS)].copy()
+        out = df.loc[:, list(COLUMNS)]
         for col in KEY:
             out[col] = _as_category(out[col])
         out["value"] = pd.to_numeric(out["value"], errors="raise").astype("float64")
-        dup = out.duplicated(list(KEY), keep=False)
-        if dup.any():
-            row = out[dup].iloc[0]
+        dup = _duplicated_rows(out)
+        if dup is not None:
+            row = out.iloc[dup]
             raise InputError(
                 f"query {row['query']} has metric {row['metric']} more than once "
                 f"(system {row['system']}, dataset {row['dataset']})",
@@ -65,8 +66,9 @@ class ResultSet:
         frames = [p.frame for p in parts]
         if not frames:
             return cls.from_frame(pd.DataFrame({c: [] for c in COLUMNS}))
-        merged = pd.concat([f.astype(dict.fromkeys(KEY, "object")) for f in frames])
-        return cls.from_frame(merged)
+        merged = {c: union_categoricals([f[c] for f in frames], ignore_order=True) for c in KEY}
+        values = np.concatenate([f["value"].to_numpy() for f in frames])
+        return cls.from_frame(pd.DataFrame({**merged, "value": values}))
 
     # --- views -------------------------------------------------------------------------
     def datasets(self) -> tuple[str, ...]:
@@ -161,6 +163,28 @@ def _resolve_gaps(
     return incomplete
 
 
+def _duplicated_rows(frame: pd.DataFrame) -> int | None:
+    """Position of a row whose key repeats an earlier row's, or None when the key is unique.
+
+    Works on the category codes: a bitmap over all code combinations when that is small
+    (linear time), else a sort of the combined int64 key.
+    """
+    codes = [frame[c].cat.codes.to_numpy().astype(np.int64) for c in KEY]
+    sizes = [max(len(frame[c].cat.categories), 1) for c in KEY]
+    key = codes[0]
+    for code, size in zip(codes[1:], sizes[1:], strict=True):
+        key = key * size + code
+    space = int(np.prod(np.array(sizes, dtype=np.float64)))
+    if space <= 8 * len(key) + 1_000_000:
+        seen = np.zeros(space, dtype=np.bool_)
+        seen[key] = True
+        if int(seen.sum()) == len(key):
+            return None
+    order = np.argsort(key, kind="stable")
+    repeats = np.flatnonzero(key[order][1:] == key[order][:-1])
+    return int(order[repeats[0] + 1]) if len(repeats) else None
+
+
 def _preview(items: list[str], limit: int = 5) -> str:
     shown = ", ".join(items[:limit])
     return shown + (f", ... ({len(items) - limit} more)" if len(items) > limit else "")
@@ -176,4 +200,8 @@ def _as_category(series: pd.Series) -> pd.Series:
 
 
 def _unique(series: pd.Series) -> tuple[str, ...]:
-    return tuple(str(v) for v in pd.unique(series.astype(object)))
+    """Distinct values of a categorical column in order of first appearance."""
+    codes = series.cat.codes.to_numpy()
+    seen = pd.unique(codes[codes >= 0])
+    cats = series.cat.categories
+    return tuple(str(cats[int(c)]) for c in seen)

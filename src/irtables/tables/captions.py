@@ -2,29 +2,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from irtables.config import Config
 from irtables.measures import parse_measure
-from irtables.model import ResultSet
 
 
 def describe_numbers(
-    results: ResultSet,
+    queries: Mapping[str, int],
     config: Config,
     datasets: Sequence[str],
-    metrics: Sequence[str],
+    metrics: Mapping[str, Sequence[str]],
     *,
     second: bool,
     delta: bool = False,
 ) -> tuple[str, ...]:
-    """Sentences for a caption: query counts, relevance thresholds, gain, highlighting."""
-    notes = [_query_sentence(results, config, datasets)]
-    measures = [parse_measure(m) for m in dict.fromkeys(metrics)]
-    rels = sorted({m.rel for m in measures if m.rel is not None})
-    if rels:
-        levels = " or ".join(f"grade ≥ {r}" for r in rels)
-        notes.append(f"Binary measures count {levels} as relevant.")
+    """Sentences for a caption: query counts, relevance thresholds, gain, highlighting.
+
+    ``queries`` is the number of queries each dataset's means are over; ``metrics`` the
+    canonical metrics shown for each dataset.
+    """
+    notes = [_query_sentence(queries, config, datasets)]
+    rel_sentence = _relevance_sentence(config, datasets, metrics)
+    if rel_sentence:
+        notes.append(rel_sentence)
+    measures = [parse_measure(m) for d in datasets for m in metrics.get(d, ())]
     families = {m.family for m in measures}
     if "nDCG" in families:
         notes.append("NDCG uses the relevance grade as gain (trec_eval).")
@@ -37,13 +39,31 @@ def describe_numbers(
     return tuple(notes)
 
 
-def _query_sentence(results: ResultSet, config: Config, datasets: Sequence[str]) -> str:
-    frame = results.frame
-    counts = (
-        frame.groupby("dataset", observed=True)["query"].nunique().to_dict() if len(frame) else {}
-    )
+def _query_sentence(counts: Mapping[str, int], config: Config, datasets: Sequence[str]) -> str:
     if len(datasets) == 1:
         n = counts.get(datasets[0], 0)
         return f"Means over {n} {'query' if n == 1 else 'queries'}."
     parts = [f"{config.dataset_name(d)}: {counts.get(d, 0)}" for d in datasets]
     return "Means over the queries of each dataset (" + "; ".join(parts) + ")."
+
+
+def _relevance_sentence(
+    config: Config, datasets: Sequence[str], metrics: Mapping[str, Sequence[str]]
+) -> str | None:
+    """Where metric names state a relevance threshold, say it, per dataset if needed."""
+    by_level: dict[int, list[str]] = {}
+    for d in datasets:
+        for rel in sorted(
+            {r for m in metrics.get(d, ()) if (r := parse_measure(m).rel) is not None}
+        ):
+            by_level.setdefault(rel, []).append(d)
+    if not by_level:
+        return None
+    if len(datasets) == 1:
+        levels = " or ".join(f"grade ≥ {r}" for r in by_level)
+        return f"Binary measures count {levels} as relevant."
+    parts = [
+        f"grade ≥ {r} on {', '.join(config.dataset_name(d) for d in ds)}"
+        for r, ds in sorted(by_level.items())
+    ]
+    return f"Binary measures count a document as relevant at {'; '.join(parts)}."

@@ -30,6 +30,7 @@ class Means:
 
     table: dict[tuple[str, str, str], float]
     counts: dict[tuple[str, str, str], int]
+    queries: dict[str, int]  # number of queries per dataset
     datasets: tuple[str, ...]
     systems: dict[str, tuple[str, ...]]
     metrics: MetricIndex
@@ -48,9 +49,12 @@ def collect_means(results: ResultSet, config: Config, *, missing: MissingPolicy)
     keys = list(zip(frame["dataset"], frame["system"], frame["metric"], strict=True))
     table = dict(zip(keys, frame["mean"].astype(float), strict=True))
     counts = dict(zip(keys, frame["n"].astype(int), strict=True))
+    queries: dict[str, int] = {}
+    for (dataset, _, _), n in counts.items():
+        queries[dataset] = max(queries.get(dataset, 0), n)
     datasets = _ordered(results.datasets(), [d.id for d in config.datasets])
     systems = {d: _ordered(results.systems(d), [s.id for s in config.systems]) for d in datasets}
-    return Means(table, counts, datasets, systems, MetricIndex.from_results(results))
+    return Means(table, counts, queries, datasets, systems, MetricIndex.from_results(results))
 
 
 def build_main(
@@ -76,7 +80,7 @@ def build_main(
         )
     if config.main.average and len(m.datasets) > 1:
         groups.append(_average_group(config, m, columns))
-    used = [r for d in m.datasets for c in columns if (r := m.metrics.resolve(d, c))]
+    used = {d: [r for c in columns if (r := m.metrics.resolve(d, c))] for d in m.datasets}
     return TableModel(
         layout="main",
         name="table1",
@@ -86,7 +90,7 @@ def build_main(
         groups=tuple(groups),
         caption=config.main.caption or "Main results.",
         label=config.main.label,
-        notes=describe_numbers(results, config, m.datasets, used, second=_second(config)),
+        notes=describe_numbers(m.queries, config, m.datasets, used, second=_second(config)),
     )
 
 
@@ -136,7 +140,9 @@ def build_k_breakdown(
         groups=tuple(groups),
         caption=caption.replace("{dataset}", name),
         label=config.k_breakdown.label.replace("{dataset}", dataset),
-        notes=describe_numbers(results, config, (dataset,), used, second=_second(config)),
+        notes=describe_numbers(
+            m.queries, config, (dataset,), {dataset: used}, second=_second(config)
+        ),
     )
 
 
@@ -173,10 +179,10 @@ def build_ablation(
         caption=spec.caption or "Ablation study.",
         label=spec.label,
         notes=describe_numbers(
-            results,
+            m.queries,
             config,
             (dataset,),
-            [k for c in columns if (k := m.metrics.resolve(dataset, c))],
+            {dataset: [k for c in columns if (k := m.metrics.resolve(dataset, c))]},
             second=_second(config),
             delta=spec.delta,
         ),

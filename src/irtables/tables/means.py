@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from irtables.model import MissingPolicy, ResultSet
@@ -16,38 +18,68 @@ def dataset_means(results: ResultSet, *, missing: MissingPolicy = "error") -> pd
     ``zero`` recompute those means over the common queries or with missing values scored
     0, and warn with what they did.
 
-    Returns a frame with columns ``dataset, system, metric, mean, n``.
+    Returns a frame with columns ``dataset, system, metric, mean, n``, in code order.
+
+    Examples
+    --------
+    >>> rs = ResultSet.from_frame(pd.DataFrame({"dataset": "d", "system": ["a", "a"],
+    ...     "query": ["1", "2"], "metric": "AP", "value": [0.25, 0.5]}))
+    >>> dataset_means(rs).to_dict("records")
+    [{'dataset': 'd', 'system': 'a', 'metric': 'AP', 'mean': 0.375, 'n': 2}]
     """
     frame = results.frame
-    stats = (
-        frame.groupby(["dataset", "system", "metric"], observed=True, sort=False)["value"]
-        .agg(["mean", "count"])
-        .rename(columns={"count": "n"})
-        .reset_index()
+    cats = {c: frame[c].cat.categories for c in ("dataset", "system", "metric", "query")}
+    nd, ns, nm = (max(len(cats[c]), 1) for c in ("dataset", "system", "metric"))
+    d, s, m, q = (
+        frame[c].cat.codes.to_numpy().astype(np.int64)
+        for c in ("dataset", "system", "metric", "query")
     )
-    union = (
-        frame.groupby(["dataset", "metric"], observed=True, sort=False)["query"]
-        .nunique()
-        .rename("n_union")
-        .reset_index()
+    dsm = (d * ns + s) * nm + m
+    count = np.bincount(dsm, minlength=nd * ns * nm)
+    total = np.bincount(dsm, weights=frame["value"].to_numpy(), minlength=nd * ns * nm)
+    union = _union_sizes(d * nm + m, q, nd * nm, max(len(cats["query"]), 1))
+    cells = np.flatnonzero(count)
+    dd, rest = np.divmod(cells, ns * nm)
+    ss, mm = np.divmod(rest, nm)
+    out = pd.DataFrame(
+        {
+            "dataset": np.asarray(cats["dataset"], dtype=object)[dd],
+            "system": np.asarray(cats["system"], dtype=object)[ss],
+            "metric": np.asarray(cats["metric"], dtype=object)[mm],
+            "mean": total[cells] / count[cells],
+            "n": count[cells],
+        }
     )
-    stats = stats.merge(union, on=["dataset", "metric"], how="left")
-    ragged = stats.loc[stats["n"] != stats["n_union"], ["dataset", "metric"]].drop_duplicates()
-    for dataset, metric in ragged.itertuples(index=False):
-        _fix_ragged(results, stats, str(dataset), str(metric), missing)
-    for col in ("dataset", "system", "metric"):
-        stats[col] = stats[col].astype(str)
-    return stats.drop(columns="n_union")
+    ragged = out.loc[count[cells] != union[dd * nm + mm], ["dataset", "metric"]]
+    for dataset, metric in ragged.drop_duplicates().itertuples(index=False):
+        _fix_ragged(results, out, str(dataset), str(metric), missing)
+    return out
+
+
+def _union_sizes(
+    group: npt.NDArray[np.int64], query: npt.NDArray[np.int64], n_groups: int, n_queries: int
+) -> npt.NDArray[np.int64]:
+    """Number of distinct queries in each group (a (dataset, metric) pair)."""
+    space = n_groups * n_queries
+    key = group * n_queries + query
+    if space <= 8 * len(key) + 1_000_000:
+        seen = np.zeros(space, dtype=np.bool_)
+        seen[key] = True
+        sizes: npt.NDArray[np.int64] = seen.reshape(n_groups, n_queries).sum(axis=1)
+        return sizes.astype(np.int64)
+    distinct = np.unique(key) // n_queries
+    return np.bincount(distinct, minlength=n_groups).astype(np.int64)
 
 
 def _fix_ragged(
     results: ResultSet, stats: pd.DataFrame, dataset: str, metric: str, missing: MissingPolicy
 ) -> None:
-    where = (stats["dataset"].astype(str) == dataset) & (stats["metric"].astype(str) == metric)
-    systems = [str(s) for s in stats.loc[where, "system"]]
+    where = (stats["dataset"] == dataset) & (stats["metric"] == metric)
+    systems = [str(x) for x in stats.loc[where, "system"]]
     aligned = results.aligned(dataset, metric, systems, missing=missing)
-    means = aligned.values.mean(axis=0) if len(aligned.queries) else [float("nan")] * len(systems)
+    empty = not aligned.queries
+    means = np.full(len(systems), np.nan) if empty else aligned.values.mean(axis=0)
     for system, mean in zip(systems, means, strict=True):
-        row = where & (stats["system"].astype(str) == system)
+        row = where & (stats["system"] == system)
         stats.loc[row, "mean"] = float(mean)
         stats.loc[row, "n"] = len(aligned.queries)

@@ -1,0 +1,106 @@
+"""Records shared by the loaders: a parsed file, a loaded file and a loader.
+
+A loader's ``read`` function is pure: it takes the (decompressed) bytes of a file and
+returns a :class:`Parsed` frame with raw metric names and the physical line of every
+row. :func:`irtables.loaders.normalize.finish` then resolves the metric names, checks
+the values and turns it into a :class:`LoadedFile`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from irtables.errors import InputError
+
+#: Canonical names of the optional columns a per-query frame may carry.
+OPTIONAL_COLUMNS = ("system", "dataset")
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What a reader found in one file, before metric names are resolved.
+
+    ``frame`` has the columns ``query`` (strings), ``metric`` (raw names), ``value``
+    (float64) and optionally ``system`` and ``dataset``. Row ``i`` sits on physical
+    line ``lines[i]`` of the file, or on ``first_line + i`` when ``lines`` is None;
+    both are None for formats without lines (Parquet, JSON). ``summary`` holds the
+    file's own means (columns ``metric``, ``value``, ``line`` and maybe ``system``).
+    """
+
+    frame: pd.DataFrame
+    lines: npt.NDArray[np.int64] | None = None
+    first_line: int | None = None
+    summary: pd.DataFrame | None = None
+    runid: str | None = None
+
+    def line(self, row: int) -> int | None:
+        """Physical (1-based) line of row ``row`` of ``frame``, if the format has lines."""
+        if self.lines is not None:
+            return int(self.lines[row])
+        if self.first_line is not None:
+            return self.first_line + row
+        return None
+
+
+@dataclass(frozen=True)
+class LoadedFile:
+    """One per-query file, read into a tidy frame.
+
+    Attributes
+    ----------
+    path : str
+        The file, as given.
+    format : str
+        The :data:`~irtables.loaders.LOADERS` key that read it.
+    frame : pandas.DataFrame
+        Per-query rows: ``query`` (str), ``metric`` (canonical measure name), ``value``
+        (float64) and, only if the file has them, ``system`` and ``dataset``.
+    summary : pandas.DataFrame
+        The file's own means where it has them (trec_eval ``all`` rows): columns
+        ``[system], metric, value``; empty otherwise.
+    runid : str or None
+        The ``runid`` line of a trec_eval dump, if any (not used as the system name).
+    system, dataset : str or None
+        Filled in by :func:`~irtables.loaders.load_study` for files without such columns.
+    """
+
+    path: str
+    format: str
+    frame: pd.DataFrame
+    summary: pd.DataFrame
+    runid: str | None = None
+    system: str | None = None
+    dataset: str | None = None
+
+
+ReadFunction = Callable[[bytes, str], Parsed]
+
+
+@dataclass(frozen=True)
+class Loader:
+    """A registered input format.
+
+    ``read(data, path)`` parses the decompressed bytes of a file; ``path`` is used in
+    messages and to choose between variants (``.parquet``, ``.jsonl``) of a format.
+    """
+
+    name: str
+    description: str
+    extensions: tuple[str, ...]
+    read: ReadFunction
+
+
+def input_error(message: str, path: str, line: int | None = None) -> InputError:
+    """Build an :class:`InputError` located at ``path:line``."""
+    return InputError(message, path=path, line=line)
+
+
+def check_not_empty(data: bytes, path: str, expected: str) -> None:
+    """Raise :class:`InputError` if ``data`` holds nothing but whitespace."""
+    if not data.strip():
+        raise input_error(f"empty file; expected {expected}", path)

@@ -1,0 +1,195 @@
+"""Finding result files: a single file, ``DIR/<dataset>/<system>.<ext>``, or a folder of files.
+
+Files and folders whose names start with ``.`` or ``_``, the ``tables/`` output folder,
+``irtables.toml`` and ``*.md`` / ``*.tex`` files are ignored; so are files whose last
+extension is not one of :data:`~irtables.loaders.source.KNOWN_EXTENSIONS` (a name without
+any dot is read). Everything is visited in sorted order.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from irtables.errors import InputError
+from irtables.loaders.base import LoadedFile
+from irtables.loaders.registry import load_file
+from irtables.loaders.source import KNOWN_EXTENSIONS, name_parts
+from irtables.model import COLUMNS, ResultSet
+
+IGNORED_DIRS = frozenset({"tables"})
+IGNORED_FILES = frozenset({"irtables.toml"})
+IGNORED_SUFFIXES = (".md", ".tex")
+SUMMARY = ("dataset", "system", "metric", "value", "path")
+LAYOUT = "DIR/<dataset>/<system>.<ext> or result files in DIR"
+
+
+@dataclass(frozen=True)
+class Study:
+    """Everything read from a results path: the per-query rows and the files' own means.
+
+    ``files`` holds one :class:`LoadedFile` per file, with ``dataset`` and ``system`` set
+    when they come from the folder or file name rather than from columns.
+    """
+
+    results: ResultSet
+    files: tuple[LoadedFile, ...]
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        """The files' own means (trec_eval ``all`` rows): dataset, system, metric, value, path."""
+        parts = []
+        for f in self.files:
+            if f.summary.empty:
+                continue
+            part = f.summary.copy()
+            if "system" not in part.columns:
+                part.insert(0, "system", f.system)
+            part.insert(0, "dataset", f.dataset)
+            part["path"] = f.path
+            parts.append(part[list(SUMMARY)])
+        if not parts:
+            empty = {c: pd.Series([], dtype=float if c == "value" else str) for c in SUMMARY}
+            return pd.DataFrame(empty)
+        return pd.concat(parts, ignore_index=True)
+
+
+def load_results(
+    path: str | os.PathLike[str], *, input_format: str | None = None, dataset: str | None = None
+) -> ResultSet:
+    """Read per-query results from a file or a folder into a :class:`ResultSet`.
+
+    Parameters
+    ----------
+    path
+        A file, a folder laid out ``DIR/<dataset>/<system>.<ext>``, or a folder of
+        files (for instance one tidy file with system and dataset columns).
+    input_format
+        A :data:`~irtables.loaders.LOADERS` key for every file; detected per file if None.
+    dataset
+        The dataset of files that neither have a dataset column nor sit in a dataset
+        folder; defaults to the name of the folder holding them.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp()) / "dl19"
+    >>> d.mkdir()
+    >>> _ = (d / "bm25.txt").write_text("P_10   \\t301\\t0.5\\nP_10   \\tall\\t0.5\\n")
+    >>> rs = load_results(d.parent)
+    >>> rs.datasets(), rs.systems(), rs.metrics()
+    (('dl19',), ('bm25',), ('P@10',))
+    """
+    return load_study(path, input_format=input_format, dataset=dataset).results
+
+
+def load_study(
+    path: str | os.PathLike[str], *, input_format: str | None = None, dataset: str | None = None
+) -> Study:
+    """Like :func:`load_results`, keeping every file and its own means (for ``lint``)."""
+    root = Path(path)
+    if root.is_file():
+        default = dataset if dataset is not None else _folder_name(root.parent)
+        files = [_load(root, input_format, default)]
+    elif root.is_dir():
+        files = _load_dir(root, input_format, dataset)
+    else:
+        raise InputError("no such file or directory", path=str(root))
+    _check_distinct(files)
+    frame = _stack(files)
+    return Study(results=ResultSet.from_frame(frame, source=str(root)), files=tuple(files))
+
+
+def _load_dir(root: Path, input_format: str | None, dataset: str | None) -> list[LoadedFile]:
+    entries = _visible(root)
+    top = [e for e in entries if e.is_file() and _is_candidate(e)]
+    default = dataset if dataset is not None else _folder_name(root)
+    files = [_load(f, input_format, default) for f in top]
+    for folder in (e for e in entries if e.is_dir()):
+        inside = _visible(folder)
+        nested = [e for e in inside if e.is_dir()]
+        if nested:
+            reason = f"unexpected folder {nested[0].name!r}; expected {LAYOUT}"
+            raise InputError(reason, path=str(folder))
+        found = [e for e in inside if e.is_file() and _is_candidate(e)]
+        if not found:
+            reason = f"dataset folder has no result files; expected {LAYOUT}"
+            raise InputError(reason, path=str(folder))
+        files.extend(_load(f, input_format, folder.name) for f in found)
+    if not files:
+        raise InputError(f"no result files found; expected {LAYOUT}", path=str(root))
+    return files
+
+
+def _visible(folder: Path) -> list[Path]:
+    out = []
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        name = entry.name
+        if name.startswith((".", "_")) or name in IGNORED_FILES:
+            continue
+        if entry.is_dir() and name in IGNORED_DIRS:
+            continue
+        if entry.is_file() and name.lower().endswith(IGNORED_SUFFIXES):
+            continue
+        out.append(entry)
+    return out
+
+
+def _is_candidate(path: Path) -> bool:
+    if "." not in path.name:
+        return True
+    return path.name.rsplit(".", 1)[1].lower() in KNOWN_EXTENSIONS
+
+
+def _folder_name(folder: Path) -> str:
+    return folder.resolve().name or "default"
+
+
+def _load(path: Path, input_format: str | None, dataset: str) -> LoadedFile:
+    loaded = load_file(path, input_format=input_format)
+    columns = loaded.frame.columns
+    return replace(
+        loaded,
+        system=None if "system" in columns else name_parts(path)[0],
+        dataset=None if "dataset" in columns else dataset,
+    )
+
+
+def _check_distinct(files: list[LoadedFile]) -> None:
+    seen: dict[tuple[str, str], str] = {}
+    for f in files:
+        if f.system is None or f.dataset is None:
+            continue
+        key = (f.dataset, f.system)
+        if key in seen:
+            raise InputError(
+                f"system {f.system} of dataset {f.dataset} is also read from {seen[key]}",
+                path=f.path,
+            )
+        seen[key] = f.path
+
+
+def _stack(files: list[LoadedFile]) -> pd.DataFrame:
+    """Concatenate the files' frames; key columns stay categorical (codes are remapped)."""
+    columns: dict[str, object] = {}
+    for col in COLUMNS[:-1]:
+        parts = [_column(f, col) for f in files]
+        categories = pd.Index(
+            list(dict.fromkeys(c for p in parts for c in p.categories)), dtype=str
+        )
+        codes = [categories.get_indexer(p.categories)[p.codes] for p in parts]
+        columns[col] = pd.Categorical.from_codes(np.concatenate(codes), categories=categories)
+    columns["value"] = np.concatenate([f.frame["value"].to_numpy() for f in files])
+    return pd.DataFrame(columns)
+
+
+def _column(f: LoadedFile, col: str) -> pd.Categorical[str]:
+    if col in f.frame.columns:
+        return pd.Categorical(f.frame[col])
+    constant = f.system if col == "system" else f.dataset
+    codes = np.zeros(len(f.frame), dtype=np.int8)
+    return pd.Categorical.from_codes(codes, categories=pd.Index([str(constant)], dtype=str))
