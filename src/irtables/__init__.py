@@ -9,13 +9,13 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from irtables.config import Config, load_config  # noqa: E402
-from irtables.errors import IrtablesError  # noqa: E402
-from irtables.loaders import load_results  # noqa: E402
-from irtables.measures import Measure, parse_measure  # noqa: E402
-from irtables.model import Aligned, ResultSet  # noqa: E402
-from irtables.render import render  # noqa: E402
-from irtables.tables import build_table  # noqa: E402
+from irtables.config import Config, load_config
+from irtables.errors import IrtablesError
+from irtables.loaders import load_results
+from irtables.measures import Measure, parse_measure
+from irtables.model import Aligned, ResultSet
+from irtables.render import render
+from irtables.tables import build_table
 
 __all__ = [
     "Aligned",

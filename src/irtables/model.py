@@ -41,8 +41,15 @@ class ResultSet:
     frame: pd.DataFrame
 
     @classmethod
-    def from_frame(cls, df: pd.DataFrame, *, source: str = "<frame>") -> ResultSet:
-        """Check and normalise a tidy frame (column order, dtypes, unique key)."""
+    def from_frame(
+        cls, df: pd.DataFrame, *, source: str = "<frame>", key_checked: bool = False
+    ) -> ResultSet:
+        """Check and normalise a tidy frame (column order, dtypes, unique key).
+
+        ``key_checked`` skips the uniqueness check of the key, for callers that have
+        proved it themselves (the loaders check each file and that no two files hold the
+        same dataset and system).
+        """
         missing = [c for c in COLUMNS if c not in df.columns]
         if missing:
             raise InputError(f"missing column(s) {', '.join(missing)}", path=source)
@@ -50,7 +57,7 @@ class ResultSet:
         for col in KEY:
             out[col] = _as_category(out[col])
         out["value"] = pd.to_numeric(out["value"], errors="raise").astype("float64")
-        dup = _duplicated_rows(out)
+        dup = None if key_checked else _duplicated_rows(out)
         if dup is not None:
             row = out.iloc[dup]
             raise InputError(

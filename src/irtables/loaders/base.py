@@ -102,5 +102,5 @@ def input_error(message: str, path: str, line: int | None = None) -> InputError:
 
 def check_not_empty(data: bytes, path: str, expected: str) -> None:
     """Raise :class:`InputError` if ``data`` holds nothing but whitespace."""
-    if not data.strip():
+    if not data or data.isspace():  # isspace() stops at the first other byte: no copy
         raise input_error(f"empty file; expected {expected}", path)

@@ -53,13 +53,21 @@ def fast_read(
     )
     try:
         return pacsv.read_csv(
-            pa.BufferReader(data.rstrip(b"\r\n")),
+            pa.BufferReader(_without_final_newlines(data)),
             read_options=read_options,
             parse_options=parse_options,
             convert_options=convert_options,
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
         return None
+
+
+def _without_final_newlines(data: bytes) -> pa.Buffer:
+    """A zero-copy view of ``data`` without its trailing line breaks."""
+    end = len(data)
+    while end and data[end - 1] in b"\r\n":
+        end -= 1
+    return pa.py_buffer(data)[:end]
 
 
 def records(

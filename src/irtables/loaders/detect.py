@@ -51,7 +51,7 @@ def detect_bytes(data: bytes, path: str) -> str:
     """
     if data.startswith(PARQUET_MAGIC):
         return _parquet_kind(data, path)
-    if not data.strip():
+    if not data or data.isspace():
         raise InputError("empty file; " + _HINT, path=path)
     ext = main_extension(path)
     if ext in ("jsonl", "ndjson"):

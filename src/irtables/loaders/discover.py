@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from pandas.api.types import union_categoricals
 
 from irtables.errors import InputError
 from irtables.loaders.base import LoadedFile
@@ -101,7 +102,10 @@ def load_study(
         raise InputError("no such file or directory", path=str(root))
     _check_distinct(files)
     frame = _stack(files)
-    return Study(results=ResultSet.from_frame(frame, source=str(root)), files=tuple(files))
+    # Each file's keys are unique and no two files share (dataset, system): so is the whole.
+    proved = all(f.system is not None and f.dataset is not None for f in files)
+    results = ResultSet.from_frame(frame, source=str(root), key_checked=proved)
+    return Study(results=results, files=tuple(files))
 
 
 def _load_dir(root: Path, input_format: str | None, dataset: str | None) -> list[LoadedFile]:
@@ -177,12 +181,7 @@ def _stack(files: list[LoadedFile]) -> pd.DataFrame:
     """Concatenate the files' frames; key columns stay categorical (codes are remapped)."""
     columns: dict[str, object] = {}
     for col in COLUMNS[:-1]:
-        parts = [_column(f, col) for f in files]
-        categories = pd.Index(
-            list(dict.fromkeys(c for p in parts for c in p.categories)), dtype=str
-        )
-        codes = [categories.get_indexer(p.categories)[p.codes] for p in parts]
-        columns[col] = pd.Categorical.from_codes(np.concatenate(codes), categories=categories)
+        columns[col] = union_categoricals([_column(f, col) for f in files])
     columns["value"] = np.concatenate([f.frame["value"].to_numpy() for f in files])
     return pd.DataFrame(columns)
 

@@ -49,7 +49,7 @@ def render(
     Examples
     --------
     >>> from irtables.tables.model import Cell, Column, Row, RowGroup, TableModel
-    >>> model = TableModel("main", "t", ("System",), (Column("AP", "MAP"),),
+    >>> model = TableModel("main", "t", "Table 1", ("System",), (Column("AP", "MAP"),),
     ...     (RowGroup(None, (Row("a", "BM25_x", (Cell(0.5, "0.500", best=True),)),)),),
     ...     "Caption.", "tab:t")
     >>> print(render(model, "csv"), end="")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from irtables.errors import IrtablesError, UnknownNameError
 from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
@@ -31,6 +33,18 @@ def family_of(name: str) -> Measure:
         return Measure(measure.family, None, measure.rel, measure.param)
 
 
+def dataset_metric_pairs(results: ResultSet) -> list[tuple[str, str]]:
+    """The distinct (dataset, metric) pairs of the results, from the category codes."""
+    frame = results.frame
+    datasets = frame["dataset"].cat.categories
+    metrics = frame["metric"].cat.categories
+    n_metrics = max(len(metrics), 1)
+    dataset_codes = frame["dataset"].cat.codes.to_numpy().astype(np.int64)
+    pair = dataset_codes * n_metrics + frame["metric"].cat.codes.to_numpy()
+    present = np.flatnonzero(np.bincount(pair, minlength=len(datasets) * n_metrics))
+    return [(str(datasets[int(p) // n_metrics]), str(metrics[int(p) % n_metrics])) for p in present]
+
+
 def _match_key(m: Measure) -> tuple[str, int | None, float | None, str | None]:
     return (m.family, m.k, m.param, m.extra)
 
@@ -48,13 +62,12 @@ class MetricIndex:
 
     @classmethod
     def from_results(cls, results: ResultSet) -> MetricIndex:
-        frame = results.frame[["dataset", "metric"]].drop_duplicates()
         present: dict[
             str, dict[tuple[str, int | None, float | None, str | None], list[Measure]]
         ] = {}
-        for dataset, metric in zip(frame["dataset"], frame["metric"], strict=True):
-            measure = parse_measure(str(metric))
-            present.setdefault(str(dataset), {}).setdefault(_match_key(measure), []).append(measure)
+        for dataset, metric in dataset_metric_pairs(results):
+            measure = parse_measure(metric)
+            present.setdefault(dataset, {}).setdefault(_match_key(measure), []).append(measure)
         for table in present.values():
             for found in table.values():
                 found.sort(key=lambda m: m.name)

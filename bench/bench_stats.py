@@ -1,0 +1,114 @@
+"""Benchmark: randomization tests of 10 systems vs a baseline x 5 metrics x 5 datasets.
+
+7,000 queries per dataset, 10,000 sign flips per comparison (250 comparisons), through
+``irtables.stats.compare`` in one process; then ranx's Fisher randomization test on the
+same per-query numbers (``pip install ranx`` into the venv; skipped when absent). ranx
+runs one comparison at a time, so by default it is timed on a sample of comparisons and
+its permutations per second are compared; ``--ranx-all`` times all 250.
+
+Run: ``.venv/bin/python bench/bench_stats.py [--ranx-comparisons 5] [--ranx-all]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+
+from irtables.model import ResultSet
+from irtables.stats import Comparisons, compare
+
+DATASETS, METRICS, SYSTEMS, QUERIES, PERMUTATIONS = 5, 5, 11, 7_000, 10_000
+
+
+def make_results(seed: int = 0) -> ResultSet:
+    """Synthetic per-query values in [0, 1] rounded to 4 decimals, as trec_eval prints them."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    queries = np.array([f"q{i}" for i in range(QUERIES)], dtype=object)
+    for ds in range(DATASETS):
+        for metric in range(METRICS):
+            base = rng.beta(2, 3, QUERIES)
+            for system in range(SYSTEMS):
+                shift = 0.002 * system
+                vals = np.clip(base + shift + rng.normal(0, 0.05, QUERIES), 0, 1).round(4)
+                parts.append(pd.DataFrame({
+                    "dataset": f"d{ds}", "system": f"s{system:02d}", "query": queries,
+                    "metric": f"m{metric}", "value": vals,
+                }))  # fmt: skip
+    return ResultSet.from_frame(pd.concat(parts, ignore_index=True))
+
+
+def progress_bar(done: int, total: int) -> None:
+    """A minimal text progress bar on stderr."""
+    width = 30
+    filled = width * done // total
+    sys.stderr.write(f"\r  [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def bench_irtables(rs: ResultSet) -> tuple[float, Comparisons]:
+    start = time.perf_counter()
+    comps = compare(
+        rs, baseline="s00", test="randomization", correction="holm",
+        options={"n_resamples": PERMUTATIONS}, rng=0, progress=progress_bar,
+    )  # fmt: skip
+    return time.perf_counter() - start, comps
+
+
+def bench_ranx(rs: ResultSet, limit: int | None) -> tuple[float, int, list[float]] | None:
+    try:
+        from ranx.statistical_tests import fisher_randomization_test  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    pairs = []
+    for ds in rs.datasets():
+        for metric in rs.metrics(ds):
+            aligned = rs.aligned(ds, metric, rs.systems(ds))
+            base = np.ascontiguousarray(aligned.column("s00"))
+            pairs += [(base, np.ascontiguousarray(aligned.column(s)), ds, metric, s)
+                      for s in aligned.systems[1:]]  # fmt: skip
+    pairs = pairs[:limit] if limit else pairs
+    fisher_randomization_test(pairs[0][0][:10], pairs[0][1][:10], 10, 0.05, 42)  # JIT warm-up
+    start = time.perf_counter()
+    ps = []
+    for i, (base, sys_, *_rest) in enumerate(pairs, 1):
+        p, _ = fisher_randomization_test(base, sys_, PERMUTATIONS, 0.05, 42)
+        ps.append(float(p))
+        progress_bar(i, len(pairs))
+    return time.perf_counter() - start, len(pairs), ps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ranx-comparisons", type=int, default=5)
+    parser.add_argument("--ranx-all", action="store_true")
+    args = parser.parse_args()
+    total = DATASETS * METRICS * (SYSTEMS - 1)
+    t0 = time.perf_counter()
+    rs = make_results()
+    print(f"data: {len(rs.frame):,} rows built in {time.perf_counter() - t0:.2f} s")
+    print(f"irtables: {total} comparisons x {PERMUTATIONS:,} sign flips x {QUERIES:,} queries")
+    elapsed, comps = bench_irtables(rs)
+    print(f"irtables: {elapsed:.2f} s, {total * PERMUTATIONS / elapsed:,.0f} permutations/s")
+    ranx = bench_ranx(rs, None if args.ranx_all else args.ranx_comparisons)
+    if ranx is None:
+        print("ranx: not installed, skipped (pip install ranx to compare)")
+        return
+    r_elapsed, n, ps = ranx
+    rate = n * PERMUTATIONS / r_elapsed
+    print(f"ranx fisher: {n} comparisons in {r_elapsed:.2f} s, {rate:,.0f} permutations/s "
+          f"(all {total}: ~{total * PERMUTATIONS / rate:.0f} s)")  # fmt: skip
+    ours = [r.pvalue for r in comps.results[:n]]
+    diff = max(abs(a - b) for a, b in zip(ours, ps, strict=True))
+    print(f"speed-up: {(total * PERMUTATIONS / elapsed) / rate:.1f}x; "
+          f"max |p_irtables - p_ranx| on the sampled comparisons: {diff:.4f}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

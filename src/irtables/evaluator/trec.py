@@ -1,0 +1,434 @@
+"""trec_eval's view of a run: judged queries only, ordered by score, cut at a depth.
+
+This module turns a :class:`Run` and :class:`Qrels` into a :class:`Ranking`, the flat
+arrays every measure is computed from (trec_eval 9.0.8, ``form_res_rels.c``):
+
+- rows of queries absent from the qrels are dropped (they count nowhere, not even in
+  ``num_ret``);
+- each query is ordered by score descending, ties by document id descending (byte-wise),
+  whatever the rank column or file order says;
+- ``depth`` (trec_eval ``-M``) keeps the top rows of each query after ordering;
+- a document retrieved twice for one query is an error, as in trec_eval;
+- each judged row gets its judgement: the grade, or ``UNJUDGED`` (-2) if the qrels give
+  it a negative grade.
+
+Only the judged rows are kept (with their rank): every measure depends on the other rows
+only through their number, ``Ranking.lengths``. The work over all rows is linear and on
+integer codes: a run already in score order (the usual case) is never sorted, document
+ids are compared as strings only within ties that hold a judged document, and the join
+with the qrels hashes the run's document ids once against the (small) judged set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from irtables.errors import InputError
+from irtables.evaluator.inputs import Qrels, Run
+
+NONPOOL = -1
+UNJUDGED = -2
+IntArray = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True, eq=False)
+class JudgementIndex:
+    """Qrels arranged for lookups: query order, per-query grades and a sorted key index."""
+
+    queries: tuple[str, ...]  # byte-wise sorted
+    doc_values: pa.Array  # unique judged document ids
+    keys: IntArray  # sorted query_index * n_docs + doc_index
+    key_grades: IntArray  # grade of each key
+    row_query: IntArray  # query index of each qrels row
+    grade: IntArray  # grade of each qrels row
+
+    @property
+    def n_queries(self) -> int:
+        """Number of judged queries."""
+        return len(self.queries)
+
+
+def index_qrels(qrels: Qrels) -> JudgementIndex:
+    """Index qrels for :func:`rank_run`; a document judged twice for a query is an error.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irtables.evaluator.inputs import qrels_from_frame
+    >>> idx = index_qrels(qrels_from_frame(pd.DataFrame(
+    ...     {"query": ["2", "1"], "docid": ["a", "a"], "rel": [1, 0]})))
+    >>> idx.queries, idx.row_query.tolist()
+    (('1', '2'), [1, 0])
+    """
+    queries = qrels.queries
+    row_query = _positions(qrels.qid, queries)
+    doc_values = pc.unique(qrels.docid)
+    doc_index = np.asarray(pc.index_in(qrels.docid, value_set=doc_values), dtype=np.int64)
+    keys = row_query * max(len(doc_values), 1) + doc_index
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    dup = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1])
+    if len(dup):
+        row = int(order[dup[0] + 1])
+        line = int(qrels.rows[row]) if qrels.rows is not None else row + 1
+        raise InputError(
+            f"document {qrels.docid[row]} is judged twice for query {qrels.qid[row]} "
+            "(trec_eval refuses duplicate judgements)",
+            path=qrels.source,
+            line=line if qrels.source != "<frame>" else None,
+        )
+    return JudgementIndex(
+        queries=queries,
+        doc_values=doc_values,
+        keys=sorted_keys,
+        key_grades=qrels.grade[order],
+        row_query=row_query,
+        grade=qrels.grade,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Ranking:
+    """The judged rows of a run in trec_eval order, as flat arrays.
+
+    ``queries`` are indices into the qrels' query list (ascending) and ``lengths`` the
+    number of documents retrieved for each (after the depth cut). The judged rows (the
+    document has a judgement for the query) are listed by (query position, rank):
+    ``segment`` is the position in ``queries``, ``rank`` the 1-based rank and
+    ``judgement`` the grade, or ``UNJUDGED`` for a negative grade. Rows without a
+    judgement are not listed: no measure needs more than their number.
+    """
+
+    queries: IntArray
+    lengths: IntArray
+    segment: IntArray
+    rank: IntArray
+    judgement: IntArray
+    n_run_only: int  # queries of the run that the qrels do not judge
+
+    @property
+    def n_queries(self) -> int:
+        """Number of queries (judged and retrieved)."""
+        return len(self.queries)
+
+
+def rank_run(index: JudgementIndex, run: Run, *, depth: int | None = None) -> Ranking:
+    """Order a run as trec_eval does and attach the judgements.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irtables.evaluator.inputs import qrels_from_frame, run_from_frame
+    >>> idx = index_qrels(qrels_from_frame(pd.DataFrame(
+    ...     {"query": ["1", "1"], "docid": ["a", "b"], "rel": [1, 0]})))
+    >>> run = run_from_frame(pd.DataFrame({"query": ["1", "1", "1", "9"],
+    ...     "docid": ["a", "b", "c", "a"], "score": [1.0, 1.0, 2.0, 5.0]}), name="r")
+    >>> r = rank_run(idx, run)   # c (not judged) first, then the tie b > a
+    >>> r.rank.tolist(), r.judgement.tolist(), r.lengths.tolist()
+    ([2, 3], [0, 1], [3])
+    """
+    codes = run.query_codes
+    lut = _positions(run.qid.dictionary, index.queries, missing=-1)
+    used = np.bincount(codes, minlength=len(lut)) > 0
+    n_run_only = int(np.count_nonzero(used & (lut < 0)))
+    del used
+    view = _SortedView.build(run, codes)
+    block_query = lut[view.block_code]
+    rows, grades = _judged_rows(index, run, codes, lut)
+    _check_duplicates(run, view, block_query, depth)
+    rank = view.ranks(rows)
+    block = view.block_of(rows)
+    lengths = view.lengths
+    if depth is not None:
+        lengths = np.minimum(lengths, depth)
+        inside = rank <= depth
+        rank, block, grades = rank[inside], block[inside], grades[inside]
+    kept = np.flatnonzero(block_query >= 0)
+    kept = kept[np.argsort(block_query[kept], kind="stable")]
+    position = np.full(len(block_query), -1, dtype=np.int64)
+    position[kept] = np.arange(len(kept))
+    segment = position[block]
+    order = np.lexsort((rank, segment))
+    return Ranking(
+        queries=block_query[kept].astype(np.int64),
+        lengths=lengths[kept].astype(np.int64),
+        segment=segment[order],
+        rank=rank[order],
+        judgement=np.where(grades < 0, UNJUDGED, grades)[order].astype(np.int64),
+        n_run_only=n_run_only,
+    )
+
+
+def _positions(ids: pa.Array, queries: tuple[str, ...], missing: int | None = None) -> IntArray:
+    found = pc.index_in(ids, value_set=pa.array(queries, type=pa.string()))
+    if missing is not None:
+        found = pc.fill_null(found, missing)
+    return np.asarray(found, dtype=np.int64)
+
+
+def take(values: pa.Array | pa.ChunkedArray, rows: IntArray) -> pa.Array:
+    """``values[rows]``, chunk by chunk (Arrow's ``take`` would first join the chunks)."""
+    if isinstance(values, pa.Array):
+        return values.take(pa.array(rows, type=pa.int64()))
+    if values.num_chunks == 0 or not len(rows):
+        return pa.array([], type=values.type)
+    bounds = np.cumsum([0] + [len(c) for c in values.chunks])
+    chunk = np.searchsorted(bounds, rows, side="right") - 1
+    by_chunk = np.argsort(chunk, kind="stable")
+    sorted_rows = rows[by_chunk]
+    cuts = np.searchsorted(chunk[by_chunk], np.arange(values.num_chunks + 1))
+    parts = []
+    for c in range(values.num_chunks):
+        lo, hi = int(cuts[c]), int(cuts[c + 1])
+        if lo < hi:
+            picked = pa.array(sorted_rows[lo:hi] - bounds[c], type=pa.int64())
+            parts.append(values.chunk(c).take(picked))
+    inverse = np.empty(len(rows), dtype=np.int64)
+    inverse[by_chunk] = np.arange(len(rows))
+    return pa.concat_arrays(parts).take(pa.array(inverse))
+
+
+def _judged_rows(
+    index: JudgementIndex, run: Run, codes: npt.NDArray[np.int32], lut: IntArray
+) -> tuple[IntArray, IntArray]:
+    """Rows of the run whose document is judged for their (judged) query, and the grades."""
+    if not len(index.keys) or not len(run):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    judged = pc.is_in(run.docid, value_set=index.doc_values)
+    rows = np.flatnonzero(np.asarray(judged.to_numpy(zero_copy_only=False), dtype=bool))
+    del judged
+    query = lut[codes[rows]]
+    rows, query = rows[query >= 0], query[query >= 0]
+    found = pc.index_in(take(run.docid, rows), value_set=index.doc_values)
+    keys = query * max(len(index.doc_values), 1) + np.asarray(found, dtype=np.int64)
+    pos = np.minimum(np.searchsorted(index.keys, keys), len(index.keys) - 1)
+    hit = index.keys[pos] == keys
+    return rows[hit], index.key_grades[pos[hit]].astype(np.int64)
+
+
+@dataclass(frozen=True, eq=False)
+class _SortedView:
+    """The run grouped by query, scores descending within each query (ties unresolved).
+
+    ``order`` maps sorted positions to rows (``None``: the file already is in that
+    order, the usual case, and nothing is sorted). Each query is one block
+    ``starts[b] : starts[b] + lengths[b]``; ``links`` are the positions ``i`` where
+    rows ``i`` and ``i + 1`` of a block have the same score.
+    """
+
+    run: Run
+    order: IntArray | None
+    inverse: IntArray | None
+    starts: IntArray
+    lengths: IntArray
+    block_code: IntArray
+    links: IntArray
+
+    @classmethod
+    def build(cls, run: Run, codes: npt.NDArray[np.int32]) -> _SortedView:
+        order = None if _in_trec_order(codes, run.score) else _lexsort(codes, run.score)
+        q = codes if order is None else codes[order]
+        s = run.score if order is None else run.score[order]
+        if len(q):
+            change = np.flatnonzero(q[1:] != q[:-1]) + 1
+            starts = np.concatenate(([0], change)).astype(np.int64)
+            links = np.flatnonzero((s[1:] == s[:-1]) & (q[1:] == q[:-1]))
+        else:
+            starts = links = np.zeros(0, dtype=np.int64)
+        lengths = np.diff(np.append(starts, len(q))).astype(np.int64)
+        block_code = q[starts].astype(np.int64)
+        inverse = None
+        if order is not None:
+            inverse = np.empty(len(order), dtype=np.int64)
+            inverse[order] = np.arange(len(order), dtype=np.int64)
+        return cls(run, order, inverse, starts, lengths, block_code, links.astype(np.int64))
+
+    def position(self, rows: IntArray) -> IntArray:
+        """Sorted position of rows."""
+        return rows if self.inverse is None else self.inverse[rows]
+
+    def row(self, positions: IntArray) -> IntArray:
+        """Rows at sorted positions."""
+        return positions if self.order is None else self.order[positions]
+
+    def block_of(self, rows: IntArray) -> IntArray:
+        """Block (query) of each row."""
+        return np.searchsorted(self.starts, self.position(rows), side="right") - 1
+
+    def ranks(self, rows: IntArray) -> IntArray:
+        """trec_eval rank (1-based) of each row: ties by document id descending."""
+        pos = self.position(rows)
+        block = np.searchsorted(self.starts, pos, side="right") - 1
+        rank = pos - self.starts[block] + 1 if len(pos) else np.zeros(0, dtype=np.int64)
+        if not len(self.links) or not len(pos):
+            return rank
+        links = self.links
+        new = np.ones(len(links), dtype=bool)
+        new[1:] = links[1:] != links[:-1] + 1
+        first = links[new]  # a tie spans positions first[c] .. last[c] + 1
+        last = links[np.append(new[1:], True)]
+        cluster = np.searchsorted(first, pos, side="right") - 1
+        tied = (cluster >= 0) & (pos <= last[np.maximum(cluster, 0)] + 1)
+        if not tied.any():
+            return rank
+        wanted, which = np.unique(cluster[tied], return_inverse=True)
+        sizes = last[wanted] - first[wanted] + 2
+        offsets = np.cumsum(sizes) - sizes
+        members = np.repeat(first[wanted] - offsets, sizes) + np.arange(int(sizes.sum()))
+        table = pa.table(
+            {
+                "c": np.repeat(np.arange(len(wanted)), sizes),
+                "d": take(self.run.docid, self.row(members)),
+            }
+        )
+        by_doc = np.asarray(
+            pc.sort_indices(table, sort_keys=[("c", "ascending"), ("d", "descending")])
+        )
+        within = np.empty(len(members), dtype=np.int64)
+        within[by_doc] = np.arange(len(members)) - np.repeat(offsets, sizes)
+        me = offsets[which] + pos[tied] - first[wanted][which]
+        rank[tied] = first[wanted][which] - self.starts[block[tied]] + within[me] + 1
+        return rank
+
+
+def _in_trec_order(codes: npt.NDArray[np.int32], score: npt.NDArray[np.float64]) -> bool:
+    """Whether each query is one block of rows with non-increasing scores."""
+    if len(codes) < 2:
+        return True
+    same = codes[1:] == codes[:-1]
+    if bool((same & (score[1:] > score[:-1])).any()):
+        return False
+    block_code = codes[np.concatenate(([0], np.flatnonzero(~same) + 1))]
+    return len(np.unique(block_code)) == len(block_code)
+
+
+def _lexsort(codes: npt.NDArray[np.int32], score: npt.NDArray[np.float64]) -> IntArray:
+    order: IntArray = np.lexsort((-score, codes)).astype(np.int64)
+    return order
+
+
+def _check_duplicates(
+    run: Run, view: _SortedView, block_query: IntArray, depth: int | None
+) -> None:
+    """trec_eval refuses a document retrieved twice for one query (within the depth).
+
+    Documents get integer codes (their value when every id is an integer, which may
+    collide, e.g. ``07`` and ``7``, so hits are re-checked on the strings; otherwise a
+    dictionary code), and each query's codes are sorted in a padded matrix.
+    """
+    judged_blocks = np.flatnonzero(block_query >= 0)
+    if len(run) < 2 or not len(judged_blocks):
+        return
+    codes, exact = _doc_codes(run.docid)
+    if view.order is not None:
+        codes = codes[view.order]
+    lengths, starts = view.lengths[judged_blocks], view.starts[judged_blocks]
+    width = int(lengths.max())
+    total = int(lengths.sum())
+    candidates: list[tuple[int, int]]
+    if len(judged_blocks) == len(view.starts) and bool((lengths == width).all()):
+        matrix = codes.reshape(len(lengths), width).copy()
+        candidates = _matrix_repeats(matrix, judged_blocks, None)
+    elif len(judged_blocks) * width > 2 * total + 1024:  # very uneven: one global sort
+        seg = np.repeat(np.arange(len(starts)), lengths)
+        pos = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(total)
+        keys = seg * (int(codes.max()) + 1) + codes[pos].astype(np.int64)
+        candidates = [(int(judged_blocks[b]), c) for b, c in _repeated(keys)]
+    else:
+        sentinel = np.iinfo(codes.dtype).max
+        matrix = np.full((len(starts), width), sentinel, dtype=codes.dtype)
+        seg = np.repeat(np.arange(len(starts)), lengths)
+        col = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        matrix[seg, col] = codes[np.repeat(starts, lengths) + col]
+        candidates = _matrix_repeats(matrix, judged_blocks, sentinel)
+    del codes
+    if candidates:
+        _confirm_duplicates(run, view, candidates, exact, depth)
+
+
+def _matrix_repeats(
+    matrix: npt.NDArray[np.integer], blocks: IntArray, sentinel: int | None
+) -> list[tuple[int, int]]:
+    matrix.sort(axis=1)
+    hit = matrix[:, 1:] == matrix[:, :-1]
+    if sentinel is not None:
+        hit &= matrix[:, 1:] != sentinel
+    rows, cols = np.nonzero(hit)
+    return [(int(blocks[r]), int(matrix[r, c])) for r, c in zip(rows, cols, strict=True)]
+
+
+def _confirm_duplicates(
+    run: Run,
+    view: _SortedView,
+    candidates: list[tuple[int, int]],
+    exact: bool,
+    depth: int | None,
+) -> None:
+    codes, _ = _doc_codes(run.docid)
+    found: list[tuple[int, str]] = []
+    for block, code in candidates:
+        lo = int(view.starts[block])
+        positions = np.arange(lo, lo + int(view.lengths[block]))
+        rows = view.row(positions)
+        rows = np.sort(rows[codes[rows] == code])
+        if depth is not None:
+            rows = rows[view.ranks(rows) <= depth]
+        names = take(run.docid, rows).to_pylist()
+        if not exact and len(set(names)) == len(names):
+            continue
+        seen: set[str] = set()
+        for row, name in zip(rows.tolist(), names, strict=True):
+            if name in seen:
+                found.append((row, name))
+                break
+            seen.add(name)
+    if found:
+        row, name = min(found)
+        raise InputError(
+            f"document {name} is retrieved twice for query {run.qid[row].as_py()} "
+            "(trec_eval refuses duplicate documents; keep one line per document)",
+            path=run.source,
+            line=run.line_of(row),
+        )
+
+
+def _doc_codes(docid: pa.Array | pa.ChunkedArray) -> tuple[npt.NDArray[np.integer], bool]:
+    """Integer codes of document ids; ``True`` when equal codes mean equal ids.
+
+    Integer ids are their own codes (int32 when they fit), cast chunk by chunk into one
+    preallocated array; other ids get dictionary codes.
+    """
+    chunks = docid.chunks if isinstance(docid, pa.ChunkedArray) else [docid]
+    out: npt.NDArray[np.integer] = np.empty(len(docid), dtype=np.int32)
+    at = 0
+    try:
+        for chunk in chunks:
+            values = np.asarray(pc.cast(chunk, pa.int64()).to_numpy(), dtype=np.int64)
+            if len(values) and (values.min() < 0 or values.max() > 2**40):
+                return _dictionary_codes(docid), True
+            if out.dtype == np.int32 and len(values) and values.max() >= 2**31 - 1:
+                out = out.astype(np.int64)
+            out[at : at + len(values)] = values
+            at += len(values)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return _dictionary_codes(docid), True
+    return out, False
+
+
+def _dictionary_codes(docid: pa.Array | pa.ChunkedArray) -> npt.NDArray[np.int32]:
+    encoded = pc.dictionary_encode(docid)  # chunks share one dictionary
+    chunks = encoded.chunks if isinstance(encoded, pa.ChunkedArray) else [encoded]
+    parts = [np.asarray(c.indices.to_numpy(), dtype=np.int32) for c in chunks]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
+
+
+def _repeated(keys: IntArray) -> list[tuple[int, int]]:
+    n_docs = int(keys.max()) + 1 if len(keys) else 1
+    sorted_keys = np.sort(keys)
+    dup = sorted_keys[1:][sorted_keys[1:] == sorted_keys[:-1]]
+    return [(int(k // n_docs), int(k % n_docs)) for k in np.unique(dup)]

@@ -1,0 +1,84 @@
+"""Read qrels files (``qid iter docid rel``), gzip-compressed or not, and tidy tables.
+
+Columns are separated by any whitespace; ``#`` comment lines are skipped. The relevance
+grade must be an integer; negative grades are kept (trec_eval: judged "not in pool").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from irtables.evaluator.inputs import Qrels, qrels_from_frame
+from irtables.loaders.trec_run import (
+    _TABULAR_SUFFIXES,
+    _one_chunk,
+    _read_delimited,
+    _read_parquet,
+    read_columns,
+)
+
+_QRELS_EXPECTED = "4 columns (qid iter docid rel)"
+
+
+def read_qrels(path: str | Path) -> Qrels:
+    """Read a qrels file: TREC format, or tidy ``.tsv``/``.csv``/``.parquet``.
+
+    Parameters
+    ----------
+    path
+        The qrels file, possibly gzip-compressed.
+
+    Returns
+    -------
+    Qrels
+        Query ids, document ids and integer grades, in file order.
+
+    Raises
+    ------
+    InputError
+        A malformed line, with the file and line number.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "qrels.txt"
+    >>> _ = p.write_text("# judged\\n1 0 d1 2\\n1 0 d2 0\\n")
+    >>> qrels = read_qrels(p)
+    >>> qrels.grade.tolist(), qrels.queries
+    ([2, 0], ('1',))
+    """
+    p = Path(path)
+    suffixes = [s.lower() for s in p.suffixes if s.lower() != ".gz"]
+    last = suffixes[-1] if suffixes else ""
+    if last == ".parquet":
+        return qrels_from_frame(_read_parquet(p), source=str(p))
+    if last in _TABULAR_SUFFIXES:
+        return qrels_from_frame(_read_delimited(p, _TABULAR_SUFFIXES[last]), source=str(p))
+    table, rows = read_columns(
+        p,
+        ncols=4,
+        keep={0: pa.string(), 2: pa.string(), 3: pa.int64()},
+        expected=_QRELS_EXPECTED,
+        check=_check_line,
+    )
+    grade = _one_chunk(table.column(2)).to_numpy(zero_copy_only=False)
+    return Qrels(
+        qid=_one_chunk(table.column(0)),
+        docid=_one_chunk(table.column(1)),
+        grade=grade.astype(np.int64, copy=False),
+        source=str(p),
+        rows=rows,
+    )
+
+
+def _check_line(ncols: int, fields: list[str]) -> str | None:
+    if len(fields) > ncols:
+        return f"expected {_QRELS_EXPECTED}, got {len(fields)}"
+    try:
+        int(fields[3])
+    except ValueError:
+        return f"expected an integer relevance grade in column 4, got {fields[3]!r}"
+    return None

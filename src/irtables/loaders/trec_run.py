@@ -1,0 +1,323 @@
+"""Read TREC run files (``qid Q0 docid rank score tag``) and tidy TSV/Parquet runs.
+
+Columns are separated by any whitespace; ``#`` comment lines and blank lines are
+skipped; files may be gzip-compressed; columns after the sixth are ignored, as
+trec_eval ignores them. The rank column is not read: trec_eval orders by score.
+
+A plain single-space file is streamed through pyarrow's CSV reader, keeping only the
+query id (as int32 codes), the document id and the score of each block, so that memory
+stays close to the size of those three columns; anything else (tabs, repeated spaces,
+comments, extra columns, a malformed line) goes through a line-by-line reader that names
+the file and line of the first problem.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
+
+from irtables.errors import InputError
+from irtables.evaluator.inputs import Run, encode_queries, run_from_frame
+
+Progress = Callable[[str, int, int], None]
+
+RUN_COLUMNS = ("qid", "Q0", "docid", "rank", "score", "tag")
+_RUN_EXPECTED = "6 columns (qid Q0 docid rank score tag)"
+_TABULAR_SUFFIXES = {".tsv": "\t", ".csv": ","}
+
+
+def read_run(path: str | Path, *, name: str | None = None, progress: Progress | None = None) -> Run:
+    """Read a run file: TREC format, or tidy ``.tsv``/``.csv``/``.parquet``.
+
+    Parameters
+    ----------
+    path
+        The run file, possibly gzip-compressed.
+    name
+        The system name; defaults to the file's stem (``runs/bm25.trec.gz`` → ``bm25``).
+    progress
+        Called as ``progress("read <name>", bytes_done, bytes_total)`` while a TREC run
+        file is read (bytes of the file on disk, compressed or not).
+
+    Returns
+    -------
+    Run
+        Query ids, document ids and scores, in file order.
+
+    Raises
+    ------
+    InputError
+        A malformed line, with the file and line number.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "bm25.run"
+    >>> _ = p.write_text("1 Q0 d1 1 2.5 bm25\\n1\\tQ0\\td2\\t2\\t1.5\\tbm25\\n")
+    >>> run = read_run(p)
+    >>> run.name, len(run), run.docid.to_pylist()
+    ('bm25', 2, ['d1', 'd2'])
+    """
+    p = Path(path)
+    system = name if name is not None else system_name(p)
+    suffixes = [s.lower() for s in p.suffixes if s.lower() != ".gz"]
+    last = suffixes[-1] if suffixes else ""
+    if last == ".parquet":
+        return run_from_frame(_read_parquet(p), name=system, source=str(p))
+    if last in _TABULAR_SUFFIXES:
+        frame = _read_delimited(p, _TABULAR_SUFFIXES[last])
+        return run_from_frame(frame, name=system, source=str(p))
+    if not p.exists():
+        raise InputError("no such file", path=str(p))
+    fast = _stream_run(p, system, progress)
+    if fast is not None:
+        return fast
+    table, rows = _read_slow(
+        p, 6, {0: pa.string(), 2: pa.string(), 4: pa.float64()}, _RUN_EXPECTED, _check_score
+    )
+    score = _one_chunk(table.column(2)).to_numpy(zero_copy_only=False)
+    return Run(
+        name=system,
+        qid=encode_queries(table.column(0)),
+        docid=_one_chunk(table.column(1)),
+        score=score.astype(np.float64, copy=False),
+        source=str(p),
+        runid=_first_tag(p),
+        rows=rows,
+    )
+
+
+def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | None:
+    """Read a single-space TREC run block by block; ``None`` if it needs the slow path.
+
+    Each block's query ids become int32 codes at once (their strings are dropped), the
+    document ids stay Arrow strings and the scores float64.
+    """
+    names = [f"c{i}" for i in range(6)]
+    convert = pacsv.ConvertOptions(
+        column_types={"c0": pa.string(), "c2": pa.string(), "c4": pa.float64()},
+        include_columns=["c0", "c2", "c4"],
+        null_values=[],
+        strings_can_be_null=False,
+    )
+    parse = pacsv.ParseOptions(
+        delimiter=" ", quote_char=False, escape_char=False, ignore_empty_lines=False
+    )
+    read = pacsv.ReadOptions(column_names=names, block_size=1 << 20)
+    total = path.stat().st_size
+    gz = _is_gzip(path)
+    queries: dict[str, int] = {}
+    # filled in place, block by block: no list of chunks, no concatenation
+    capacity = max(_count_lines(path) if not gz else total // 8, 1)
+    codes = np.empty(capacity, dtype=np.int32)
+    score = np.empty(capacity, dtype=np.float64)
+    docids: list[pa.Array] = []
+    n = 0
+    try:
+        with path.open("rb") as raw:
+            stream = gzip.GzipFile(fileobj=raw) if gz else raw
+            reader = pacsv.open_csv(stream, read, parse, convert)
+            for batch in reader:
+                local = pc.dictionary_encode(batch.column(0))
+                values = local.dictionary.to_pylist()
+                if any(v.startswith("#") for v in values):
+                    return None  # a comment line that happens to have six fields
+                lut = np.array([queries.setdefault(v, len(queries)) for v in values], np.int32)
+                rows = batch.num_rows
+                if n + rows > len(codes):
+                    size = max(n + rows, len(codes) + len(codes) // 2)
+                    codes, score = np.resize(codes, size), np.resize(score, size)
+                codes[n : n + rows] = lut[np.asarray(local.indices.to_numpy(), dtype=np.int32)]
+                score[n : n + rows] = batch.column(2).to_numpy()
+                docids.append(batch.column(1))
+                n += rows
+                del batch, local
+                if progress is not None:
+                    progress(f"read {system}", min(raw.tell(), total), total)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError, OSError):
+        return None
+    if n < len(codes):  # only a gzip estimate can be far off: give the rest back
+        codes, score = codes[:n].copy(), score[:n].copy()
+    return Run(
+        name=system,
+        qid=pa.DictionaryArray.from_arrays(
+            pa.array(codes, type=pa.int32()), pa.array(list(queries), type=pa.string())
+        ),
+        docid=pa.chunked_array(docids, type=pa.string()),
+        score=score,
+        source=str(path),
+        runid=_first_tag(path),
+    )
+
+
+def _count_lines(path: Path) -> int:
+    """Lines of a plain file (an upper bound of its rows), counted 4 MiB at a time."""
+    count, last = 0, b"\n"
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 22):
+            count += chunk.count(b"\n")
+            last = chunk[-1:]
+    return count + (last != b"\n")
+
+
+def _is_gzip(path: Path) -> bool:
+    with path.open("rb") as fh:
+        return fh.read(2) == b"\x1f\x8b"
+
+
+def system_name(path: Path) -> str:
+    """The system name of a run file: its name without ``.gz`` and one more suffix.
+
+    Examples
+    --------
+    >>> system_name(Path("runs/bm25.trec.gz")), system_name(Path("dl19.run"))
+    ('bm25', 'dl19')
+    """
+    stem = path.name
+    if stem.lower().endswith(".gz"):
+        stem = stem[:-3]
+    return Path(stem).stem or stem
+
+
+def read_columns(
+    path: Path,
+    *,
+    ncols: int,
+    keep: dict[int, pa.DataType],
+    expected: str,
+    check: Callable[[int, list[str]], str | None],
+) -> tuple[pa.Table, npt.NDArray[np.int64] | None]:
+    """Read a whitespace-separated text file with at least ``ncols`` columns per line.
+
+    Returns the ``keep`` columns (in index order) and, when comment or blank lines were
+    skipped, the 1-based line number of every row (otherwise ``None``: row i is line i+1).
+    ``check(column, fields)`` validates a line on the slow path and returns an error text.
+    """
+    if not path.exists():
+        raise InputError("no such file", path=str(path))
+    table = _read_fast(path, ncols, keep)
+    if table is not None:
+        return table, None
+    return _read_slow(path, ncols, keep, expected, check)
+
+
+def _read_fast(path: Path, ncols: int, keep: dict[int, pa.DataType]) -> pa.Table | None:
+    names = [f"c{i}" for i in range(ncols)]
+    convert = pacsv.ConvertOptions(
+        column_types={names[i]: t for i, t in keep.items()},
+        include_columns=[names[i] for i in sorted(keep)],
+        null_values=[],
+        strings_can_be_null=False,
+    )
+    parse = pacsv.ParseOptions(
+        delimiter=" ", quote_char=False, escape_char=False, ignore_empty_lines=False
+    )
+    read = pacsv.ReadOptions(column_names=names, block_size=1 << 24)
+    try:
+        with _open_binary(path) as stream:
+            table = pacsv.read_csv(stream, read, parse, convert)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError, OSError):
+        return None
+    first = table.column(0)
+    if len(first) and pc.any(pc.starts_with(pc.unique(first), "#")).as_py():
+        return None  # a comment line that happens to have ncols fields
+    return table
+
+
+def _read_slow(
+    path: Path,
+    ncols: int,
+    keep: dict[int, pa.DataType],
+    expected: str,
+    check: Callable[[int, list[str]], str | None],
+) -> tuple[pa.Table, npt.NDArray[np.int64] | None]:
+    columns: dict[int, list[str]] = {i: [] for i in sorted(keep)}
+    rows: list[int] = []
+    for lineno, line in enumerate(_text_lines(path), start=1):
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        if len(fields) < ncols:
+            raise InputError(f"expected {expected}, got {len(fields)}", path=str(path), line=lineno)
+        problem = check(ncols, fields)
+        if problem is not None:
+            raise InputError(problem, path=str(path), line=lineno)
+        for i, values in columns.items():
+            values.append(fields[i])
+        rows.append(lineno)
+    arrays = [pa.array(columns[i], type=pa.string()).cast(keep[i]) for i in sorted(keep)]
+    table = pa.table(arrays, names=[f"c{i}" for i in sorted(keep)])
+    line_numbers = np.asarray(rows, dtype=np.int64)
+    consecutive = bool(np.array_equal(line_numbers, np.arange(1, len(rows) + 1)))
+    return table, None if consecutive else line_numbers
+
+
+def _text_lines(path: Path) -> list[str]:
+    with _open_binary(path) as stream:
+        data = stream.read()
+    try:
+        return data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError("not valid UTF-8 text", path=str(path), line=line) from exc
+
+
+def _open_binary(path: Path) -> io.BufferedIOBase:
+    with path.open("rb") as fh:
+        magic = fh.read(2)
+    if magic == b"\x1f\x8b":
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    return path.open("rb")
+
+
+def _check_score(ncols: int, fields: list[str]) -> str | None:
+    try:
+        float(fields[4])
+    except ValueError:
+        return f"expected a number in column 5 (score), got {fields[4]!r}"
+    return None
+
+
+def _first_tag(path: Path) -> str:
+    with _open_binary(path) as stream:
+        for raw in stream:
+            fields = raw.decode("utf-8", errors="replace").split()
+            if fields and not fields[0].startswith("#"):
+                return fields[5] if len(fields) > 5 else ""
+    return ""
+
+
+def _one_chunk(column: pa.ChunkedArray) -> pa.Array:
+    if column.num_chunks == 1:
+        return column.chunk(0)
+    if column.num_chunks == 0:
+        return pa.array([], type=column.type)
+    return column.combine_chunks()
+
+
+def _read_parquet(path: Path) -> pd.DataFrame:
+    try:
+        return pd.read_parquet(path)
+    except Exception as exc:  # pyarrow raises many types for a bad file
+        raise InputError(f"not a readable Parquet file ({exc})", path=str(path)) from exc
+
+
+def _read_delimited(path: Path, sep: str) -> pd.DataFrame:
+    try:
+        return pd.read_csv(path, sep=sep, dtype=str, comment=None, keep_default_na=False)
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise InputError(f"not a readable table ({exc})", path=str(path)) from exc
+
+
+def as_columns(names: Sequence[str]) -> dict[int, str]:
+    """Map column positions to names (for error messages)."""
+    return dict(enumerate(names))

@@ -1,0 +1,43 @@
+"""Paired significance tests, effect sizes and multiple-testing corrections.
+
+Pure code: no I/O, no clock, no global random state (randomness comes from ``rng``).
+"""
+
+from __future__ import annotations
+
+from irtables.stats.compare import FAMILIES, compare
+from irtables.stats.comparisons import Comparisons
+from irtables.stats.correction import CORRECTIONS, adjust
+from irtables.stats.effect import cohens_dz, percentile_interval, t_interval
+from irtables.stats.paired import (
+    TESTS,
+    bootstrap,
+    get_test,
+    randomization,
+    sign_test,
+    t_test,
+    wilcoxon,
+)
+from irtables.stats.result import ConfidenceInterval, PairedTestResult
+from irtables.stats.runs import average_runs
+
+__all__ = [
+    "CORRECTIONS",
+    "FAMILIES",
+    "TESTS",
+    "Comparisons",
+    "ConfidenceInterval",
+    "PairedTestResult",
+    "adjust",
+    "average_runs",
+    "bootstrap",
+    "cohens_dz",
+    "compare",
+    "get_test",
+    "percentile_interval",
+    "randomization",
+    "sign_test",
+    "t_interval",
+    "t_test",
+    "wilcoxon",
+]

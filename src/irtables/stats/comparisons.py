@@ -1,0 +1,103 @@
+"""The collection of paired-test results that :func:`~irtables.stats.compare` returns."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pandas as pd
+
+from irtables.stats.result import Outcome, PairedTestResult
+
+COLUMNS = (
+    "dataset", "metric", "system", "baseline", "system_mean", "baseline_mean", "mean_diff",
+    "n", "test", "method", "alternative", "statistic", "pvalue", "pvalue_adjusted",
+    "correction", "family", "family_size", "alpha", "significant", "outcome", "ci_low",
+    "ci_high", "boot_ci_low", "boot_ci_high", "effect_size", "n_dropped", "dropped",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Comparisons:
+    """Paired-test results with the settings that produced them.
+
+    ``outcome`` of a result is ``"better"`` / ``"worse"`` when its adjusted p-value is
+    at most ``alpha`` (by the sign of the mean difference), else ``"none"``.
+    """
+
+    results: tuple[PairedTestResult, ...]
+    test: str
+    correction: str
+    family: str
+    alpha: float
+    alternative: str = "two-sided"
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    def __iter__(self) -> Iterator[PairedTestResult]:
+        return iter(self.results)
+
+    def select(
+        self,
+        *,
+        dataset: str | None = None,
+        metric: str | None = None,
+        system: str | None = None,
+        baseline: str | None = None,
+    ) -> tuple[PairedTestResult, ...]:
+        """The results that match every given field, in order."""
+        want = {"dataset": dataset, "metric": metric, "system": system, "baseline": baseline}
+        want = {k: v for k, v in want.items() if v is not None}
+        return tuple(r for r in self.results if all(getattr(r, k) == v for k, v in want.items()))
+
+    def get(
+        self,
+        *,
+        dataset: str | None = None,
+        metric: str | None = None,
+        system: str | None = None,
+        baseline: str | None = None,
+    ) -> PairedTestResult:
+        """The one result that matches; ``KeyError`` when none or several do."""
+        found = self.select(dataset=dataset, metric=metric, system=system, baseline=baseline)
+        if len(found) != 1:
+            what = f"dataset={dataset}, metric={metric}, system={system}, baseline={baseline}"
+            raise KeyError(f"{len(found)} comparisons match {what}")
+        return found[0]
+
+    def outcome(self, result: PairedTestResult) -> Outcome:
+        """``better`` / ``worse`` / ``none`` for one result at this ``alpha``."""
+        return result.outcome(self.alpha)
+
+    def better_than(self, dataset: str, metric: str, system: str) -> tuple[str, ...]:
+        """Systems that ``system`` beats significantly (ranx-style letters), either way round."""
+        out = []
+        for r in self.select(dataset=dataset, metric=metric):
+            o = r.outcome(self.alpha)
+            if r.system == system and o == "better":
+                out.append(r.baseline)
+            elif r.baseline == system and o == "worse":
+                out.append(r.system)
+        return tuple(out)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per comparison, with the columns in :data:`COLUMNS`."""
+        rows = [_row(r, self.alpha) for r in self.results]
+        return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def _row(r: PairedTestResult, alpha: float) -> dict[str, object]:
+    return {
+        "dataset": r.dataset, "metric": r.metric, "system": r.system, "baseline": r.baseline,
+        "system_mean": r.system_mean, "baseline_mean": r.baseline_mean,
+        "mean_diff": r.mean_diff, "n": r.n, "test": r.test, "method": r.method,
+        "alternative": r.alternative, "statistic": r.statistic, "pvalue": r.pvalue,
+        "pvalue_adjusted": r.p, "correction": r.correction or "none",
+        "family": r.family, "family_size": r.family_size, "alpha": alpha,
+        "significant": r.significant(alpha), "outcome": r.outcome(alpha),
+        "ci_low": r.ci.low if r.ci else None, "ci_high": r.ci.high if r.ci else None,
+        "boot_ci_low": r.ci_bootstrap.low if r.ci_bootstrap else None,
+        "boot_ci_high": r.ci_bootstrap.high if r.ci_bootstrap else None,
+        "effect_size": r.effect_size, "n_dropped": len(r.dropped), "dropped": " ".join(r.dropped),
+    }  # fmt: skip

@@ -1,0 +1,71 @@
+"""Effect size and confidence intervals of a mean paired difference."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+from scipy import stats as _st
+
+from irtables.stats.result import ConfidenceInterval
+
+FloatArray = npt.NDArray[np.float64]
+
+
+def cohens_dz(d: FloatArray) -> float | None:
+    """Cohen's d_z: the mean difference divided by the standard deviation (ddof=1).
+
+    Returns 0.0 when every difference is zero and ``None`` when it is undefined
+    (fewer than two differences, or a constant nonzero difference).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> round(cohens_dz(np.array([0.1, 0.3, 0.2])), 6)
+    2.0
+    >>> cohens_dz(np.zeros(4)), cohens_dz(np.array([0.5]))
+    (0.0, None)
+    """
+    if d.size and not d.any():
+        return 0.0
+    if d.size < 2:
+        return None
+    sd = float(np.std(d, ddof=1))
+    return float(np.mean(d)) / sd if sd > 0 else None
+
+
+def t_interval(d: FloatArray, level: float = 0.95) -> ConfidenceInterval | None:
+    """Two-sided t-based confidence interval of the mean difference.
+
+    ``None`` for fewer than two differences; a point interval when they are constant.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ci = t_interval(np.array([0.1, 0.3, 0.2]))
+    >>> round(ci.low, 4), round(ci.high, 4)
+    (-0.0484, 0.4484)
+    """
+    n = d.size
+    if n < 2:
+        return None
+    mean = float(np.mean(d))
+    se = float(np.std(d, ddof=1)) / math.sqrt(n)
+    half = float(_st.t.ppf(0.5 + level / 2, n - 1)) * se
+    return ConfidenceInterval(mean - half, mean + half, level=level, method="t")
+
+
+def percentile_interval(samples: FloatArray, level: float = 0.95) -> ConfidenceInterval:
+    """Percentile interval of bootstrap replicates of the mean difference.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ci = percentile_interval(np.linspace(0, 1, 101), level=0.9)
+    >>> round(ci.low, 3), round(ci.high, 3)
+    (0.05, 0.95)
+    """
+    tail = (1 - level) / 2 * 100
+    low, high = np.percentile(samples, [tail, 100 - tail])
+    return ConfidenceInterval(float(low), float(high), level=level, method="bootstrap percentile")

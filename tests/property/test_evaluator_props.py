@@ -1,0 +1,114 @@
+"""Randomised runs and qrels: every value equals pytrec-eval-terrier's (trec_eval 9.0.8).
+
+Scores are float32 values: pytrec_eval keeps scores in single precision, so two doubles
+that round to the same float32 tie there but not in trec_eval (which reads doubles) or
+here; ``-2.4e-75`` vs ``0.0`` was such a case.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from irtables.evaluator.api import evaluate
+from irtables.measures import parse_measure
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+CUTS = (1, 3, 5, 10)
+PYTREC_MEASURES = {
+    "map",
+    "recip_rank",
+    "Rprec",
+    "bpref",
+    "ndcg",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "iprec_at_recall",
+    "11pt_avg",
+    "P.1,3,5,10",
+    "recall.1,3,5,10",
+    "ndcg_cut.1,3,5,10",
+    "map_cut.1,3,5,10",
+    "success.1,3,5,10",
+}
+DOCS = [f"d{i}" for i in range(12)]
+QUERIES = ["q1", "q2", "q3", "q10"]
+
+judgements = st.dictionaries(st.sampled_from(DOCS), st.integers(-1, 4), max_size=8)
+rankings = st.dictionaries(
+    st.sampled_from(DOCS),
+    st.one_of(st.sampled_from([0.0, 0.5, 1.0, 2.0]), st.floats(-5, 5, allow_nan=False, width=32)),
+    max_size=10,
+)
+
+
+def _evaluate_quietly(
+    qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]], level: int
+) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return evaluate(_frame(qrels, "rel"), _frame(run, "score"), ["AP"], relevance=level)
+
+
+def _our_names(pytrec_names: set[str]) -> dict[str, str]:
+    names = {}
+    for key in pytrec_names:
+        names[key] = parse_measure(key).name
+    return names
+
+
+def _frame(data: dict[str, dict[str, float]], value: str) -> pd.DataFrame:
+    rows = [(q, d, v) for q, docs in data.items() for d, v in docs.items()]
+    return pd.DataFrame(rows, columns=["query", "docid", value]).astype(
+        {"query": str, "docid": str}
+    )
+
+
+@settings(
+    max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(
+    qrels=st.dictionaries(st.sampled_from(QUERIES), judgements, min_size=1, max_size=4),
+    run=st.dictionaries(st.sampled_from(QUERIES), rankings, max_size=4),
+    level=st.integers(1, 3),
+)
+def test_values_equal_pytrec_eval(
+    qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]], level: int
+) -> None:
+    qrels = {q: d for q, d in qrels.items() if d}  # trec_eval has no empty qrels topic
+    if not qrels:
+        return
+    run = {q: d for q, d in run.items() if d}
+    if not set(run) & set(qrels):
+        # pytrec_eval can hang when no run query is judged; ours must return nothing.
+        assert _evaluate_quietly(qrels, run, level).frame.empty
+        return
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, PYTREC_MEASURES, relevance_level=level)
+    expected = evaluator.evaluate({q: d for q, d in run.items() if d})
+    qrels_frame = _frame(qrels, "rel")
+    run_frame = _frame(run, "score")
+    names = sorted({k for per_q in expected.values() for k in per_q})
+    if not names:
+        assert run_frame.empty or not set(run_frame["query"]) & set(qrels)
+        return
+    ours_for = _our_names(set(names))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        frame = evaluate(
+            qrels_frame, run_frame, sorted(set(ours_for.values())), relevance=level
+        ).frame
+    got = {
+        (str(q), str(m)): v
+        for q, m, v in zip(frame["query"], frame["metric"], frame["value"], strict=True)
+    }
+    assert {q for q, _ in got} == set(expected)
+    for query, values in expected.items():
+        for name, value in values.items():
+            assert got[(query, ours_for[name])] == pytest.approx(value, abs=1e-9), (query, name)
