@@ -110,29 +110,31 @@ def _child(tool: str, qrels: str, run: str) -> dict[str, float]:
         import pytrec_eval
 
         cuts = ",".join(map(str, KS))
-        measures = {f"P.{cuts}", f"recall.{cuts}", f"ndcg_cut.{cuts}", "recip_rank", "map"}
+        trec_measures = {f"P.{cuts}", f"recall.{cuts}", f"ndcg_cut.{cuts}", "recip_rank", "map"}
         base = _rss()
         start = time.perf_counter()
         with open(qrels) as fq, open(run) as fr:
             q, r = pytrec_eval.parse_qrel(fq), pytrec_eval.parse_run(fr)
-        res = pytrec_eval.RelevanceEvaluator(q, measures).evaluate(r)
+        res = pytrec_eval.RelevanceEvaluator(q, trec_measures).evaluate(r)
         n = sum(len(v) for v in res.values())
     elif tool == "ir_measures":
         import ir_measures
         from ir_measures import AP, RR, P, R, nDCG
 
-        measures = [m @ k for m in (P, R, nDCG) for k in KS] + [RR @ 10, AP]
+        ir_list = [m @ k for m in (P, R, nDCG) for k in KS] + [RR @ 10, AP]
         base = _rss()
         start = time.perf_counter()
         values = list(
             ir_measures.iter_calc(
-                measures, ir_measures.read_trec_qrels(qrels), ir_measures.read_trec_run(run)
+                ir_list,
+                ir_measures.read_trec_qrels(qrels),  # type: ignore[no-untyped-call]
+                ir_measures.read_trec_run(run),  # type: ignore[no-untyped-call]
             )
         )
         n = len(values)
     elif tool == "ranx":
-        from ranx import Qrels, Run
-        from ranx import evaluate as ranx_evaluate
+        from ranx import Qrels, Run  # type: ignore[import-untyped]
+        from ranx import evaluate as ranx_evaluate  # type: ignore[import-untyped]
 
         metrics = [f"{m}@{k}" for m in ("precision", "recall", "ndcg") for k in KS]
         metrics += ["mrr@10", "map"]

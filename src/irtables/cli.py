@@ -10,6 +10,7 @@ import functools
 import sys
 import warnings
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -108,6 +109,13 @@ MISSING_OPT = click.option(
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="Folder of templates that override the built-in ones by name.",
 )
+@click.option(
+    "--baseline",
+    "baselines",
+    multiple=True,
+    help="Mark significant differences from this system; repeatable "
+    "(default: compare.baseline of the config; none: no markers).",
+)
 @click.option("--force", is_flag=True, help="Overwrite files that irtables did not generate.")
 @handle_errors
 def tables(
@@ -118,6 +126,7 @@ def tables(
     input_format: str | None,
     missing: str | None,
     template_dir: Path | None,
+    baselines: tuple[str, ...],
     force: bool,
 ) -> None:
     """Write Table 1, Table S1 per dataset and the ablation table (LaTeX, Markdown, CSV).
@@ -125,11 +134,14 @@ def tables(
     Writes table1.*, tableS1-<dataset>.* and, when configured, ablation.* and prints what
     it wrote. Best values per column are bold, decided on the displayed (rounded) numbers.
     """
-    from irtables.pipeline import resolve_study, template_dirs_for, write_tables
+    from irtables.pipeline import resolve_study, template_dirs_for, with_overrides, write_tables
 
     rs, config, base = resolve_study(
         results, config_path=config_path, input_format=input_format, missing=missing
     )
+    if baselines:
+        config = replace(config, compare=with_overrides(config.compare, baseline=baselines))
+    update, finish = _progress_bar("significance tests")
     target = outdir or base / config.output.dir
     extra = [template_dir] if template_dir else []
     written = write_tables(
@@ -139,7 +151,9 @@ def tables(
         formats=formats or None,
         template_dirs=template_dirs_for(config, base, extra),
         force=force,
+        progress=update,
     )
+    finish()
     for item in written:
         click.echo(f"{item.status:>9}  {item.path}")
 
@@ -173,37 +187,35 @@ def _progress_bar(label: str) -> tuple[Callable[[int, int], None], Callable[[], 
     "(default: compare.baseline of the config, else the first system).",
 )
 @click.option("--all-pairs", is_flag=True, help="Test every pair of systems instead.")
-@click.option("--test", type=click.Choice(list(TESTS)), default="t", show_default=True)
 @click.option(
-    "--correction", type=click.Choice(list(CORRECTIONS)), default="holm", show_default=True
+    "--test", type=click.Choice(list(TESTS)), help="Paired test (default: compare.test, else t)."
+)
+@click.option(
+    "--correction",
+    type=click.Choice(list(CORRECTIONS)),
+    help="Multiple-testing correction (default: compare.correction, else holm).",
 )
 @click.option(
     "--family",
     type=click.Choice(list(FAMILIES)),
-    default="metric",
-    show_default=True,
-    help="Correct per (dataset, metric), dataset, or all at once.",
+    help="Correct per (dataset, metric), dataset, or all at once (default: metric).",
 )
 @click.option(
     "--alternative",
     type=click.Choice(["two-sided", "greater", "less"]),
-    default="two-sided",
-    show_default=True,
+    help="Alternative hypothesis (default: two-sided).",
 )
 @click.option(
     "--alpha",
     type=click.FloatRange(0, 1, min_open=True, max_open=True),
-    default=0.05,
-    show_default=True,
+    help="Significance level (default: compare.alpha, else 0.05).",
 )
 @click.option(
     "--resamples",
     type=click.IntRange(min=1),
-    default=10_000,
-    show_default=True,
-    help="Permutations or bootstrap resamples.",
+    help="Permutations or bootstrap resamples (default: 10000).",
 )
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, help="Seed of the resampling tests (default: 0).")
 @click.option(
     "--format",
     "fmt",
@@ -222,13 +234,13 @@ def compare(
     config_path: Path | None,
     baselines: tuple[str, ...],
     all_pairs: bool,
-    test: str,
-    correction: str,
-    family: str,
-    alternative: str,
-    alpha: float,
-    resamples: int,
-    seed: int,
+    test: str | None,
+    correction: str | None,
+    family: str | None,
+    alternative: str | None,
+    alpha: float | None,
+    resamples: int | None,
+    seed: int | None,
     fmt: str,
     output: Path | None,
     input_format: str | None,
@@ -236,7 +248,7 @@ def compare(
     force: bool,
 ) -> None:
     """Paired significance tests of every system against the baseline(s), per metric."""
-    from irtables.pipeline import resolve_study
+    from irtables.pipeline import resolve_study, with_overrides
     from irtables.stats import compare as run
     from irtables.stats.report import format_comparisons
     from irtables.writers import write_atomic
@@ -244,19 +256,31 @@ def compare(
     rs, config, _ = resolve_study(
         results, config_path=config_path, input_format=input_format, missing=missing
     )
-    update, finish = _progress_bar(f"{test} tests")
-    opts = {"n_resamples": resamples} if test in ("randomization", "bootstrap") else {}
-    comps = run(
-        rs,
-        baseline=list(baselines) or config.baseline,
+    s = with_overrides(
+        config.compare,
+        baseline=baselines or None,
+        all_pairs=all_pairs or None,
         test=test,
-        pairs="all" if all_pairs else "baseline",
         correction=correction,
         family=family,
         alternative=alternative,
         alpha=alpha,
+        resamples=resamples,
+        seed=seed,
+    )
+    update, finish = _progress_bar(f"{s.test} tests")
+    opts = {"n_resamples": s.resamples} if s.test in ("randomization", "bootstrap") else {}
+    comps = run(
+        rs,
+        baseline=list(s.baseline) or None,
+        test=s.test,
+        pairs="all" if s.all_pairs else "baseline",
+        correction=s.correction,
+        family=s.family,
+        alternative=s.alternative,
+        alpha=s.alpha,
         missing=cast(MissingPolicy, config.output.missing),
-        rng=seed,
+        rng=s.seed,
         options=opts,
         progress=update,
     )

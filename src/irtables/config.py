@@ -8,7 +8,7 @@ expected.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,29 @@ class Output:
     templates: str | None = None
     missing: str = "error"
     lower_is_better: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CompareSettings:
+    """Significance tests behind the markers in the tables (``[compare]``)."""
+
+    baseline: tuple[str, ...] = ()
+    all_pairs: bool = False
+    test: str = "t"
+    correction: str = "holm"
+    family: str = "metric"
+    alpha: float = 0.05
+    alternative: str = "two-sided"
+    resamples: int = 10_000
+    seed: int = 0
+    markers: bool = True
+    better: str = "†"
+    worse: str = "‡"
+
+    @property
+    def enabled(self) -> bool:
+        """Markers are shown when there is something to compare with."""
+        return self.markers and (bool(self.baseline) or self.all_pairs)
 
 
 @dataclass(frozen=True)
@@ -101,12 +124,17 @@ class Config:
     path: str | None = None
     datasets: tuple[Named, ...] = ()
     systems: tuple[Named, ...] = ()
-    baseline: str | None = None
+    compare: CompareSettings = field(default_factory=CompareSettings)
     output: Output = field(default_factory=Output)
     main: MainTable = field(default_factory=MainTable)
     k_breakdown: KBreakdownTable = field(default_factory=KBreakdownTable)
     ablation: AblationTable | None = None
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def baseline(self) -> str | None:
+        """The first configured baseline, if any."""
+        return self.compare.baseline[0] if self.compare.baseline else None
 
     def dataset_name(self, dataset_id: str) -> str:
         """Display name of a dataset (its id when none is configured)."""
@@ -160,7 +188,7 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
         path=source,
         datasets=_named_list(r, data, "datasets"),
         systems=_named_list(r, data, "systems"),
-        baseline=r.opt_str(compare, "compare", "baseline"),
+        compare=_compare(r, compare),
         output=_output(r, r.table(data, "output")),
         main=_main(r, r.table(tables, "tables.main")),
         k_breakdown=_k_breakdown(r, r.table(tables, "tables.k_breakdown")),
@@ -182,6 +210,38 @@ def _named_list(r: _Reader, data: Mapping[str, Any], key: str) -> tuple[Named, .
         ident = r.req_str(item, where, "id")
         out.append(Named(ident, r.opt_str(item, where, "name") or ident))
     return tuple(out)
+
+
+def _compare(r: _Reader, t: Mapping[str, Any]) -> CompareSettings:
+    from irtables.stats import CORRECTIONS, FAMILIES, TESTS
+
+    w = "compare"
+    d = CompareSettings()
+    r.only(t, w, set(CompareSettings.__dataclass_fields__))
+    baseline = t.get("baseline", [])
+    baselines = [baseline] if isinstance(baseline, str) else baseline
+    if not isinstance(baselines, list) or not all(isinstance(b, str) and b for b in baselines):
+        raise r.error(f"{w}.baseline", "a system id or a list of them", baseline)
+    alpha = t.get("alpha", d.alpha)
+    if not isinstance(alpha, float | int) or isinstance(alpha, bool) or not 0 < alpha < 1:
+        raise r.error(f"{w}.alpha", "a number between 0 and 1", alpha)
+    resamples = r.int_(t, w, "resamples", d.resamples)
+    if resamples < 1:
+        raise r.error(f"{w}.resamples", "a positive integer", resamples)
+    return CompareSettings(
+        baseline=tuple(baselines),
+        all_pairs=r.bool_(t, w, "all_pairs", d.all_pairs),
+        test=r.choice(t, w, "test", TESTS, d.test),
+        correction=r.choice(t, w, "correction", CORRECTIONS, d.correction),
+        family=r.choice(t, w, "family", FAMILIES, d.family),
+        alpha=float(alpha),
+        alternative=r.choice(t, w, "alternative", ("two-sided", "greater", "less"), d.alternative),
+        resamples=resamples,
+        seed=r.int_(t, w, "seed", d.seed),
+        markers=r.bool_(t, w, "markers", d.markers),
+        better=r.opt_str(t, w, "better") or d.better,
+        worse=r.opt_str(t, w, "worse") or d.worse,
+    )
 
 
 def _output(r: _Reader, t: Mapping[str, Any]) -> Output:
@@ -340,6 +400,15 @@ class _Reader:
         value = t.get(key, default)
         if not isinstance(value, bool):
             raise self.error(f"{where}.{key}", "true or false", value)
+        return value
+
+    def choice(
+        self, t: Mapping[str, Any], where: str, key: str, choices: Iterable[str], default: str
+    ) -> str:
+        value = self.opt_str(t, where, key) or default
+        known = list(choices)
+        if value not in known:
+            raise self.error(f"{where}.{key}", f"one of {', '.join(known)}", value)
         return value
 
     def str_list(

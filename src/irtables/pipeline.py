@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
-from irtables.config import Config, find_config
+from irtables.config import CompareSettings, Config, find_config
 from irtables.loaders import load_results
 from irtables.model import ResultSet
 from irtables.render import FORMATS, render
+from irtables.stats.report import format_comparisons
 from irtables.tables import build_all
 from irtables.writers import WriteStatus, write_atomic
 
@@ -56,17 +58,35 @@ def write_tables(
     formats: Sequence[str] | None = None,
     template_dirs: Sequence[str | Path] = (),
     force: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[Written]:
-    """Build every configured table and write it in each format into ``outdir``."""
-    models = build_all(results, config)
+    """Build every configured table and write it in each format into ``outdir``.
+
+    With significance markers, the comparisons behind them are written too, as
+    ``significance.csv`` (every field) and ``significance.md``.
+    """
+    built = build_all(results, config, progress=progress)
     written = []
     for fmt in formats or config.output.formats:
         ext = FORMATS[fmt].extension
-        for model in models:
+        for model in built.tables:
             target = Path(outdir) / f"{model.name}.{ext}"
             text = render(model, fmt, template_dirs=template_dirs)
             written.append(Written(target, write_atomic(target, text, force=force)))
+    if built.comparisons is not None:
+        for fmt, ext in (("csv", "csv"), ("markdown", "md")):
+            target = Path(outdir) / f"significance.{ext}"
+            text = format_comparisons(built.comparisons, fmt)
+            written.append(Written(target, write_atomic(target, text, force=force)))
     return written
+
+
+def with_overrides(settings: CompareSettings, **changes: Any) -> CompareSettings:
+    """``settings`` with every change that is not None (command-line options win)."""
+    given = {k: v for k, v in changes.items() if v is not None}
+    if "baseline" in given:
+        given["baseline"] = tuple(given["baseline"])
+    return replace(settings, **given)
 
 
 def template_dirs_for(config: Config, base: Path, extra: Sequence[str | Path] = ()) -> list[Path]:

@@ -13,6 +13,7 @@ import pytest
 
 from irtables.pipeline import resolve_study
 from irtables.render import FORMATS, render
+from irtables.stats.report import format_comparisons
 from irtables.tables import build_all
 
 from ..conftest import compile_latex
@@ -24,9 +25,13 @@ REPO = GOLDEN.parents[1]
 def _rendered() -> dict[str, str]:
     results, config, _ = resolve_study(REPO / "results")
     out = {}
-    for model in build_all(results, config):
+    built = build_all(results, config)
+    for model in built.tables:
         for fmt, spec in FORMATS.items():
             out[f"{model.name}.{spec.extension}"] = render(model, fmt)
+    assert built.comparisons is not None  # the example configures a baseline
+    out["significance.csv"] = format_comparisons(built.comparisons, "csv")
+    out["significance.md"] = format_comparisons(built.comparisons, "markdown")
     return out
 
 

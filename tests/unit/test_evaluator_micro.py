@@ -136,3 +136,30 @@ def test_progress_display_only_for_long_work_on_a_terminal(tmp_path: Path) -> No
         assert shown is not None
         shown("read tiny", 10, 100)
         shown("evaluate", 1, 3)
+
+
+def test_large_file_in_several_blocks_matches_the_frame_path(tmp_path: Path) -> None:
+    # 60,000 lines (several 1 MiB blocks of the streaming reader), scores with many ties:
+    # the file (already in score order: no sort) and a shuffled frame (sorted) must agree.
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    n_q, depth = 60, 1000
+    qid = np.repeat([f"q{i:02d}" for i in range(n_q)], depth)
+    doc = rng.permutation(10**6)[: n_q * depth].astype(str)
+    score = np.sort(rng.integers(0, 50, (n_q, depth)), axis=1)[:, ::-1].ravel() / 4
+    run = pd.DataFrame({"query": qid, "docid": doc, "score": score})
+    path = tmp_path / "big.run"
+    run.assign(z="Q0", r=1, t="t")[["query", "z", "docid", "r", "score", "t"]].to_csv(
+        path, sep=" ", header=False, index=False
+    )
+    judged = run.sample(3000, random_state=1)
+    qrels = pd.DataFrame(
+        {"query": judged["query"], "docid": judged["docid"], "rel": rng.integers(0, 3, 3000)}
+    )
+    measures = ["P@10", "AP", "nDCG@20", "RR@10", "R@1000", "bpref"]
+    from_file = evaluate(qrels, path, measures).frame
+    shuffled = run.sample(frac=1.0, random_state=2).reset_index(drop=True)
+    from_frame = evaluate(qrels, shuffled, measures).frame
+    assert from_file["value"].to_numpy() == pytest.approx(from_frame["value"].to_numpy())
+    assert from_file["query"].tolist() == from_frame["query"].tolist()

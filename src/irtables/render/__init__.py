@@ -161,6 +161,7 @@ def _escaped(model: TableModel, esc: Callable[[str], str]) -> dict[str, Any]:
             "best": c.best,
             "second": c.second,
             "markers": esc(c.markers),
+            "pad": esc(c.pad),
             "note": esc(c.note),
             "span": c.span,
         }

@@ -27,6 +27,7 @@ _LATEX_SPECIAL = {
     "≤": r"$\leq$",
     "×": r"$\times$",
     "Δ": r"$\Delta$",
+    "α": r"$\alpha$",
     "†": r"\dag{}",
     "‡": r"\ddag{}",
     "∗": "*",

@@ -160,6 +160,10 @@ def _pick(kind: str, wanted: Sequence[str] | None, available: tuple[str, ...]) -
     return tuple(wanted)
 
 
+def _present(wanted: Sequence[str] | None, available: tuple[str, ...]) -> tuple[str, ...]:
+    return available if wanted is None else tuple(w for w in wanted if w in available)
+
+
 def _pairs_of(
     dataset: str, names: tuple[str, ...], baseline: str | Sequence[str] | None, pairs: str
 ) -> tuple[tuple[str, str], ...]:
@@ -189,12 +193,16 @@ def _tasks(
     missing: MissingPolicy,
 ) -> list[_Task]:
     tasks = []
+    # Systems and metrics named by the caller must exist somewhere; each dataset uses
+    # those it has (Table 1 may show a metric or a system on one dataset only).
+    _pick("system", systems, results.systems())
+    _pick("metric", metrics, results.metrics())
     for dataset in _pick("dataset", datasets, results.datasets()):
         part = ResultSet(results.frame[results.frame["dataset"] == dataset])
-        names = _pick(f"system of dataset {dataset}", systems, part.systems())
+        names = _present(systems, part.systems())
         todo = _pairs_of(dataset, names, baseline, pairs)
         by_metric = dict(tuple(part.frame.groupby("metric", observed=True, sort=False)))
-        for metric in _pick(f"metric of dataset {dataset}", metrics, part.metrics()):
+        for metric in _present(metrics, part.metrics()):
             sub = ResultSet(by_metric[metric])
             aligned = sub.aligned(dataset, metric, names, missing=missing)
             if todo:

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats as _st
 
 from irtables.stats.result import ConfidenceInterval
 
 FloatArray = npt.NDArray[np.float64]
+
+
+def _scipy_stats() -> Any:
+    """scipy.stats, imported on first use (it takes a second to import)."""
+    from scipy import stats
+
+    return stats
 
 
 def cohens_dz(d: FloatArray) -> float | None:
@@ -52,7 +59,7 @@ def t_interval(d: FloatArray, level: float = 0.95) -> ConfidenceInterval | None:
         return None
     mean = float(np.mean(d))
     se = float(np.std(d, ddof=1)) / math.sqrt(n)
-    half = float(_st.t.ppf(0.5 + level / 2, n - 1)) * se
+    half = float(_scipy_stats().t.ppf(0.5 + level / 2, n - 1)) * se
     return ConfidenceInterval(mean - half, mean + half, level=level, method="t")
 
 

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats as _st
 
 from irtables.errors import InputError, UnknownNameError, unknown_name_message
 from irtables.stats.effect import cohens_dz, percentile_interval, t_interval
@@ -38,6 +37,13 @@ UNDEFINED = "undefined: n<2"
 #: Wilcoxon uses the exact null distribution up to this many nonzero differences
 #: (when there are no ties and no zeros), else the normal approximation.
 WILCOXON_EXACT_MAX = 50
+
+
+def _scipy_stats() -> Any:
+    """scipy.stats, imported on first use (it takes a second to import)."""
+    from scipy import stats
+
+    return stats
 
 
 def differences(a: npt.ArrayLike, b: npt.ArrayLike) -> FloatArray:
@@ -116,7 +122,7 @@ def t_test(
         method = "paired t-test (constant difference)"
         return _result("t", x, y, d, alternative, method=method, statistic=stat, pvalue=p)
     stat = mean / (sd / math.sqrt(n))
-    p = _tail(stat, alternative, lambda t: float(_st.t.sf(t, n - 1)))
+    p = _tail(stat, alternative, lambda t: float(_scipy_stats().t.sf(t, n - 1)))
     return _result("t", x, y, d, alternative, method="paired t-test", statistic=stat, pvalue=p)
 
 
@@ -171,7 +177,7 @@ def wilcoxon(
     if not d.any():
         return _result("wilcoxon", x, y, d, alternative, method=ALL_ZERO, statistic=0.0, pvalue=1.0)
     chosen = _wilcoxon_method(d, method)
-    res = _st.wilcoxon(
+    res = _scipy_stats().wilcoxon(
         d, zero_method=zero_method, correction=correction, alternative=alternative, method=chosen
     )
     label = "exact" if chosen == "exact" else "normal approximation"
@@ -200,7 +206,7 @@ def sign_test(
     wins, losses = int((d > 0).sum()), int((d < 0).sum())
     if wins + losses == 0:
         return _result("sign", x, y, d, alternative, method=ALL_ZERO, statistic=0.0, pvalue=1.0)
-    p = float(_st.binomtest(wins, wins + losses, 0.5, alternative=alternative).pvalue)
+    p = float(_scipy_stats().binomtest(wins, wins + losses, 0.5, alternative=alternative).pvalue)
     method = f"exact binomial, {d.size - wins - losses} ties dropped"
     return _result("sign", x, y, d, alternative, method=method, statistic=float(wins), pvalue=p)
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 from irtables.config import Config
 from irtables.errors import UnknownNameError, unknown_name_message
 from irtables.model import ResultSet
+from irtables.tables.build import TableSet, build_all
 from irtables.tables.layouts import (
     Markers,
     build_ablation,
     build_k_breakdown,
     build_main,
-    collect_means,
-    missing_policy,
 )
 from irtables.tables.model import Cell, Column, Row, RowGroup, TableModel
 
@@ -52,25 +51,6 @@ def build_table(
     raise UnknownNameError(unknown_name_message("layout", layout, LAYOUTS))
 
 
-def build_all(
-    results: ResultSet, config: Config, *, markers: Markers | None = None
-) -> list[TableModel]:
-    """Every configured table: Table 1, one Table S1 per dataset, the ablation if configured.
-
-    A dataset without any measure at a cutoff of ``tables.k_breakdown.k`` has no Table S1.
-    """
-    means = collect_means(results, config, missing=missing_policy(config))
-    tables = [build_main(results, config, markers=markers, means=means)]
-    tables += [
-        build_k_breakdown(results, config, d, markers=markers, means=means)
-        for d in means.datasets
-        if any(means.metrics.has_k(d, k) for k in config.k_breakdown.k)
-    ]
-    if config.ablation is not None:
-        tables.append(build_ablation(results, config, markers=markers, means=means))
-    return tables
-
-
 __all__ = [
     "LAYOUTS",
     "Cell",
@@ -79,6 +59,7 @@ __all__ = [
     "Row",
     "RowGroup",
     "TableModel",
+    "TableSet",
     "build_all",
     "build_table",
 ]

@@ -91,6 +91,7 @@ def build_main(
         caption=config.main.caption or "Main results.",
         label=config.main.label,
         notes=describe_numbers(m.queries, config, m.datasets, used, second=_second(config)),
+        metrics=tuple(dict.fromkeys(k for keys in used.values() for k in keys)),
     )
 
 
@@ -143,6 +144,7 @@ def build_k_breakdown(
         notes=describe_numbers(
             m.queries, config, (dataset,), {dataset: used}, second=_second(config)
         ),
+        metrics=tuple(dict.fromkeys(used)),
     )
 
 
@@ -169,6 +171,7 @@ def build_ablation(
         _ablation_group(config, spec, g_index, columns, m, markers)
         for g_index in range(len(spec.groups))
     ]
+    used = [k for c in columns if (k := m.metrics.resolve(dataset, c))]
     return TableModel(
         layout="ablation",
         name="ablation",
@@ -182,11 +185,12 @@ def build_ablation(
             m.queries,
             config,
             (dataset,),
-            {dataset: [k for c in columns if (k := m.metrics.resolve(dataset, c))]},
+            {dataset: used},
             second=_second(config),
             delta=spec.delta,
         ),
         description_header="Description",
+        metrics=tuple(used),
     )
 
 

@@ -25,6 +25,7 @@ class Cell:
     markers: str = ""
     note: str = ""
     span: int = 1
+    pad: str = ""  # invisible marker text that aligns this cell with marked ones (LaTeX)
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class TableModel:
     label: str
     notes: tuple[str, ...] = ()
     description_header: str | None = None
+    metrics: tuple[str, ...] = ()  # canonical metrics shown, for the significance tests
 
     @property
     def full_caption(self) -> str:

@@ -1,0 +1,173 @@
+"""Every configured table of a study, with significance markers and their legend."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from irtables.config import Config
+from irtables.model import ResultSet
+from irtables.stats import Comparisons
+from irtables.tables.layouts import (
+    Markers,
+    Means,
+    build_ablation,
+    build_k_breakdown,
+    build_main,
+    collect_means,
+    missing_policy,
+)
+from irtables.tables.model import Cell, Row, RowGroup, TableModel
+from irtables.tables.significance import (
+    Significance,
+    legend,
+    markers_for,
+    run_comparisons,
+    with_letters,
+)
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class TableSet:
+    """The tables of a study and the comparisons behind their markers (None: no tests)."""
+
+    tables: tuple[TableModel, ...]
+    comparisons: Comparisons | None
+
+
+def build_all(results: ResultSet, config: Config, *, progress: Progress | None = None) -> TableSet:
+    """Table 1, a Table S1 per dataset, the ablation table if configured, with markers.
+
+    A dataset without any measure at a cutoff of ``tables.k_breakdown.k`` has no Table S1.
+    Markers appear when ``[compare]`` names a baseline (or ``all_pairs``): Table 1 and
+    Table S1 compare with the baseline, the ablation rows with their group's full model.
+    """
+    means = collect_means(results, config, missing=missing_policy(config))
+    main = _main_tables(results, config, means, None)
+    ablation = build_ablation(results, config, means=means) if config.ablation else None
+    found: list[Significance] = []
+    if config.compare.enabled and any(len(s) > 1 for s in means.systems.values()):
+        sig = _significance(results, config, means, main, progress)
+        found.append(sig)
+        main = _main_tables(results, config, means, markers_for(sig))
+        names = [config.system_name(b) for b in sig.baselines]
+        main = [_with_legend(t, legend(sig, names)) for t in main]
+        if sig.uses_letters:
+            main = [with_letters(t, sig) for t in main]
+    if ablation is not None and config.compare.markers:
+        sigs = _ablation_significance(results, config, means, ablation)
+        found.extend(sigs)
+        marks = [markers_for(s) for s in sigs]
+        ablation = build_ablation(results, config, means=means, markers=_first_of(marks))
+        ablation = _with_legend(ablation, _ablation_legend(sigs, config))
+    tables = [*main, *([ablation] if ablation is not None else [])]
+    return TableSet(tuple(pad_markers(t) for t in tables), _merged(found))
+
+
+def _main_tables(
+    results: ResultSet, config: Config, means: Means, markers: Markers | None
+) -> list[TableModel]:
+    tables = [build_main(results, config, markers=markers, means=means)]
+    tables += [
+        build_k_breakdown(results, config, d, markers=markers, means=means)
+        for d in means.datasets
+        if any(means.metrics.has_k(d, k) for k in config.k_breakdown.k)
+    ]
+    return tables
+
+
+def _significance(
+    results: ResultSet,
+    config: Config,
+    means: Means,
+    tables: Sequence[TableModel],
+    progress: Progress | None,
+) -> Significance:
+    metrics = list(dict.fromkeys(m for t in tables for m in t.metrics))
+    return run_comparisons(
+        results,
+        config,
+        metrics=metrics,
+        datasets=[d for d in means.datasets if len(means.systems[d]) > 1],
+        systems=means.systems,
+        missing=missing_policy(config),
+        progress=progress,
+    )
+
+
+def _ablation_significance(
+    results: ResultSet, config: Config, means: Means, ablation: TableModel
+) -> list[Significance]:
+    spec = config.ablation
+    if spec is None:
+        return []
+    return [
+        run_comparisons(
+            results,
+            config,
+            metrics=list(ablation.metrics),
+            datasets=[spec.dataset],
+            systems={spec.dataset: tuple(r.system for r in group.rows)},
+            baselines=[group.full],
+            missing=missing_policy(config),
+        )
+        for group in spec.groups
+        if len(group.rows) > 1
+    ]
+
+
+def _ablation_legend(sigs: Sequence[Significance], config: Config) -> str:
+    if not sigs:
+        return ""
+    text = legend(sigs[0], ["the full model of its group"])
+    return text
+
+
+def _first_of(marks: Sequence[Markers]) -> Markers:
+    def marker(dataset: str, system: str, metric: str) -> str:
+        return next((t for m in marks if (t := m(dataset, system, metric))), "")
+
+    return marker
+
+
+def _merged(found: Sequence[Significance]) -> Comparisons | None:
+    if not found:
+        return None
+    first = found[0].comparisons
+    rows = tuple(r for s in found for r in s.comparisons.results)
+    return replace(first, results=rows)
+
+
+def _with_legend(table: TableModel, text: str) -> TableModel:
+    return replace(table, notes=(*table.notes, text)) if text else table
+
+
+def pad_markers(table: TableModel) -> TableModel:
+    """Give every cell of a marked column the invisible rest of the column's longest marker.
+
+    In LaTeX the pad becomes ``\\phantom``, so numbers line up whether marked or not.
+    """
+    width = len(table.columns)
+    longest = [""] * width
+    for group in table.groups:
+        for row in group.rows:
+            for j, cell in enumerate(row.cells[:width]):
+                if len(cell.markers) > len(longest[j]):
+                    longest[j] = cell.markers
+    if not any(longest):
+        return table
+
+    def pad(row: Row) -> Row:
+        cells = tuple(
+            replace(c, pad=longest[j][len(c.markers) :]) if c.span == 1 else c
+            for j, c in enumerate(row.cells)
+        )
+        return replace(row, cells=cells)
+
+    groups = tuple(RowGroup(g.label, tuple(pad(r) for r in g.rows)) for g in table.groups)
+    return replace(table, groups=groups)
+
+
+__all__ = ["Cell", "TableSet", "build_all", "pad_markers"]
