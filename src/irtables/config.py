@@ -31,6 +31,29 @@ class Named:
 
 
 @dataclass(frozen=True)
+class DatasetSpec(Named):
+    """A dataset: display name and, optionally, the qrels and runs to evaluate for it.
+
+    With ``qrels`` and ``runs`` (paths relative to the config file; runs may be glob
+    patterns), irtables evaluates the runs itself with trec_eval's semantics:
+    ``relevance`` is trec_eval's ``-l``, ``depth`` its ``-M``, ``complete`` its ``-c``,
+    ``measures`` the measures (default: what the tables show).
+    """
+
+    qrels: str | None = None
+    runs: tuple[str, ...] = ()
+    relevance: int = 1
+    depth: int | None = None
+    complete: bool = False
+    measures: tuple[str, ...] = ()
+
+    @property
+    def evaluated(self) -> bool:
+        """Whether irtables evaluates runs for this dataset."""
+        return self.qrels is not None
+
+
+@dataclass(frozen=True)
 class Output:
     """Where and how tables are written."""
 
@@ -122,7 +145,7 @@ class Config:
     """Everything ``irtables tables`` needs besides the results themselves."""
 
     path: str | None = None
-    datasets: tuple[Named, ...] = ()
+    datasets: tuple[DatasetSpec, ...] = ()
     systems: tuple[Named, ...] = ()
     compare: CompareSettings = field(default_factory=CompareSettings)
     output: Output = field(default_factory=Output)
@@ -186,7 +209,7 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
     compare = r.table(data, "compare")
     return Config(
         path=source,
-        datasets=_named_list(r, data, "datasets"),
+        datasets=_datasets(r, data),
         systems=_named_list(r, data, "systems"),
         compare=_compare(r, compare),
         output=_output(r, r.table(data, "output")),
@@ -195,6 +218,47 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
         ablation=_ablation(r, tables.get("ablation")),
         raw=dict(data),
     )
+
+
+def _datasets(r: _Reader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]:
+    items = data.get("datasets", [])
+    if not isinstance(items, list):
+        raise r.error("datasets", "an array of tables ([[datasets]]) with id and name", items)
+    out = []
+    for i, item in enumerate(items):
+        w = f"datasets[{i}]"
+        if not isinstance(item, dict):
+            raise r.error(w, "a table with id and name", item)
+        r.only(
+            item, w, {"id", "name", "qrels", "runs", "relevance", "depth", "complete", "measures"}
+        )
+        ident = r.req_str(item, w, "id")
+        runs = item.get("runs", [])
+        runs = [runs] if isinstance(runs, str) else runs
+        if not isinstance(runs, list) or not all(isinstance(x, str) and x for x in runs):
+            raise r.error(f"{w}.runs", "a path, a glob pattern or a list of them", runs)
+        qrels = r.opt_str(item, w, "qrels")
+        if bool(qrels) != bool(runs):
+            raise r.error(w, "both qrels and runs, or neither", {"qrels": qrels, "runs": runs})
+        depth = item.get("depth")
+        if depth is not None and (type(depth) is not int or depth < 1):
+            raise r.error(f"{w}.depth", "a positive integer", depth)
+        relevance = r.int_(item, w, "relevance", 1)
+        if relevance < 0:
+            raise r.error(f"{w}.relevance", "a non-negative integer", relevance)
+        out.append(
+            DatasetSpec(
+                id=ident,
+                name=r.opt_str(item, w, "name") or ident,
+                qrels=qrels,
+                runs=tuple(runs),
+                relevance=relevance,
+                depth=depth,
+                complete=r.bool_(item, w, "complete", False),
+                measures=r.str_list(item, w, "measures", ()),
+            )
+        )
+    return tuple(out)
 
 
 def _named_list(r: _Reader, data: Mapping[str, Any], key: str) -> tuple[Named, ...]:

@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from irtables.config import CompareSettings, Config, find_config
+from irtables.errors import InputError
 from irtables.loaders import load_results
 from irtables.model import ResultSet
 from irtables.render import FORMATS, render
+from irtables.runsets import configured_inputs, evaluate_datasets
 from irtables.stats.report import format_comparisons
 from irtables.tables import build_all
 from irtables.writers import WriteStatus, write_atomic
@@ -46,8 +48,19 @@ def resolve_study(
         if config.path and config.path != "<config>"
         else (path if path.is_dir() else path.parent)
     )
-    results = load_results(path, input_format=input_format)
-    return results, config, base
+    evaluated = evaluate_datasets(config, base)
+    if evaluated is None:
+        return load_results(path, input_format=input_format), config, base
+    inputs = configured_inputs(config, base)
+    dumps = load_results(path, input_format=input_format, allow_empty=True, exclude=inputs)
+    both = sorted(set(dumps.datasets()) & set(evaluated.datasets()))
+    if both:
+        raise InputError(
+            f"dataset {both[0]} has per-query files and qrels + runs in the configuration; "
+            "keep one of them",
+            path=str(path),
+        )
+    return ResultSet.concat([dumps, evaluated]), config, base
 
 
 def write_tables(

@@ -146,7 +146,7 @@ def test_errors_name_the_choices() -> None:
         compare(rs, test="randomization", options={"n_resample": 10})
     with pytest.raises(UnknownNameError, match="family"):
         compare(rs, family="tables")
-    with pytest.raises(UnknownNameError, match="unknown metric .MAP.; did you mean .AP."):
+    with pytest.raises(UnknownNameError, match=r"unknown metric 'MAP'; did you mean 'AP'\?"):
         compare(rs, metrics=["MAP"])
     with pytest.raises(InputError, match="alpha"):
         compare(rs, alpha=1.5)

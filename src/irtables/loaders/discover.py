@@ -1,14 +1,16 @@
 """Finding result files: a single file, ``DIR/<dataset>/<system>.<ext>``, or a folder of files.
 
-Files and folders whose names start with ``.`` or ``_``, the ``tables/`` output folder,
-``irtables.toml`` and ``*.md`` / ``*.tex`` files are ignored; so are files whose last
-extension is not one of :data:`~irtables.loaders.source.KNOWN_EXTENSIONS` (a name without
-any dot is read). Everything is visited in sorted order.
+Files and folders whose names start with ``.`` or ``_``, the ``tables/`` and
+``supplement/`` output folders, ``irtables.toml`` and ``*.md`` / ``*.tex`` files are ignored;
+so are files whose last extension is not one of
+:data:`~irtables.loaders.source.KNOWN_EXTENSIONS` (a name without any dot is read).
+Everything is visited in sorted order.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -22,7 +24,7 @@ from irtables.loaders.registry import load_file
 from irtables.loaders.source import KNOWN_EXTENSIONS, name_parts
 from irtables.model import COLUMNS, ResultSet
 
-IGNORED_DIRS = frozenset({"tables"})
+IGNORED_DIRS = frozenset({"tables", "supplement"})
 IGNORED_FILES = frozenset({"irtables.toml"})
 IGNORED_SUFFIXES = (".md", ".tex")
 SUMMARY = ("dataset", "system", "metric", "value", "path")
@@ -60,7 +62,12 @@ class Study:
 
 
 def load_results(
-    path: str | os.PathLike[str], *, input_format: str | None = None, dataset: str | None = None
+    path: str | os.PathLike[str],
+    *,
+    input_format: str | None = None,
+    dataset: str | None = None,
+    allow_empty: bool = False,
+    exclude: Collection[Path] = (),
 ) -> ResultSet:
     """Read per-query results from a file or a folder into a :class:`ResultSet`.
 
@@ -74,6 +81,12 @@ def load_results(
     dataset
         The dataset of files that neither have a dataset column nor sit in a dataset
         folder; defaults to the name of the folder holding them.
+    allow_empty
+        Return an empty result set for a folder without result files (the configuration
+        may name qrels and runs instead) rather than raise.
+    exclude
+        Files that are not per-query results (the qrels and runs a configuration names);
+        a folder holding nothing else is passed over.
 
     Examples
     --------
@@ -85,11 +98,18 @@ def load_results(
     >>> rs.datasets(), rs.systems(), rs.metrics()
     (('dl19',), ('bm25',), ('P@10',))
     """
-    return load_study(path, input_format=input_format, dataset=dataset).results
+    skip = frozenset(p.resolve() for p in exclude)
+    if allow_empty and Path(path).is_dir() and not _has_results(Path(path), skip):
+        return ResultSet.concat([])
+    return load_study(path, input_format=input_format, dataset=dataset, exclude=skip).results
 
 
 def load_study(
-    path: str | os.PathLike[str], *, input_format: str | None = None, dataset: str | None = None
+    path: str | os.PathLike[str],
+    *,
+    input_format: str | None = None,
+    dataset: str | None = None,
+    exclude: Collection[Path] = (),
 ) -> Study:
     """Like :func:`load_results`, keeping every file and its own means (for ``lint``)."""
     root = Path(path)
@@ -97,7 +117,7 @@ def load_study(
         default = dataset if dataset is not None else _folder_name(root.parent)
         files = [_load(root, input_format, default)]
     elif root.is_dir():
-        files = _load_dir(root, input_format, dataset)
+        files = _load_dir(root, input_format, dataset, frozenset(p.resolve() for p in exclude))
     else:
         raise InputError("no such file or directory", path=str(root))
     _check_distinct(files)
@@ -108,13 +128,17 @@ def load_study(
     return Study(results=results, files=tuple(files))
 
 
-def _load_dir(root: Path, input_format: str | None, dataset: str | None) -> list[LoadedFile]:
-    entries = _visible(root)
+def _load_dir(
+    root: Path, input_format: str | None, dataset: str | None, skip: frozenset[Path]
+) -> list[LoadedFile]:
+    entries = _visible(root, skip)
     top = [e for e in entries if e.is_file() and _is_candidate(e)]
     default = dataset if dataset is not None else _folder_name(root)
     files = [_load(f, input_format, default) for f in top]
     for folder in (e for e in entries if e.is_dir()):
-        inside = _visible(folder)
+        inside = _visible(folder, skip)
+        if not inside and _visible(folder):
+            continue  # a folder of the configuration's qrels or runs
         nested = [e for e in inside if e.is_dir()]
         if nested:
             reason = f"unexpected folder {nested[0].name!r}; expected {LAYOUT}"
@@ -129,10 +153,22 @@ def _load_dir(root: Path, input_format: str | None, dataset: str | None) -> list
     return files
 
 
-def _visible(folder: Path) -> list[Path]:
+def _has_results(root: Path, skip: frozenset[Path]) -> bool:
+    """Whether a folder holds any result file, directly or in a dataset folder."""
+    for entry in _visible(root, skip):
+        if entry.is_file() and _is_candidate(entry):
+            return True
+        if entry.is_dir() and any(e.is_file() and _is_candidate(e) for e in _visible(entry, skip)):
+            return True
+    return False
+
+
+def _visible(folder: Path, skip: frozenset[Path] = frozenset()) -> list[Path]:
     out = []
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         name = entry.name
+        if skip and entry.resolve() in skip:
+            continue
         if name.startswith((".", "_")) or name in IGNORED_FILES:
             continue
         if entry.is_dir() and name in IGNORED_DIRS:
@@ -192,3 +228,23 @@ def _column(f: LoadedFile, col: str) -> pd.Categorical[str]:
     constant = f.system if col == "system" else f.dataset
     codes = np.zeros(len(f.frame), dtype=np.int8)
     return pd.Categorical.from_codes(codes, categories=pd.Index([str(constant)], dtype=str))
+
+
+def result_files(path: str | os.PathLike[str], *, exclude: Collection[Path] = ()) -> list[Path]:
+    """The files that :func:`load_results` would read from ``path``, sorted.
+
+    Nothing is opened: ``irtables check`` uses this to notice added or removed inputs.
+    """
+    root = Path(path)
+    if root.is_file():
+        return [root]
+    if not root.is_dir():
+        return []
+    skip = frozenset(p.resolve() for p in exclude)
+    out = []
+    for entry in _visible(root, skip):
+        if entry.is_file() and _is_candidate(entry):
+            out.append(entry)
+        elif entry.is_dir():
+            out.extend(e for e in _visible(entry, skip) if e.is_file() and _is_candidate(e))
+    return sorted(out)
