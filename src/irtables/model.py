@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -80,15 +81,33 @@ class ResultSet:
     # --- views -------------------------------------------------------------------------
     def datasets(self) -> tuple[str, ...]:
         """Datasets in order of first appearance."""
-        return _unique(self.frame["dataset"])
+        return self._distinct("dataset", None)
 
     def systems(self, dataset: str | None = None) -> tuple[str, ...]:
         """Systems (of one dataset, or all) in order of first appearance."""
-        return _unique(self._subset(dataset)["system"])
+        return self._distinct("system", dataset)
 
     def metrics(self, dataset: str | None = None) -> tuple[str, ...]:
         """Canonical metric names in order of first appearance."""
-        return _unique(self._subset(dataset)["metric"])
+        return self._distinct("metric", dataset)
+
+    def codes(self, column: str) -> npt.NDArray[np.integer[Any]]:
+        """The category codes of a key column, extracted once (read-only)."""
+        cache = self.__dict__.setdefault("_codes_cache", {})
+        if column not in cache:
+            array = self.frame[column].cat.codes.to_numpy()
+            array.setflags(write=False)
+            cache[column] = array
+        result: npt.NDArray[np.integer[Any]] = cache[column]
+        return result
+
+    def _distinct(self, column: str, dataset: str | None) -> tuple[str, ...]:
+        """Distinct values of a key column, computed once per (column, dataset)."""
+        cache = self.__dict__.setdefault("_distinct_cache", {})
+        if (column, dataset) not in cache:
+            cache[column, dataset] = _unique(self._subset(dataset)[column])
+        result: tuple[str, ...] = cache[column, dataset]
+        return result
 
     def means(self) -> pd.DataFrame:
         """Mean over queries: a frame indexed by (dataset, system, metric), with n."""
@@ -109,12 +128,7 @@ class ResultSet:
         raises :class:`QueryMismatchError` naming them, ``intersect`` keeps the common
         queries and ``zero`` scores the missing ones 0; both warn with what they did.
         """
-        sub = self.frame[(self.frame["dataset"] == dataset) & (self.frame["metric"] == metric)]
-        wide = sub.pivot_table(
-            index="query", columns="system", values="value", observed=True, sort=True
-        )
-        wide = wide.reindex(columns=list(systems))
-        wide.index = wide.index.astype(str)
+        wide = self._matrix(dataset, metric, systems)
         gaps = wide.isna()
         dropped: tuple[str, ...] = ()
         if gaps.to_numpy().any():
@@ -126,6 +140,60 @@ class ResultSet:
             values=wide.to_numpy(dtype=np.float64),
             dropped=dropped,
         )
+
+    def _matrix(self, dataset: str, metric: str, systems: Sequence[str]) -> pd.DataFrame:
+        """Queries (sorted as strings) x systems, NaN where a system lacks a query."""
+        rows = self._rows_of(dataset, metric)
+        frame = self.frame
+        q_codes = self.codes("query")[rows]
+        s_codes = self.codes("system")[rows]
+        values = frame["value"].to_numpy()[rows]
+        names_all, rank = self._query_order
+        present = np.zeros(len(rank), dtype=np.bool_)
+        present[q_codes] = True
+        queries = np.flatnonzero(present)
+        queries = queries[np.argsort(rank[queries], kind="stable")]  # string order
+        names = names_all[queries]
+        columns = frame["system"].cat.categories.get_indexer(pd.Index(list(systems)))
+        matrix = np.full((len(queries), len(systems)), np.nan)
+        position = np.empty(len(rank), dtype=np.intp)
+        position[queries] = np.arange(len(queries))
+        row_of = position[q_codes]
+        for j, code in enumerate(columns):
+            if code >= 0:
+                mine = s_codes == code
+                matrix[row_of[mine], j] = values[mine]
+        return pd.DataFrame(matrix, index=pd.Index(names, dtype=object), columns=list(systems))
+
+    def _rows_of(self, dataset: str, metric: str) -> npt.NDArray[np.intp]:
+        """Row positions of one (dataset, metric), from an index built once per result set."""
+        index = self._dataset_metric_index
+        d = self.frame["dataset"].cat.categories.get_indexer(pd.Index([dataset]))[0]
+        m = self.frame["metric"].cat.categories.get_indexer(pd.Index([metric]))[0]
+        if d < 0 or m < 0:
+            return np.empty(0, dtype=np.intp)
+        order, starts, n_metrics = index
+        key = d * n_metrics + m
+        return order[starts[key] : starts[key + 1]]
+
+    @functools.cached_property
+    def _query_order(self) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.intp]]:
+        """Query names as an object array, and each one's rank in string order."""
+        names = np.asarray(self.frame["query"].cat.categories.astype(str), dtype=object)
+        rank = np.empty(len(names), dtype=np.intp)
+        rank[np.argsort(names.astype(str), kind="stable")] = np.arange(len(names))
+        return names, rank
+
+    @functools.cached_property
+    def _dataset_metric_index(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], int]:
+        frame = self.frame
+        n_metrics = max(len(frame["metric"].cat.categories), 1)
+        n_keys = max(len(frame["dataset"].cat.categories), 1) * n_metrics
+        key = self.codes("dataset").astype(np.int32) * n_metrics
+        key += self.codes("metric")
+        order = np.argsort(key, kind="stable")
+        starts = np.concatenate([[0], np.cumsum(np.bincount(key, minlength=n_keys))])
+        return order, starts, n_metrics
 
     def _subset(self, dataset: str | None) -> pd.DataFrame:
         return self.frame if dataset is None else self.frame[self.frame["dataset"] == dataset]

@@ -198,15 +198,13 @@ def _tasks(
     _pick("system", systems, results.systems())
     _pick("metric", metrics, results.metrics())
     for dataset in _pick("dataset", datasets, results.datasets()):
-        part = ResultSet(results.frame[results.frame["dataset"] == dataset])
-        names = _present(systems, part.systems())
+        names = _present(systems, results.systems(dataset))
         todo = _pairs_of(dataset, names, baseline, pairs)
-        by_metric = dict(tuple(part.frame.groupby("metric", observed=True, sort=False)))
-        for metric in _present(metrics, part.metrics()):
-            sub = ResultSet(by_metric[metric])
-            aligned = sub.aligned(dataset, metric, names, missing=missing)
-            if todo:
-                tasks.append(_Task(dataset, metric, aligned, todo))
+        if not todo:
+            continue
+        for metric in _present(metrics, results.metrics(dataset)):
+            aligned = results.aligned(dataset, metric, names, missing=missing)
+            tasks.append(_Task(dataset, metric, aligned, todo))
     return tasks
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -11,6 +12,14 @@ import numpy.typing as npt
 from irtables.stats.result import ConfidenceInterval
 
 FloatArray = npt.NDArray[np.float64]
+
+
+@functools.lru_cache(maxsize=256)
+def _t_quantile(q: float, df: int) -> float:
+    """Student t quantile, cached: every comparison of a dataset has the same n."""
+    from scipy.special import stdtrit
+
+    return float(stdtrit(df, q))
 
 
 def _scipy_stats() -> Any:
@@ -59,7 +68,7 @@ def t_interval(d: FloatArray, level: float = 0.95) -> ConfidenceInterval | None:
         return None
     mean = float(np.mean(d))
     se = float(np.std(d, ddof=1)) / math.sqrt(n)
-    half = float(_scipy_stats().t.ppf(0.5 + level / 2, n - 1)) * se
+    half = _t_quantile(0.5 + level / 2, n - 1) * se
     return ConfidenceInterval(mean - half, mean + half, level=level, method="t")
 
 

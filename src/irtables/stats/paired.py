@@ -39,6 +39,13 @@ UNDEFINED = "undefined: n<2"
 WILCOXON_EXACT_MAX = 50
 
 
+def _t_sf(t: float, df: int) -> float:
+    """Upper tail of Student's t (scipy.special is much lighter to import than scipy.stats)."""
+    from scipy.special import stdtr
+
+    return float(stdtr(df, -t))
+
+
 def _scipy_stats() -> Any:
     """scipy.stats, imported on first use (it takes a second to import)."""
     from scipy import stats
@@ -122,7 +129,7 @@ def t_test(
         method = "paired t-test (constant difference)"
         return _result("t", x, y, d, alternative, method=method, statistic=stat, pvalue=p)
     stat = mean / (sd / math.sqrt(n))
-    p = _tail(stat, alternative, lambda t: float(_scipy_stats().t.sf(t, n - 1)))
+    p = _tail(stat, alternative, lambda t: _t_sf(t, n - 1))
     return _result("t", x, y, d, alternative, method="paired t-test", statistic=stat, pvalue=p)
 
 

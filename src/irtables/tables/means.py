@@ -30,14 +30,14 @@ def dataset_means(results: ResultSet, *, missing: MissingPolicy = "error") -> pd
     frame = results.frame
     cats = {c: frame[c].cat.categories for c in ("dataset", "system", "metric", "query")}
     nd, ns, nm = (max(len(cats[c]), 1) for c in ("dataset", "system", "metric"))
-    d, s, m, q = (
-        frame[c].cat.codes.to_numpy().astype(np.int64)
-        for c in ("dataset", "system", "metric", "query")
-    )
-    dsm = (d * ns + s) * nm + m
+    n_queries = max(len(cats["query"]), 1)
+    dsm = _combined(results, ("dataset", ns), ("system", nm), ("metric", 1))
     count = np.bincount(dsm, minlength=nd * ns * nm)
     total = np.bincount(dsm, weights=frame["value"].to_numpy(), minlength=nd * ns * nm)
-    union = _union_sizes(d * nm + m, q, nd * nm, max(len(cats["query"]), 1))
+    del dsm
+    dmq = _combined(results, ("dataset", nm), ("metric", n_queries), ("query", 1))
+    union = _union_sizes(dmq, nd * nm, n_queries)
+    del dmq
     cells = np.flatnonzero(count)
     dd, rest = np.divmod(cells, ns * nm)
     ss, mm = np.divmod(rest, nm)
@@ -56,12 +56,23 @@ def dataset_means(results: ResultSet, *, missing: MissingPolicy = "error") -> pd
     return out
 
 
-def _union_sizes(
-    group: npt.NDArray[np.int64], query: npt.NDArray[np.int64], n_groups: int, n_queries: int
-) -> npt.NDArray[np.int64]:
-    """Number of distinct queries in each group (a (dataset, metric) pair)."""
+def _combined(results: ResultSet, *parts: tuple[str, int]) -> npt.NDArray[np.intp]:
+    """Mixed-radix key of several code columns, built in place in one intp array.
+
+    ``parts`` are (column, size of everything after it): ``("dataset", ns), ("system", nm),
+    ("metric", 1)`` gives ``(dataset * ns + system) * nm + metric``.
+    """
+    (first, _), *rest = parts
+    key = results.codes(first).astype(np.intp)
+    for (column, _), (_, scale) in zip(rest, parts, strict=False):
+        key *= scale
+        key += results.codes(column)
+    return key
+
+
+def _union_sizes(key: npt.NDArray[np.intp], n_groups: int, n_queries: int) -> npt.NDArray[np.int64]:
+    """Number of distinct queries in each group; ``key`` is ``group * n_queries + query``."""
     space = n_groups * n_queries
-    key = group * n_queries + query
     if space <= 8 * len(key) + 1_000_000:
         seen = np.zeros(space, dtype=np.bool_)
         seen[key] = True
