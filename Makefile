@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install lint typecheck pytest test golden tables example-data bench clean
+.PHONY: help install lint typecheck pytest test golden tables supplement example-data bench clean
 
 help:  ## show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-14s %s\n", $$1, $$2}'
@@ -36,11 +36,16 @@ golden: $(STAMP)  ## rewrite the golden files from the current code (review the 
 tables: $(STAMP)  ## render the example in results/ into results/tables/
 	$(BIN)/irtables tables results/ -o results/tables
 
+supplement: $(STAMP)  ## the example's supplementary material (tables, tests, figures, methods, PDF) in results/supplement/
+	$(BIN)/irtables supplement results/ -o results/supplement
+
 example-data: $(STAMP)  ## regenerate results/ per-query files from the fixtures (pytrec_eval)
 	$(BIN)/python results/make_example.py
 
-bench: $(STAMP)  ## run the benchmarks in bench/
+bench: $(STAMP)  ## run the benchmarks in bench/ (tables, evaluate, stats; slow)
 	$(BIN)/python bench/bench_tables.py
+	$(BIN)/python bench/bench_evaluate.py
+	$(BIN)/python bench/bench_stats.py
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist

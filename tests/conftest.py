@@ -59,7 +59,9 @@ def require_fixtures() -> Path:
     return FIXTURES
 
 
-def compile_latex(tex_body: str, workdir: Path) -> subprocess.CompletedProcess[str]:
+def compile_latex(
+    tex_body: str, workdir: Path, packages: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
     """Compile a table inside a minimal article with pdflatex (required under CI)."""
     if shutil.which("pdflatex") is None:
         if os.environ.get("CI"):
@@ -67,7 +69,9 @@ def compile_latex(tex_body: str, workdir: Path) -> subprocess.CompletedProcess[s
         pytest.skip("pdflatex not installed")
     doc = workdir / "doc.tex"
     doc.write_text(
-        "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
+        "\\documentclass{article}\n\\usepackage{booktabs}\n"
+        + "".join(f"\\usepackage{{{p}}}\n" for p in packages)
+        + "\\begin{document}\n"
         + tex_body
         + "\n\\end{document}\n",
         encoding="utf-8",

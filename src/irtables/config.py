@@ -65,6 +65,8 @@ class Output:
     templates: str | None = None
     missing: str = "error"
     lower_is_better: tuple[str, ...] = ()
+    wide: bool = False  # LaTeX: table* (spanning both columns of a two-column paper)
+    resize: bool = False  # LaTeX: scale the tabular to the line width (needs graphicx)
 
 
 @dataclass(frozen=True)
@@ -322,6 +324,8 @@ def _output(r: _Reader, t: Mapping[str, Any]) -> Output:
             "templates",
             "missing",
             "lower_is_better",
+            "wide",
+            "resize",
         },
     )
     formats = r.str_list(t, w, "formats", Output.formats)
@@ -343,6 +347,8 @@ def _output(r: _Reader, t: Mapping[str, Any]) -> Output:
         templates=r.opt_str(t, w, "templates"),
         missing=missing,
         lower_is_better=r.str_list(t, w, "lower_is_better", ()),
+        wide=r.bool_(t, w, "wide", False),
+        resize=r.bool_(t, w, "resize", False),
     )
 
 

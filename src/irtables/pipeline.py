@@ -78,6 +78,7 @@ def write_tables(
     With significance markers, the comparisons behind them are written too, as
     ``significance.csv`` (every field) and ``significance.md``.
     """
+    warn_lint(results)
     built = build_all(results, config, progress=progress)
     written = []
     for fmt in formats or config.output.formats:
@@ -92,6 +93,22 @@ def write_tables(
             text = format_comparisons(built.comparisons, fmt)
             written.append(Written(target, write_atomic(target, text, force=force)))
     return written
+
+
+def warn_lint(results: ResultSet) -> None:
+    """Emit one :class:`~irtables.errors.DataWarning` if ``irtables lint`` would complain."""
+    from irtables.errors import DataWarning
+    from irtables.lint import lint
+
+    report = lint(results, limit=1)
+    if not report.ok:
+        first = report.violations[0].format()
+        warnings.warn(
+            f"lint: {report.summary()} (run `irtables lint` on the results for all); "
+            f"first: {first}",
+            DataWarning,
+            stacklevel=3,
+        )
 
 
 def with_overrides(settings: CompareSettings, **changes: Any) -> CompareSettings:

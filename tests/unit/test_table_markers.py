@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -105,3 +107,14 @@ def test_bad_compare_config_is_an_error(key: str, bad: object) -> None:
 
     with pytest.raises(ConfigError, match=f"compare.{key}"):
         parse_config({"compare": {key: bad}})
+
+
+def test_wide_and_resize_options_compile(tmp_path: Path) -> None:
+    from tests.conftest import compile_latex
+
+    config = parse_config({"output": {"wide": True, "resize": True}})
+    tex = render(build_all(_results(), config).tables[0], "latex")
+    assert r"\begin{table*}" in tex and r"\end{table*}" in tex
+    assert r"\resizebox{\linewidth}{!}{%" in tex
+    result = compile_latex(tex, tmp_path, packages=("graphicx",))
+    assert result.returncode == 0, result.stdout[-2000:]

@@ -189,6 +189,8 @@ def _escaped(model: TableModel, esc: Callable[[str], str]) -> dict[str, Any]:
         "caption": esc(model.full_caption),
         "label": model.label,
         "description_header": esc(model.description_header) if model.description_header else None,
+        "wide": model.wide,
+        "resize": model.resize,
     }
 
 

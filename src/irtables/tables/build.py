@@ -63,6 +63,8 @@ def build_all(results: ResultSet, config: Config, *, progress: Progress | None =
         ablation = build_ablation(results, config, means=means, markers=_first_of(marks))
         ablation = _with_legend(ablation, _ablation_legend(sigs, config))
     tables = [*main, *([ablation] if ablation is not None else [])]
+    out = config.output
+    tables = [replace(t, wide=out.wide, resize=out.resize) for t in tables]
     return TableSet(tuple(pad_markers(t) for t in tables), _merged(found))
 
 

@@ -75,6 +75,8 @@ class TableModel:
     notes: tuple[str, ...] = ()
     description_header: str | None = None
     metrics: tuple[str, ...] = ()  # canonical metrics shown, for the significance tests
+    wide: bool = False  # LaTeX table* instead of table
+    resize: bool = False  # LaTeX: scale the tabular to the line width
 
     @property
     def full_caption(self) -> str:

@@ -1,0 +1,347 @@
+"""Diff two runs of a study: what changed in the numbers and in the paper's tables.
+
+Pure: takes two :class:`~irtables.model.ResultSet` (and their configurations) and returns
+a :class:`DiffReport`; :mod:`irtables.diff_report` renders it, the CLI loads the inputs.
+
+* Means: for every (dataset, system, metric) on both sides, the old and new mean, their
+  difference, a paired test over the queries present on both sides (is the change real
+  or noise?) and the queries whose value moved most.
+* Presence: datasets, systems, metrics and queries that appeared or disappeared (a
+  system is listed once, not with all its metrics and queries).
+* Tables: every configured table is built on both sides; a cell whose displayed text,
+  bold (best), underline (second best) or significance markers differ is listed.
+
+``tolerance`` hides mean changes of at most that size and displayed values whose
+underlying mean moved by at most that much; 0 lists every change, even a per-query change
+that leaves the mean unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from irtables.config import Config
+from irtables.measures import parse_measure
+from irtables.model import KEY, ResultSet
+from irtables.stats.paired import get_test
+from irtables.tables import TableModel, build_all
+from irtables.tables.model import Cell
+
+Change = Literal["added", "removed"]
+FailOn = Literal["regression", "change"]
+FAIL_ON: tuple[str, ...] = ("regression", "change")
+
+
+@dataclass(frozen=True, slots=True)
+class QueryChange:
+    """One query's old and new value."""
+
+    query: str
+    old: float
+    new: float
+
+    @property
+    def delta(self) -> float:
+        """``new - old``."""
+        return self.new - self.old
+
+
+@dataclass(frozen=True, slots=True)
+class MeanChange:
+    """The change of one (dataset, system, metric) mean, with a paired test.
+
+    ``n`` is the number of queries on both sides (the test's sample), ``n_changed`` how
+    many of them changed value; ``pvalue`` is None when no test ran (nothing changed on
+    the shared queries, or fewer than two of them).
+    """
+
+    dataset: str
+    system: str
+    metric: str
+    old: float
+    new: float
+    n: int
+    n_changed: int
+    test: str
+    method: str
+    pvalue: float | None
+    significant: bool
+    higher_is_better: bool = True
+    queries: tuple[QueryChange, ...] = ()
+
+    @property
+    def delta(self) -> float:
+        """``new - old``."""
+        return self.new - self.old
+
+    @property
+    def relative(self) -> float | None:
+        """``(new - old) / |old|``; None when the old mean is 0."""
+        return None if self.old == 0 else self.delta / abs(self.old)
+
+    @property
+    def worse(self) -> bool:
+        """Whether the mean moved in the bad direction of its metric."""
+        return self.delta < 0 if self.higher_is_better else self.delta > 0
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """Something found on one side only: ``kind`` is dataset, system, metric, query or table."""
+
+    kind: str
+    item: str
+    change: Change
+
+
+@dataclass(frozen=True, slots=True)
+class CellChange:
+    """A displayed cell that differs: its text with bold/underline/markers on each side."""
+
+    table: str
+    group: str
+    row: str
+    column: str
+    old: str
+    new: str
+    what: tuple[str, ...]  # among "value", "best", "second", "markers"
+
+
+@dataclass(frozen=True)
+class DiffReport:
+    """Everything that differs between two runs, in a stable order."""
+
+    old_label: str
+    new_label: str
+    means: tuple[MeanChange, ...] = ()
+    presence: tuple[Presence, ...] = ()
+    cells: tuple[CellChange, ...] = ()
+    tolerance: float = 0.0
+    test: str = "t"
+    alpha: float = 0.05
+    compared: int = field(default=0)  # (dataset, system, metric) triples on both sides
+
+    @property
+    def identical(self) -> bool:
+        """Whether no difference is listed."""
+        return not (self.means or self.presence or self.cells)
+
+    @property
+    def regressions(self) -> tuple[MeanChange, ...]:
+        """Listed mean changes in the bad direction of their metric."""
+        return tuple(m for m in self.means if m.worse)
+
+    def fails(self, on: str | None) -> bool:
+        """Whether ``--fail-on on`` should make the exit status 1."""
+        if on == "change":
+            return not self.identical
+        if on == "regression":
+            return bool(self.regressions)
+        return False
+
+
+def diff(
+    old: ResultSet,
+    new: ResultSet,
+    *,
+    old_config: Config | None = None,
+    new_config: Config | None = None,
+    tolerance: float = 0.0,
+    test: str = "t",
+    alpha: float = 0.05,
+    top: int = 3,
+    labels: tuple[str, str] = ("old", "new"),
+) -> DiffReport:
+    """Compare two result sets (and the tables their configurations build).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> def rs(values):
+    ...     return ResultSet.from_frame(pd.DataFrame({"dataset": "d", "system": "s",
+    ...         "query": ["1", "2", "3"], "metric": "AP", "value": values}))
+    >>> report = diff(rs([0.2, 0.4, 0.6]), rs([0.3, 0.5, 0.6]))
+    >>> m = report.means[0]
+    >>> (m.metric, round(m.delta, 4), m.n_changed, m.queries[0].query)
+    ('AP', 0.0667, 2, '1')
+    >>> diff(rs([0.2, 0.4, 0.6]), rs([0.2, 0.4, 0.6])).identical
+    True
+    """
+    get_test(test)  # an unknown name fails before any work
+    old_cfg, new_cfg = old_config or Config(), new_config or Config()
+    merged = _merge(old.frame, new.frame)
+    lower = set(new_cfg.output.lower_is_better)
+    means, compared = _mean_changes(merged, tolerance, test, alpha, top, lower)
+    cells, tables = _cell_changes(old, new, old_cfg, new_cfg, means, tolerance)
+    presence = (*_presence(merged), *tables)
+    return DiffReport(
+        labels[0], labels[1], means, presence, cells, tolerance, test, alpha, compared
+    )
+
+
+def _merge(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
+    def plain(frame: pd.DataFrame) -> pd.DataFrame:
+        return frame.astype(dict.fromkeys(KEY, str))
+
+    merged = plain(old).merge(
+        plain(new), on=list(KEY), how="outer", suffixes=("_old", "_new"), sort=True
+    )
+    return merged
+
+
+def _mean_changes(
+    merged: pd.DataFrame, tolerance: float, test: str, alpha: float, top: int, lower: set[str]
+) -> tuple[tuple[MeanChange, ...], int]:
+    out, compared = [], 0
+    run = get_test(test)
+    for (dataset, system, metric), g in merged.groupby(
+        ["dataset", "system", "metric"], sort=True, observed=True
+    ):
+        old, new = g["value_old"].to_numpy(), g["value_new"].to_numpy()
+        if np.isnan(old).all() or np.isnan(new).all():
+            continue  # on one side only: a presence change
+        compared += 1
+        both = ~np.isnan(old) & ~np.isnan(new)
+        moved = both & (old != new)
+        delta = float(np.nanmean(new) - np.nanmean(old))
+        if not (abs(delta) > tolerance or (tolerance == 0 and moved.any())):
+            continue
+        pvalue, method = None, "no test: no paired query changed"
+        if moved.any() and both.sum() >= 2:
+            result = run(new[both], old[both])
+            pvalue, method = float(result.pvalue), result.method
+        order = np.argsort(-np.abs(new - old)[moved], kind="stable")[:top]
+        queries = g["query"].to_numpy()[moved][order]
+        out.append(
+            MeanChange(
+                dataset=str(dataset),
+                system=str(system),
+                metric=str(metric),
+                old=float(np.nanmean(old)),
+                new=float(np.nanmean(new)),
+                n=int(both.sum()),
+                n_changed=int(moved.sum()),
+                test=test,
+                method=method,
+                pvalue=pvalue,
+                significant=pvalue is not None and pvalue < alpha,
+                higher_is_better=_label(str(metric)) not in lower,
+                queries=tuple(
+                    QueryChange(str(q), float(o), float(n))
+                    for q, o, n in zip(queries, old[moved][order], new[moved][order], strict=True)
+                ),
+            )
+        )
+    return tuple(out), compared
+
+
+def _label(metric: str) -> str:
+    try:
+        return parse_measure(metric).label
+    except Exception:  # a name the loaders kept as it was
+        return metric
+
+
+def _presence(merged: pd.DataFrame) -> Iterator[Presence]:
+    """What is on one side only, reported at the highest level that explains it."""
+    has_old, has_new = merged["value_old"].notna(), merged["value_new"].notna()
+    levels = (
+        ("dataset", ["dataset"]),
+        ("system", ["dataset", "system"]),
+        ("metric", ["dataset", "metric"]),
+        ("query", ["dataset", "query"]),
+    )
+    for kind, cols in levels:
+        old = set(merged.loc[has_old, cols].itertuples(index=False, name=None))
+        new = set(merged.loc[has_new, cols].itertuples(index=False, name=None))
+        parent = {tuple(k[: len(cols) - 1]) for k in old & new} if len(cols) > 1 else None
+        for change, items in (("removed", old - new), ("added", new - old)):
+            for item in sorted(items):
+                if parent is not None and tuple(item[:1]) not in parent:
+                    continue  # its dataset appeared or disappeared: said already
+                yield Presence(kind, "/".join(item), change)  # type: ignore[arg-type]
+
+
+def _cell_changes(
+    old: ResultSet,
+    new: ResultSet,
+    old_cfg: Config,
+    new_cfg: Config,
+    means: tuple[MeanChange, ...],
+    tolerance: float,
+) -> tuple[tuple[CellChange, ...], list[Presence]]:
+    old_tables = {t.name: t for t in build_all(old, old_cfg).tables}
+    new_tables = {t.name: t for t in build_all(new, new_cfg).tables}
+    listed = {m.system for m in means}
+    out: list[CellChange] = []
+    for name in sorted(old_tables.keys() & new_tables.keys()):
+        out += _table_changes(old_tables[name], new_tables[name], listed, tolerance)
+    return tuple(out), table_presence(list(old_tables), list(new_tables))
+
+
+def table_presence(old: list[str], new: list[str]) -> list[Presence]:
+    """Tables built on one side only.
+
+    Examples
+    --------
+    >>> [p.item for p in table_presence(["table1", "ablation"], ["table1"])]
+    ['ablation']
+    """
+    removed = [Presence("table", n, "removed") for n in sorted(set(old) - set(new))]
+    return removed + [Presence("table", n, "added") for n in sorted(set(new) - set(old))]
+
+
+def _cells(table: TableModel) -> dict[tuple[str, str, str], tuple[str, str, Cell]]:
+    out = {}
+    for group in table.groups:
+        for row in group.rows:
+            for column, cell in zip(table.columns, row.cells, strict=False):
+                key = (group.label or "", row.key, column.key)
+                out[key] = (row.label, column.label, cell)
+    return out
+
+
+def _table_changes(
+    old: TableModel, new: TableModel, listed: set[str], tolerance: float
+) -> list[CellChange]:
+    """Cells whose text, bold, underline or markers differ.
+
+    With a tolerance, a value-only change in the row of a system without any listed mean
+    change is a rounding flip of a change below the tolerance: not listed.
+    """
+    before, after = _cells(old), _cells(new)
+    out = []
+    for key in (k for k in before if k in after):  # in table order
+        (row, column, a), (_, _, b) = before[key], after[key]
+        what = tuple(
+            w
+            for w, differs in (
+                ("value", a.text != b.text),
+                ("best", a.best != b.best),
+                ("second", a.second != b.second),
+                ("markers", a.markers != b.markers),
+            )
+            if differs
+        )
+        if what == ("value",) and tolerance > 0 and key[1] not in listed:
+            continue
+        if what:
+            out.append(CellChange(new.name, key[0], row, column, show(a), show(b), what))
+    return out
+
+
+def show(cell: Cell) -> str:
+    """A cell as Markdown-ish text: ``**0.512**`` best, ``_0.498_`` second, then markers.
+
+    Examples
+    --------
+    >>> show(Cell(0.5, "0.500", best=True, markers="†"))
+    '**0.500**†'
+    """
+    text = f"**{cell.text}**" if cell.best else f"_{cell.text}_" if cell.second else cell.text
+    return text + cell.markers

@@ -1,0 +1,352 @@
+"""Lint: find numbers that cannot all be true (``irtables lint``).
+
+Pure: takes a :class:`~irtables.loaders.discover.Study` (per-query rows, the files' own
+``all`` rows and their paths) or a bare :class:`~irtables.model.ResultSet`, and returns a
+:class:`LintReport`. The per-query values of one (dataset, system) are pivoted into a
+queries x measures matrix once, and every check is a numpy expression over its columns.
+
+Tolerance. Dumps print values rounded (trec_eval: 4 decimals), so equalities hold only
+up to rounding. Each (dataset, system) gets ``eps`` = half a unit of its printed
+precision: the fewest decimals (0 to 9) that represent a sample of its values, so
+``eps = 0.5e-4`` for trec_eval dumps and ``1e-9`` for full-precision floats; at least
+2 decimals are assumed (a sample of only 0, 1 and 0.5 was not printed to 1 decimal). A product
+like ``P@K * K`` is then known within ``eps * K``; an implied number of relevant
+documents ``P@K * K / R@K`` lies in ``[(P - eps) K / (R + eps), (P + eps) K / (R - eps)]``.
+Two values compared directly may differ by ``2 * eps``. ``tolerance=`` replaces ``eps``.
+Only measures with the same relevance threshold (``P(rel=2)@10`` with ``R(rel=2)@10``)
+are compared with each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from irtables.errors import UnknownNameError
+from irtables.lint_checks import CHECKS, Grid, Hit, fmt, run_checks
+from irtables.loaders.discover import Study
+from irtables.measures import FAMILIES, Measure, parse_measure
+from irtables.model import ResultSet
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+FULL_PRECISION = 1e-9  # eps of values printed with more than 9 decimals
+MIN_DECIMALS = 2  # values like 0, 1 or 0.5 were printed with at least 2 decimals
+_SAMPLE = 200_000  # values looked at to guess each block's printed precision
+
+__all__ = ["CHECKS", "LintReport", "Violation", "lint"]
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One set of numbers that cannot all be true.
+
+    ``query`` is None for a file's own means (its ``all`` rows); ``metrics`` and
+    ``values`` are the numbers involved, in the order the message names them.
+    """
+
+    check: str
+    file: str | None
+    dataset: str
+    system: str
+    query: str | None
+    metrics: tuple[str, ...]
+    values: tuple[float, ...]
+    message: str
+
+    def format(self) -> str:
+        """One line: ``file: dataset/system query q: [check] message``."""
+        where = f"{self.file}: " if self.file else ""
+        query = "mean (all)" if self.query is None else f"query {self.query}"
+        return f"{where}{self.dataset}/{self.system} {query}: [{self.check}] {self.message}"
+
+
+@dataclass(frozen=True)
+class LintReport:
+    """Every violation found (up to ``limit`` of them kept), counted per check."""
+
+    violations: tuple[Violation, ...]
+    total: int
+    counts: dict[str, int]
+    values_checked: int
+
+    @property
+    def ok(self) -> bool:
+        """Whether nothing was violated."""
+        return self.total == 0
+
+    def summary(self) -> str:
+        """``"3 violations (num_rel: 2, top1: 1) in 1,200 values"`` or ``"no violations ..."``."""
+        if self.ok:
+            return f"no violations in {self.values_checked:,} values"
+        parts = ", ".join(f"{k}: {v}" for k, v in self.counts.items() if v)
+        noun = "violation" if self.total == 1 else "violations"
+        return f"{self.total} {noun} ({parts}) in {self.values_checked:,} values"
+
+    def format(self) -> str:
+        """Every kept violation on its own line, then the summary."""
+        lines = [v.format() for v in self.violations]
+        if len(self.violations) < self.total:
+            lines.append(f"... {self.total - len(self.violations)} more not shown")
+        return "\n".join([*lines, self.summary()]) + "\n"
+
+
+def lint(
+    source: Study | ResultSet, *, tolerance: float | None = None, limit: int | None = None
+) -> LintReport:
+    """Check per-query values (and a study's own means) against the metric invariants.
+
+    Parameters
+    ----------
+    source
+        A study (per-query rows, the files' ``all`` rows and paths) or a result set.
+    tolerance
+        Rounding tolerance of every value; None guesses it per (dataset, system) from the
+        printed precision (half a unit of the last printed decimal).
+    limit
+        Keep at most this many :class:`Violation` records (all are counted).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rs = ResultSet.from_frame(pd.DataFrame({"dataset": "d", "system": "s",
+    ...     "query": "1", "metric": ["P@1", "R@1", "P@5", "R@5"],
+    ...     "value": [1.0, 0.125, 0.8, 1.0]}))
+    >>> report = lint(rs)
+    >>> report.total, report.violations[0].check
+    (1, 'num_rel')
+    >>> print(report.violations[0].message)
+    P@1·1 = 1 and R@1 = 0.125 imply 8 relevant documents, but P@5·5 = 4 and R@5 = 1 imply 4
+    """
+    if tolerance is not None and not tolerance >= 0:
+        raise UnknownNameError(f"tolerance must be a number >= 0, got {tolerance}")
+    study = source if isinstance(source, Study) else None
+    results = source.results if isinstance(source, Study) else source
+    grid = _grid(results.frame, tolerance)
+    hits = run_checks(grid, means=False)
+    paths = _paths(study) if study is not None else {}
+    checked = len(results.frame)
+    summary_hits: list[Hit] = []
+    sgrid = None
+    if study is not None and not study.summary.empty:
+        summary = study.summary
+        sgrid = _grid(summary.assign(query="all"), tolerance)
+        summary_hits = run_checks(sgrid, means=True)
+        summary_hits += _mean_hits(grid, sgrid)
+        paths.update(_summary_paths(summary))
+        checked += len(summary)
+    found = _violations(grid, hits, paths, limit, per_query=True)
+    left = None if limit is None else max(limit - len(found), 0)
+    if sgrid is not None:
+        found += _violations(sgrid, summary_hits, paths, left, per_query=False)
+    counts = dict.fromkeys(CHECKS, 0)
+    for hit in (*hits, *summary_hits):
+        counts[hit.check] += len(hit.rows)
+    return LintReport(tuple(found), sum(counts.values()), counts, checked)
+
+
+# --- the grid: one row per (dataset, system, query), one column per measure ----------------
+
+
+def _grid(frame: pd.DataFrame, tolerance: float | None) -> Grid:
+    cats = {c: _categorical(frame[c]) for c in ("dataset", "system", "query", "metric")}
+    n_sys = max(len(cats["system"].categories), 1)
+    n_q = max(len(cats["query"].categories), 1)
+    n_blocks = max(len(cats["dataset"].categories), 1) * n_sys
+    wide = np.int64 if n_blocks * n_q >= 2**31 else np.int32  # halves the memory traffic
+    block = cats["dataset"].codes.astype(wide) * n_sys + cats["system"].codes
+    key = block * n_q + cats["query"].codes
+    row_keys, row_of = _dense_rank(key)
+    metric_names = [str(m) for m in cats["metric"].categories]
+    values = frame["value"].to_numpy(dtype=np.float64)
+    # column-major: every check reads whole columns
+    matrix = np.full((len(row_keys), len(metric_names)), np.nan, order="F")
+    matrix[row_of, cats["metric"].codes] = values
+    blocks = [
+        (str(cats["dataset"].categories[b // n_sys]), str(cats["system"].categories[b % n_sys]))
+        for b in range(int(block.max()) + 1 if len(block) else 0)
+    ]
+    eps = _block_eps(values, block.astype(np.int64, copy=False), len(blocks), tolerance)
+    row_block = (row_keys // n_q).astype(np.int64)
+    return Grid(
+        values=matrix,
+        measures=[_measure(m) for m in metric_names],
+        names=metric_names,
+        eps=eps[row_block],
+        block_eps=eps,
+        row_block=row_block,
+        row_query=(row_keys % n_q).astype(np.int64),
+        blocks=blocks,
+        queries=[str(q) for q in cats["query"].categories],
+    )
+
+
+def _categorical(series: pd.Series) -> Any:
+    """The column as a pandas Categorical (``.codes``, ``.categories``)."""
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        return series.array
+    return pd.Categorical(series.astype(str))
+
+
+def _dense_rank(key: npt.NDArray[np.integer]) -> tuple[IntArray, npt.NDArray[np.integer]]:
+    """Sorted distinct keys and the position of each key among them (linear when small)."""
+    if len(key) == 0:
+        return key.astype(np.int64), key
+    space = int(key.max()) + 1
+    if space <= 8 * len(key) + 1_000_000:
+        seen = np.zeros(space, dtype=np.bool_)
+        seen[key] = True
+        rank = np.cumsum(seen, dtype=key.dtype) - 1
+        return np.flatnonzero(seen).astype(np.int64), rank[key]
+    distinct, inverse = np.unique(key, return_inverse=True)
+    return distinct.astype(np.int64), inverse
+
+
+def _measure(name: str) -> Measure | None:
+    try:
+        return parse_measure(name)
+    except UnknownNameError:
+        return None
+
+
+def _block_eps(
+    values: FloatArray, block: IntArray, n_blocks: int, tolerance: float | None
+) -> FloatArray:
+    """Half a unit of the printed precision of each block's values (or ``tolerance``)."""
+    if tolerance is not None:
+        return np.full(n_blocks, float(tolerance))
+    stride = max(1, len(values) // _SAMPLE)
+    picked = np.arange(0, len(values), stride)
+    decimals = np.full(n_blocks, -1, dtype=np.int64)
+    np.maximum.at(decimals, block[picked], _decimals(values[picked]))
+    unseen = np.flatnonzero(decimals < 0)
+    if len(unseen):
+        rows = np.flatnonzero(np.isin(block, unseen))
+        np.maximum.at(decimals, block[rows], _decimals(values[rows]))
+    half_unit = 0.5 * 10.0 ** (-np.clip(decimals, MIN_DECIMALS, 9).astype(np.float64))
+    half_unit += FULL_PRECISION
+    return np.where(decimals > 9, FULL_PRECISION, half_unit)
+
+
+def _decimals(values: FloatArray) -> IntArray:
+    """Fewest decimals (0 to 9) that print each value exactly; 10 when none does.
+
+    Examples
+    --------
+    >>> _decimals(np.array([0.5, 0.1234, 1 / 3, 12.0])).tolist()
+    [1, 4, 10, 0]
+    """
+    out = np.full(len(values), 10, dtype=np.int64)
+    finite = np.isfinite(values)
+    out[~finite] = 0
+    for d in range(9, -1, -1):
+        scaled = values * 10.0**d
+        exact = finite & (np.abs(scaled - np.round(scaled)) <= 1e-4)
+        out[exact] = d
+    return out
+
+
+# --- the files' own means --------------------------------------------------------------------
+
+
+def _mean_hits(grid: Grid, sgrid: Grid) -> list[Hit]:
+    """The mean (or, for counts, the sum) of per-query values against each ``all`` row."""
+    index = {name: j for j, name in enumerate(grid.names)}
+    where = {b: i for i, b in enumerate(grid.blocks)}
+    to_block = np.array([where.get(b, -1) for b in sgrid.blocks], dtype=np.int64)
+    row_block = to_block[sgrid.row_block] if len(to_block) else sgrid.row_block
+    n_blocks = len(grid.blocks)
+    hits = []
+    for j, (name, measure) in enumerate(zip(sgrid.names, sgrid.measures, strict=True)):
+        if measure is None or measure.extra is not None or name not in index:
+            continue
+        col = grid.values[:, index[name]]
+        present = ~np.isnan(col)
+        sums = np.bincount(grid.row_block[present], col[present], minlength=n_blocks)
+        counts = np.bincount(grid.row_block[present], minlength=n_blocks)
+        is_count = FAMILIES[measure.family].count
+        stated = sgrid.values[:, j]
+        known = (row_block >= 0) & ~np.isnan(stated)
+        b = np.where(known, row_block, 0)
+        n = counts[b]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            got = sums[b] if is_count else sums[b] / n
+        tol = grid.block_eps[b] * (n if is_count else 1) + sgrid.eps + 1e-9
+        bad = known & (n > 0) & (np.abs(got - stated) > tol)
+        how = "sum" if is_count else "mean"
+        for r in np.flatnonzero(bad):
+            text = (
+                f"the file's own {name} = {fmt(stated[r])}, but the {how} of its "
+                f"{n[r]} per-query values is {fmt(got[r])}"
+            )
+            vals = np.array([[stated[r], got[r]]])
+            hits.append(Hit("mean", np.array([r]), (name,), vals, lambda _x, t=text: t))  # type: ignore[misc]
+    return hits
+
+
+# --- violations ------------------------------------------------------------------------------
+
+
+def _violations(
+    grid: Grid,
+    hits: Sequence[Hit],
+    paths: dict[tuple[str, str], str],
+    limit: int | None,
+    *,
+    per_query: bool,
+) -> list[Violation]:
+    """Materialise hits as records, ordered by dataset, system, query, then check."""
+    if not hits:
+        return []
+    rows = np.concatenate([h.rows for h in hits])
+    which = np.concatenate([np.full(len(h.rows), i) for i, h in enumerate(hits)])
+    pos = np.concatenate([np.arange(len(h.rows)) for h in hits])
+    order = np.lexsort((pos, which, rows))
+    if limit is not None:
+        order = order[:limit]
+    out = []
+    for o in order:
+        hit, r = hits[int(which[o])], int(rows[o])
+        vals = hit.values[int(pos[o])]
+        dataset, system = grid.blocks[int(grid.row_block[r])]
+        out.append(
+            Violation(
+                check=hit.check,
+                file=paths.get((dataset, system)),
+                dataset=dataset,
+                system=system,
+                query=grid.queries[int(grid.row_query[r])] if per_query else None,
+                metrics=hit.metrics,
+                values=tuple(float(v) for v in vals),
+                message=hit.message(vals),
+            )
+        )
+    return out
+
+
+def _paths(study: Study) -> dict[tuple[str, str], str]:
+    out: dict[tuple[str, str], str] = {}
+    for f in study.files:
+        if f.dataset is not None and f.system is not None:
+            out[(f.dataset, f.system)] = f.path
+            continue
+        cols = [c for c in ("dataset", "system") if c in f.frame.columns]
+        pairs = f.frame.groupby(cols, observed=True).size().index
+        for pair in pairs:
+            key = pair if isinstance(pair, tuple) else (pair,)
+            named = dict(zip(cols, key, strict=True))
+            out[(str(named.get("dataset", f.dataset)), str(named.get("system", f.system)))] = f.path
+    return out
+
+
+def _summary_paths(summary: pd.DataFrame) -> dict[tuple[str, str], str]:
+    firsts = summary.drop_duplicates(["dataset", "system"])
+    return {
+        (str(d), str(s)): str(p)
+        for d, s, p in zip(firsts["dataset"], firsts["system"], firsts["path"], strict=True)
+    }

@@ -1,0 +1,14 @@
+"""Supplementary material in one command (``irtables supplement``) and its staleness check.
+
+Modules: ``analysis`` (wins/ties/losses, largest changes), ``figures`` (matplotlib, bytes),
+``methods`` (the methods-text model), ``bibliography`` (references as data), ``report``
+(formatted rows), ``build`` (every output as bytes), ``pdf`` (pdflatex), ``manifest``,
+``study`` (config and input files), ``check`` and ``run`` (the I/O).
+"""
+
+from __future__ import annotations
+
+from irtables.supplement.check import StaleItem, check_supplement
+from irtables.supplement.run import SupplementRun, make_supplement
+
+__all__ = ["StaleItem", "SupplementRun", "check_supplement", "make_supplement"]

@@ -1,0 +1,347 @@
+"""Assembling the supplement: every output as (relative path, bytes), nothing written here.
+
+The tables and tests come from :func:`~irtables.tables.build_all`, the per-query analysis
+from :mod:`.analysis`, the figures from :mod:`.figures`, the methods text from
+:mod:`.methods` through the Jinja templates. :mod:`.run` compiles the PDF and writes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from matplotlib.figure import Figure
+
+from irtables.config import Config
+from irtables.measures import Measure, parse_measure
+from irtables.model import ResultSet
+from irtables.render import FORMATS, render
+from irtables.stats.report import format_comparisons
+from irtables.supplement import figures as fig
+from irtables.supplement import report
+from irtables.supplement.analysis import PerQuery, compare_queries
+from irtables.supplement.bibliography import bibtex
+from irtables.supplement.methods import methods_model
+from irtables.supplement.templates import render_page
+from irtables.tables import build_all
+from irtables.tables.build import TableSet
+from irtables.tables.layouts import missing_policy
+from irtables.tables.metrics import MetricIndex, family_of
+
+Progress = Callable[[str, int, int], None]
+TABLE_FORMATS = ("latex", "markdown", "csv")
+TOP_CHANGES = 5
+
+
+@dataclass(frozen=True)
+class Output:
+    """One file of the supplement: its path inside the output folder and its bytes."""
+
+    path: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class FigureEntry:
+    """A figure for the LaTeX and Markdown indexes: file stem (no extension) and caption."""
+
+    stem: str
+    caption: str
+
+
+@dataclass(frozen=True)
+class Built:
+    """Everything of a supplement but the PDF and the manifest."""
+
+    outputs: tuple[Output, ...]
+    notes: tuple[str, ...]
+    context: dict[str, object]
+
+
+def build_supplement(
+    results: ResultSet,
+    config: Config,
+    *,
+    pr_results: ResultSet | None = None,
+    template_dirs: Sequence[str | Path] = (),
+    progress: Progress | None = None,
+) -> Built:
+    """Build every output of the supplement from the results and the configuration.
+
+    ``pr_results`` holds interpolated precision (``IPrec@r``) evaluated from runs and
+    qrels for the precision-recall figure; without it, IPrec values in ``results`` are
+    used, and without either the figure is skipped (and a note says so).
+    """
+    report_progress = progress or (lambda stage, done, total: None)
+    built = build_all(
+        results, config, progress=lambda d, t: report_progress("significance tests", d, t)
+    )
+    out: list[Output] = []
+    out += _tables(built, template_dirs)
+    analyses = _analyses(results, config, built)
+    out += _analysis_files(analyses, config)
+    figures, fig_files, notes = _figures(results, config, analyses, pr_results, report_progress)
+    out += fig_files
+    used = _used_metrics(results, config, built)
+    queries = {d: int(n) for d, n in _query_counts(results).items() if d in used}
+    model = methods_model(config, used, queries, built.comparisons)
+    context = _context(config, built, analyses, figures, notes, model)
+    out += [
+        _text("methods.tex", render_page("latex", "methods.tex.j2", context, template_dirs)),
+        _text("methods.md", render_page("markdown", "methods.md.j2", context, template_dirs)),
+        _text("references.bib", _bib_header() + bibtex(model.references)),
+        _text("supplement.tex", render_page("latex", "supplement.tex.j2", context, template_dirs)),
+    ]
+    return Built(tuple(out), tuple(notes), context)
+
+
+def readme(built: Built, *, pdf: bool, template_dirs: Sequence[str | Path] = ()) -> Output:
+    """The Markdown index, once it is known whether the PDF was compiled."""
+    context = {**built.context, "pdf": pdf}
+    return _text(
+        "README.md", render_page("markdown", "supplement_readme.md.j2", context, template_dirs)
+    )
+
+
+def safe_name(text: str) -> str:
+    """A file-name-safe form of a dataset or metric id.
+
+    Examples
+    --------
+    >>> safe_name("RR(rel=2)@10")
+    'RR_rel_2_10'
+    """
+    return re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9.-]", "_", text)).strip("_")
+
+
+def _text(path: str, text: str) -> Output:
+    return Output(path, text.encode("utf-8"))
+
+
+def _bib_header() -> str:
+    from irtables.render import header_line
+
+    return header_line("%") + "\n\n"
+
+
+def _tables(built: TableSet, dirs: Sequence[str | Path]) -> list[Output]:
+    out = []
+    for model in built.tables:
+        for fmt in TABLE_FORMATS:
+            ext = FORMATS[fmt].extension
+            out.append(_text(f"tables/{model.name}.{ext}", render(model, fmt, template_dirs=dirs)))
+    if built.comparisons is not None:
+        out.append(_text("significance.csv", format_comparisons(built.comparisons, "csv")))
+        out.append(_text("significance.md", format_comparisons(built.comparisons, "markdown")))
+    return out
+
+
+def _ordered(present: Sequence[str], preferred: Sequence[str]) -> list[str]:
+    first = [p for p in preferred if p in present]
+    return first + [p for p in present if p not in first]
+
+
+def _analyses(results: ResultSet, config: Config, built: TableSet) -> list[PerQuery]:
+    """Each system against the baseline (the configured one, else the dataset's first
+    system) on every Table 1 metric of each dataset with two systems or more."""
+    main = next((t for t in built.tables if t.layout == "main"), None)
+    if main is None:
+        return []
+    out: list[PerQuery] = []
+    for dataset in _ordered(results.datasets(), [d.id for d in config.datasets]):
+        systems = _ordered(results.systems(dataset), [s.id for s in config.systems])
+        if len(systems) < 2:
+            continue
+        baseline = config.baseline if config.baseline in systems else systems[0]
+        present = set(results.metrics(dataset))
+        for metric in (m for m in main.metrics if m in present):
+            out += compare_queries(
+                results, dataset, metric, systems, baseline, missing=missing_policy(config)
+            )
+    return out
+
+
+def _analysis_files(analyses: Sequence[PerQuery], config: Config) -> list[Output]:
+    dn, sn = config.dataset_name, config.system_name
+    wtl = report.wtl_rows(analyses, dn, sn)
+    changes = report.change_rows(analyses, TOP_CHANGES, dn, sn)
+    note_wtl = "Queries on which each system is better than, equal to or worse than the baseline."
+    note_fail = (
+        f"The {TOP_CHANGES} queries with the largest gains and losses against the baseline "
+        "(Δ = system − baseline), per dataset, metric and system."
+    )
+    wtl_md = report.to_markdown("Wins, ties and losses", report.WTL_HEADER, wtl, note_wtl)
+    fail_md = report.to_markdown(
+        "Largest gains and losses", report.CHANGE_HEADER, changes, note_fail
+    )
+    return [
+        _text("per_query.csv", report.to_csv(report.WTL_HEADER, wtl)),
+        _text("per_query.md", wtl_md),
+        _text("failures.csv", report.to_csv(report.CHANGE_HEADER, changes)),
+        _text("failures.md", fail_md),
+    ]
+
+
+def _used_metrics(results: ResultSet, config: Config, built: TableSet) -> dict[str, list[str]]:
+    shown = list(dict.fromkeys(m for t in built.tables for m in t.metrics))
+    used: dict[str, list[str]] = {}
+    for dataset in _ordered(results.datasets(), [d.id for d in config.datasets]):
+        present = set(results.metrics(dataset))
+        names = [m for m in shown if m in present]
+        if names:
+            used[dataset] = names
+    return used
+
+
+def _query_counts(results: ResultSet) -> dict[str, int]:
+    frame = results.frame
+    counts = frame.groupby("dataset", observed=True, sort=False)["query"].nunique()
+    return {str(d): int(n) for d, n in counts.items()}
+
+
+def _figures(
+    results: ResultSet,
+    config: Config,
+    analyses: Sequence[PerQuery],
+    pr_results: ResultSet | None,
+    progress: Progress,
+) -> tuple[list[FigureEntry], list[Output], list[str]]:
+    means = _means(results)
+    index = MetricIndex.from_results(results)
+    plans: list[tuple[FigureEntry, Callable[[], Figure]]] = []
+    for dataset in _ordered(results.datasets(), [d.id for d in config.datasets]):
+        plans += _k_plan(config, dataset, means, index)
+        plans += _diff_plan(config, dataset, analyses)
+    notes: list[str] = []
+    pr_source = pr_results if pr_results is not None else results
+    pr = [p for d in pr_source.datasets() for p in _pr_plan(config, d, _means(pr_source))]
+    if not pr:
+        notes.append(
+            "No precision-recall figure: the results hold no interpolated precision "
+            "(IPrec@r) and the configuration names no qrels and runs to compute it from."
+        )
+    plans += pr
+    entries, outputs = [], []
+    for done, (entry, draw) in enumerate(plans, start=1):
+        files = fig.render_all(draw())
+        outputs += [Output(f"figures/{entry.stem}.{ext}", data) for ext, data in files.items()]
+        entries.append(entry)
+        progress("figures", done, len(plans))
+    return entries, outputs, notes
+
+
+Means = dict[tuple[str, str, str], float]
+
+
+def _means(results: ResultSet) -> Means:
+    frame = results.means().reset_index()
+    keys = zip(frame["dataset"], frame["system"], frame["metric"], strict=True)
+    values = frame["mean"].astype(float)
+    return {(str(d), str(s), str(m)): v for (d, s, m), v in zip(keys, values, strict=True)}
+
+
+def _k_plan(
+    config: Config, dataset: str, means: Means, index: MetricIndex
+) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
+    systems = _systems_of(means, dataset, config)
+    panels: dict[str, list[fig.Series]] = {}
+    for name in config.k_breakdown.metrics:
+        family = family_of(name)
+        resolved = [
+            (k, index.resolve(dataset, Measure(family.family, k, family.rel, family.param)))
+            for k in config.k_breakdown.k
+        ]
+        found = [(k, m) for k, m in resolved if m is not None]
+        if len(found) < 2:
+            continue
+        label = parse_measure(found[0][1]).base_label
+        panels[label] = [
+            fig.Series(
+                config.system_name(s),
+                tuple(
+                    (float(k), means[(dataset, s, m)]) for k, m in found if (dataset, s, m) in means
+                ),
+            )
+            for s in systems
+        ]
+    if not panels:
+        return []
+    title = f"{config.dataset_name(dataset)}: effectiveness at rank cutoffs K"
+    entry = FigureEntry(f"k-{safe_name(dataset)}", title)
+    return [(entry, lambda: fig.k_curves(title, panels))]
+
+
+def _diff_plan(
+    config: Config, dataset: str, analyses: Sequence[PerQuery]
+) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
+    mine = [p for p in analyses if p.dataset == dataset]
+    if not mine:
+        return []
+    metric = mine[0].metric
+    panels = [(config.system_name(p.system), p) for p in mine if p.metric == metric]
+    label = parse_measure(metric).label
+    base = config.system_name(mine[0].baseline)
+    title = f"{config.dataset_name(dataset)}: per-query difference in {label} from {base}"
+    entry = FigureEntry(f"diff-{safe_name(dataset)}", title)
+    return [(entry, lambda: fig.difference_bars(title, label, panels))]
+
+
+def _pr_plan(
+    config: Config, dataset: str, means: Means
+) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
+    levels: dict[str, dict[float, float]] = {}
+    for (d, system, metric), value in means.items():
+        m = parse_measure(metric)
+        if d == dataset and m.family == "IPrec" and m.param is not None:
+            levels.setdefault(system, {})[m.param] = value
+    lines = [
+        fig.Series(config.system_name(s), tuple(sorted(levels[s].items())))
+        for s in _ordered(sorted(levels), [s.id for s in config.systems])
+        if len(levels[s]) >= 2
+    ]
+    if not lines:
+        return []
+    title = f"{config.dataset_name(dataset)}: interpolated precision-recall"
+    entry = FigureEntry(f"pr-{safe_name(dataset)}", title)
+    return [(entry, lambda: fig.pr_curves(title, lines))]
+
+
+def _systems_of(means: Means, dataset: str, config: Config) -> list[str]:
+    present = list(dict.fromkeys(s for d, s, _ in means if d == dataset))
+    return _ordered(present, [s.id for s in config.systems])
+
+
+def _context(
+    config: Config,
+    built: TableSet,
+    analyses: Sequence[PerQuery],
+    figures: Sequence[FigureEntry],
+    notes: Sequence[str],
+    model: object,
+) -> dict[str, object]:
+    from irtables.render import header_line
+
+    dn, sn = config.dataset_name, config.system_name
+    primary = [p for p in analyses if p.metric == _primary(analyses, p.dataset)]
+    comparisons = built.comparisons
+    return {
+        "generated_tex": header_line("%"),
+        "generated_md": header_line("<!--") + " -->",
+        "tables": [{"name": t.name, "title": t.title} for t in built.tables],
+        "significance": report.significance_rows(comparisons, dn, sn) if comparisons else [],
+        "sig_header": report.SIG_HEADER,
+        "wtl": report.wtl_rows(analyses, dn, sn),
+        "wtl_header": report.WTL_HEADER,
+        "failures": report.change_rows(primary, TOP_CHANGES, dn, sn),
+        "failures_header": report.CHANGE_HEADER,
+        "top": TOP_CHANGES,
+        "figures": list(figures),
+        "notes": list(notes),
+        "m": model,
+    }
+
+
+def _primary(analyses: Sequence[PerQuery], dataset: str) -> str:
+    return next(p.metric for p in analyses if p.dataset == dataset)

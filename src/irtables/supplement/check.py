@@ -1,0 +1,92 @@
+"""``irtables check``: is a supplement current? Compares the inputs, the configuration,
+the irtables version and the outputs with what ``manifest.json`` recorded."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from irtables import __version__
+from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, read_manifest, relative
+from irtables.supplement.study import config_file, default_outdir, input_files, locate
+from irtables.writers import sha256_hex
+
+StaleKind = Literal["manifest", "version", "config", "input", "output"]
+
+
+@dataclass(frozen=True)
+class StaleItem:
+    """One reason why the supplement is not current.
+
+    Examples
+    --------
+    >>> str(StaleItem("input", "../cacm/bm25.tsv", "changed since the supplement was built"))
+    'input ../cacm/bm25.tsv: changed since the supplement was built'
+    """
+
+    kind: StaleKind
+    path: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.path}: {self.reason}"
+
+
+def check_supplement(
+    results_path: str | Path,
+    *,
+    config_path: str | Path | None = None,
+    outdir: str | Path | None = None,
+) -> tuple[Path, list[StaleItem]]:
+    """The supplement folder checked and what is stale in it (empty: everything is current)."""
+    config, base = locate(results_path, config_path)
+    target = Path(outdir) if outdir is not None else default_outdir(base)
+    manifest = read_manifest(target)
+    if manifest is None:
+        return target, [StaleItem("manifest", MANIFEST, "missing: run irtables supplement")]
+    stale: list[StaleItem] = []
+    if manifest.version != __version__:
+        reason = f"built by irtables {manifest.version}, this is {__version__}"
+        stale.append(StaleItem("version", "irtables", reason))
+    stale += _config(manifest, config_file(config), target)
+    current = hash_inputs(input_files(results_path, config, base), target)
+    stale += _compare("input", manifest.inputs, current)
+    stale += _outputs(manifest, target)
+    return target, stale
+
+
+def _config(manifest: Manifest, path: Path | None, target: Path) -> list[StaleItem]:
+    now = relative(path, target) if path is not None else None
+    if now != manifest.config:
+        was = manifest.config or "(none: defaults)"
+        return [StaleItem("config", now or "(none)", f"the configuration was {was}")]
+    if path is not None and sha256_hex(path.read_bytes()) != manifest.config_sha256:
+        return [StaleItem("config", now or "", "changed since the supplement was built")]
+    return []
+
+
+def _compare(
+    kind: StaleKind, was: Mapping[str, str], current: Mapping[str, str]
+) -> list[StaleItem]:
+    out = []
+    for path in sorted(set(was) | set(current)):
+        if path not in current:
+            out.append(StaleItem(kind, path, "removed since the supplement was built"))
+        elif path not in was:
+            out.append(StaleItem(kind, path, "new since the supplement was built"))
+        elif was[path] != current[path]:
+            out.append(StaleItem(kind, path, "changed since the supplement was built"))
+    return out
+
+
+def _outputs(manifest: Manifest, target: Path) -> list[StaleItem]:
+    out = []
+    for rel, sha in sorted(manifest.outputs.items()):
+        path = target / rel
+        if not path.is_file():
+            out.append(StaleItem("output", rel, "missing"))
+        elif sha256_hex(path.read_bytes()) != sha:
+            out.append(StaleItem("output", rel, "edited since it was generated"))
+    return out

@@ -1,0 +1,147 @@
+"""The supplement's figures, drawn with matplotlib and returned as bytes (PDF and PNG).
+
+Deterministic: matplotlib's own defaults (not the user's matplotlibrc), fixed sizes and
+resolution, and no dates, producer or software name in the files, so the same data gives
+byte-identical files. No pyplot: each figure is a standalone :class:`Figure` (thread-safe,
+no global backend switch).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import matplotlib
+import matplotlib.style
+from matplotlib.figure import Figure
+
+from irtables.supplement.analysis import PerQuery
+
+FIGURE_FORMATS = ("pdf", "png")
+DPI = 150
+WIDTH = 6.4  # inches, about a LaTeX text width
+_RC: dict[str, Any] = {
+    "svg.hashsalt": "irtables",
+    "pdf.compression": 6,
+    "pdf.fonttype": 42,
+    "font.size": 9,
+    "axes.titlesize": 9,
+    "legend.fontsize": 7,
+    "savefig.dpi": DPI,
+    "figure.dpi": DPI,
+}
+_METADATA = {
+    "pdf": {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None},
+    "png": {"Software": None},
+}
+#: Recall levels of the 11-point interpolated precision-recall curve.
+RECALL_LEVELS = tuple(i / 10 for i in range(11))
+
+
+@dataclass(frozen=True)
+class Series:
+    """One line of a plot: a label and its (x, y) points."""
+
+    label: str
+    points: tuple[tuple[float, float], ...]
+
+
+@contextmanager
+def _style() -> Iterator[None]:
+    with matplotlib.style.context("default"), matplotlib.rc_context(_RC):  # type: ignore[arg-type]
+        yield
+
+
+def figure_bytes(fig: Figure, fmt: str) -> bytes:
+    """The figure as a PDF or PNG file, without dates or tool names in its metadata.
+
+    Examples
+    --------
+    >>> with _style():
+    ...     fig = Figure(figsize=(1, 1))
+    ...     _ = fig.add_subplot().plot([0, 1], [0, 1])
+    ...     data = figure_bytes(fig, "png")
+    >>> data[:4], data == figure_bytes(fig, "png")
+    (b'\\x89PNG', True)
+    """
+    buffer = io.BytesIO()
+    with _style():
+        fig.savefig(buffer, format=fmt, metadata=_METADATA[fmt], dpi=DPI)
+    return buffer.getvalue()
+
+
+def render_all(fig: Figure) -> dict[str, bytes]:
+    """The figure in every format of :data:`FIGURE_FORMATS`."""
+    return {fmt: figure_bytes(fig, fmt) for fmt in FIGURE_FORMATS}
+
+
+def k_curves(title: str, panels: Mapping[str, Sequence[Series]]) -> Figure:
+    """Metric vs K: one panel per measure family, one line per system, K on a log axis."""
+    with _style():
+        n = max(len(panels), 1)
+        cols = min(n, 2)
+        rows = (n + cols - 1) // cols
+        fig = Figure(figsize=(WIDTH, 2.4 * rows), layout="constrained")
+        for i, (label, lines) in enumerate(panels.items()):
+            ax = fig.add_subplot(rows, cols, i + 1)
+            for s in lines:
+                ks, values = zip(*s.points, strict=True)
+                ax.plot(ks, values, marker="o", markersize=3, label=s.label)
+            ax.set_xscale("log")
+            ks_all = sorted({k for s in lines for k, _ in s.points})
+            ax.set_xticks(ks_all, [f"{k:g}" for k in ks_all])
+            ax.minorticks_off()
+            ax.set_xlabel("K")
+            ax.set_ylabel(f"{label}@K")
+            ax.grid(True, linewidth=0.3)
+        _legend(fig)
+        fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def difference_bars(title: str, metric: str, panels: Sequence[tuple[str, PerQuery]]) -> Figure:
+    """Per-query differences from the baseline, sorted, one panel per system (as IR papers)."""
+    with _style():
+        fig = Figure(figsize=(WIDTH, 1.9 * max(len(panels), 1)), layout="constrained")
+        for i, (name, pq) in enumerate(panels):
+            ax = fig.add_subplot(len(panels), 1, i + 1)
+            diffs = [c.diff for c in pq.changes]
+            colors = ["#2b7bba" if d > 0 else "#d7301f" for d in diffs]
+            ax.bar(range(len(diffs)), diffs, width=1.0, color=colors, linewidth=0)
+            ax.axhline(0.0, color="black", linewidth=0.5)
+            ax.set_xlim(-0.5, len(diffs) - 0.5)
+            ax.set_xticks([])
+            ax.set_ylabel(f"Δ {metric}")
+            ax.set_title(f"{name}: {pq.wins} better, {pq.ties} tied, {pq.losses} worse", loc="left")
+        if panels:
+            fig.axes[-1].set_xlabel("queries, sorted by difference")
+        fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def pr_curves(title: str, lines: Sequence[Series]) -> Figure:
+    """11-point interpolated precision-recall curves, one line per system."""
+    with _style():
+        fig = Figure(figsize=(WIDTH * 0.6, WIDTH * 0.5), layout="constrained")
+        ax = fig.add_subplot()
+        for s in lines:
+            recall, precision = zip(*s.points, strict=True)
+            ax.plot(recall, precision, marker="o", markersize=3, label=s.label)
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1.02)
+        ax.set_xticks(RECALL_LEVELS)
+        ax.set_xlabel("recall")
+        ax.set_ylabel("interpolated precision")
+        ax.grid(True, linewidth=0.3)
+        ax.legend(loc="upper right")
+        ax.set_title(title)
+    return fig
+
+
+def _legend(fig: Figure) -> None:
+    handles, labels = fig.axes[0].get_legend_handles_labels() if fig.axes else ([], [])
+    if handles:
+        fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 4))

@@ -1,0 +1,218 @@
+"""The model of the methods text: what was computed, as data for the methods templates.
+
+Pure: built from the configuration, the metrics the tables actually show (per dataset),
+the number of queries and the comparisons that ran. The sentences themselves live in
+``templates/latex/methods.tex.j2`` and ``templates/markdown/methods.md.j2``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from irtables.config import Config
+from irtables.measures import FAMILIES, Measure, parse_measure
+from irtables.stats import Comparisons
+from irtables.supplement.bibliography import (
+    AVERAGING_CITES,
+    CORRECTION_CITES,
+    EFFECT_SIZE_CITES,
+    FAMILY_CITES,
+    TEST_CITES,
+    Reference,
+    cited,
+)
+from irtables.tables.significance import CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
+
+#: Families whose value depends on the relevance threshold (binary relevance).
+BINARY = frozenset({"P", "R", "AP", "RR", "Success", "Rprec", "Bpref", "IPrec", "11pt"})
+#: The order in which families are described.
+ORDER = ("nDCG", "nDCG_exp", "RR", "AP", "P", "R", "Success", "Rprec", "Bpref", "IPrec", "11pt")
+
+
+@dataclass(frozen=True)
+class MetricEntry:
+    """One measure family as reported: ``ks`` are its cutoffs, ``whole`` whether it is
+    also reported without one (MAP, MRR over the full ranking)."""
+
+    family: str
+    label: str
+    ks: tuple[int, ...]
+    whole: bool
+    description: str
+    cites: tuple[str, ...]
+    binary: bool
+
+
+@dataclass(frozen=True)
+class DatasetEntry:
+    """A dataset: display name, number of queries and the relevance threshold."""
+
+    id: str
+    name: str
+    queries: int
+    relevance: int
+
+
+@dataclass(frozen=True)
+class TestEntry:
+    """The significance tests that ran (from the comparisons, not from the wishes)."""
+
+    test: str
+    name: str
+    alternative: str
+    alpha: float
+    correction: str
+    correction_name: str
+    family: str
+    comparisons: int
+    methods: tuple[str, ...]
+    intervals: tuple[str, ...]
+    cites: tuple[str, ...]
+    correction_cites: tuple[str, ...]
+
+    @property
+    def alpha_text(self) -> str:
+        """The significance level as written: ``0.05``."""
+        return f"{self.alpha:g}"
+
+
+@dataclass(frozen=True)
+class MethodsModel:
+    """Everything the methods text says."""
+
+    metrics: tuple[MetricEntry, ...]
+    ks: tuple[int, ...]
+    datasets: tuple[DatasetEntry, ...]
+    missing: str
+    test: TestEntry | None
+    baseline: str | None
+    all_pairs: bool
+    ablation: bool
+    averaging_cites: tuple[str, ...]
+    effect_cites: tuple[str, ...]
+    references: tuple[Reference, ...]
+
+    @property
+    def any_binary(self) -> bool:
+        """Whether a binary measure is reported (the threshold matters)."""
+        return any(m.binary for m in self.metrics)
+
+    @property
+    def one_threshold(self) -> bool:
+        """Whether every dataset uses the same relevance threshold."""
+        return len({d.relevance for d in self.datasets}) <= 1
+
+    @property
+    def short(self) -> dict[str, str]:
+        """Reference key -> author-year text, for Markdown citations."""
+        return {r.key: r.short for r in self.references}
+
+
+def methods_model(
+    config: Config,
+    used: Mapping[str, Sequence[str]],
+    queries: Mapping[str, int],
+    comparisons: Comparisons | None,
+) -> MethodsModel:
+    """Build the methods model.
+
+    Parameters
+    ----------
+    config
+        The study configuration (names, missing-query policy, baseline).
+    used
+        Dataset id -> canonical metrics shown in its tables.
+    queries
+        Dataset id -> number of queries its means are taken over.
+    comparisons
+        The comparisons behind the significance markers, or None when no test ran.
+
+    Examples
+    --------
+    >>> from irtables.config import Config
+    >>> m = methods_model(Config(), {"d": ["nDCG@10", "AP", "P@5", "P@10"]}, {"d": 3}, None)
+    >>> [(e.label, e.ks) for e in m.metrics]
+    [('NDCG@K', (10,)), ('MAP', ()), ('P@K', (5, 10))]
+    >>> [r.key for r in m.references]
+    ['buckley2000', 'jarvelin2002', 'keen1968']
+    """
+    measures = [parse_measure(name) for names in used.values() for name in names]
+    metrics = _metric_entries(measures)
+    test = None
+    if comparisons is not None and len(comparisons):
+        test = _test_entry(comparisons, config.compare.resamples)
+    keys = [k for m in metrics for k in m.cites] + list(AVERAGING_CITES)
+    if test is not None:
+        keys += [*test.cites, *test.correction_cites, *EFFECT_SIZE_CITES]
+    return MethodsModel(
+        metrics=metrics,
+        ks=tuple(sorted({k for m in metrics for k in m.ks})),
+        datasets=tuple(
+            DatasetEntry(d, config.dataset_name(d), queries.get(d, 0), _threshold(used[d]))
+            for d in used
+        ),
+        missing=config.output.missing,
+        test=test,
+        baseline=config.system_name(config.baseline) if config.baseline else None,
+        all_pairs=config.compare.all_pairs,
+        ablation=config.ablation is not None and config.compare.markers,
+        averaging_cites=AVERAGING_CITES,
+        effect_cites=EFFECT_SIZE_CITES if test is not None else (),
+        references=cited(keys),
+    )
+
+
+def _metric_entries(measures: Sequence[Measure]) -> tuple[MetricEntry, ...]:
+    by_family: dict[str, list[Measure]] = {}
+    for m in measures:
+        if m.extra is None:
+            by_family.setdefault(m.family, []).append(m)
+    rank = {f: i for i, f in enumerate(ORDER)}
+    out = []
+    for family in sorted(by_family, key=lambda f: (rank.get(f, len(ORDER)), f)):
+        found = by_family[family]
+        fam = FAMILIES[family]
+        ks = tuple(sorted({m.k for m in found if m.k is not None}))
+        label = f"{fam.label}@K" if ks else fam.label
+        out.append(
+            MetricEntry(
+                family=family,
+                label=label,
+                ks=ks,
+                whole=any(m.k is None for m in found),
+                description=fam.description,
+                cites=FAMILY_CITES.get(family, ()),
+                binary=family in BINARY,
+            )
+        )
+    return tuple(out)
+
+
+def _threshold(names: Sequence[str]) -> int:
+    """The relevance threshold of a dataset's binary measures (1 unless named: ``rel=2``)."""
+    rels = {
+        m.rel
+        for m in map(parse_measure, names)
+        if m.family in BINARY and m.extra is None and m.rel is not None
+    }
+    return max(rels) if rels else 1
+
+
+def _test_entry(c: Comparisons, resamples: int) -> TestEntry:
+    methods = tuple(dict.fromkeys(r.method for r in c.results))
+    intervals = tuple(dict.fromkeys(r.ci.method for r in c.results if r.ci is not None))
+    return TestEntry(
+        test=c.test,
+        name=TEST_NAMES[c.test].format(resamples=resamples),
+        alternative=c.alternative,
+        alpha=c.alpha,
+        correction=c.correction,
+        correction_name=CORRECTION_NAMES[c.correction],
+        family=FAMILY_NAMES.get(c.family, "per family"),
+        comparisons=len(c),
+        methods=methods,
+        intervals=intervals,
+        cites=TEST_CITES.get(c.test, ()),
+        correction_cites=CORRECTION_CITES.get(c.correction, ()),
+    )

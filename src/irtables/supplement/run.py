@@ -1,0 +1,158 @@
+"""The ``irtables supplement`` job: read, build, compile, write. The I/O lives here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from irtables import __version__
+from irtables.config import Config
+from irtables.model import ResultSet
+from irtables.pipeline import resolve_study, template_dirs_for
+from irtables.supplement.build import Output, build_supplement, readme
+from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, read_manifest, relative
+from irtables.supplement.pdf import compile_pdf, pdflatex_available
+from irtables.supplement.study import config_file, default_outdir, input_files
+from irtables.writers import sha256_hex, write_atomic
+
+Progress = Callable[[str, int, int], None]
+PR_MEASURES = tuple(f"IPrec@{i / 10:g}" for i in range(11))
+PDF = "supplement.pdf"
+
+
+@dataclass(frozen=True)
+class Written:
+    """One file of the supplement and what happened to it (written, unchanged, removed)."""
+
+    path: Path
+    status: str
+
+
+@dataclass(frozen=True)
+class SupplementRun:
+    """What ``make_supplement`` did: the folder, every file's status and the notes."""
+
+    outdir: Path
+    written: tuple[Written, ...]
+    notes: tuple[str, ...]
+
+
+def make_supplement(
+    results_path: str | Path,
+    *,
+    config_path: str | Path | None = None,
+    outdir: str | Path | None = None,
+    force: bool = False,
+    template_dirs: Sequence[str | Path] = (),
+    pdf: bool = True,
+    progress: Progress | None = None,
+) -> SupplementRun:
+    """Build the supplement of a study and write it into ``outdir`` with its manifest.
+
+    ``outdir`` defaults to ``supplement/`` beside the configuration (or in the results
+    folder). Files whose content is unchanged are not rewritten; files that irtables did
+    not generate are not overwritten unless ``force``. The PDF is compiled when ``pdf``
+    and pdflatex is available; otherwise a note says why it is missing.
+    """
+    results, config, base = resolve_study(results_path, config_path=config_path)
+    target = Path(outdir) if outdir is not None else default_outdir(base)
+    dirs = template_dirs_for(config, base, template_dirs)
+    pr = _pr_results(config, base, progress)
+    built = build_supplement(results, config, pr_results=pr, template_dirs=dirs, progress=progress)
+    outputs, notes = list(built.outputs), list(built.notes)
+    compiled = None
+    if pdf and pdflatex_available():
+        if progress is not None:
+            progress("pdflatex", 0, 1)
+        compiled = compile_pdf(
+            (o.path, o.data) for o in outputs if o.path.endswith((".tex", ".pdf"))
+        )
+        if progress is not None:
+            progress("pdflatex", 1, 1)
+    elif pdf:
+        notes.append(f"{PDF} was not compiled: pdflatex was not found.")
+    outputs.append(readme(built, pdf=compiled is not None, template_dirs=dirs))
+    if compiled is not None:
+        outputs.append(Output(PDF, compiled))
+    manifest = _manifest(results_path, config, base, target, outputs, notes)
+    written = _write(target, outputs, manifest, force=force)
+    return SupplementRun(target, tuple(written), tuple(notes))
+
+
+def _pr_results(config: Config, base: Path, progress: Progress | None) -> ResultSet | None:
+    """Interpolated precision at the 11 recall levels, for datasets given as qrels + runs."""
+    from irtables.evaluator.api import evaluate
+    from irtables.runsets import run_paths
+
+    specs = [d for d in config.datasets if getattr(d, "evaluated", False)]
+    if not specs:
+        return None
+    parts = []
+    for done, spec in enumerate(specs, start=1):
+        parts.append(
+            evaluate(
+                base / (spec.qrels or ""),
+                run_paths(spec, base),
+                list(PR_MEASURES),
+                relevance=spec.relevance,
+                depth=spec.depth,
+                missing_queries="zero" if spec.complete else "ignore",
+                dataset=spec.id,
+            )
+        )
+        if progress is not None:
+            progress("evaluation (precision-recall)", done, len(specs))
+    return ResultSet.concat(parts)
+
+
+def _manifest(
+    results_path: str | Path,
+    config: Config,
+    base: Path,
+    target: Path,
+    outputs: Sequence[Output],
+    notes: Sequence[str],
+) -> Manifest:
+    path = config_file(config)
+    return Manifest(
+        version=__version__,
+        results=relative(Path(results_path), target),
+        config=relative(path, target) if path is not None else None,
+        config_sha256=sha256_hex(path.read_bytes()) if path is not None else None,
+        settings=dict(config.raw),
+        inputs=hash_inputs(input_files(results_path, config, base), target),
+        outputs={o.path: sha256_hex(o.data) for o in outputs},
+        notes=tuple(notes),
+    )
+
+
+def _write(
+    target: Path, outputs: Sequence[Output], manifest: Manifest, *, force: bool
+) -> list[Written]:
+    previous = read_manifest(target)
+    known = dict(previous.outputs) if previous is not None else {}
+    written = []
+    for o in outputs:
+        status = write_atomic(
+            target / o.path, o.data, force=force, generated_sha256=known.get(o.path)
+        )
+        written.append(Written(target / o.path, status))
+    written += _remove_dropped(target, known, {o.path for o in outputs})
+    manifest_path = target / MANIFEST
+    own = sha256_hex(manifest_path.read_bytes()) if previous is not None else None
+    status = write_atomic(manifest_path, manifest.to_json(), force=force, generated_sha256=own)
+    written.append(Written(manifest_path, status))
+    return written
+
+
+def _remove_dropped(target: Path, known: dict[str, str], kept: set[str]) -> list[Written]:
+    """Delete outputs of the previous build that this one no longer makes, if untouched."""
+    out = []
+    for rel, sha in sorted(known.items()):
+        path = target / rel
+        if rel in kept or not path.is_file() or sha256_hex(path.read_bytes()) != sha:
+            continue
+        path.unlink()
+        out.append(Written(path, "removed"))
+    return out

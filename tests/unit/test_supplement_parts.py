@@ -1,0 +1,86 @@
+"""The pure parts of the supplement: analysis, methods model, bibliography, figures, manifest."""
+
+from __future__ import annotations
+
+import pytest
+
+from irtables.config import parse_config
+from irtables.model import ResultSet
+from irtables.supplement.analysis import compare_queries
+from irtables.supplement.bibliography import REFERENCES, bibtex, cited
+from irtables.supplement.figures import Series, k_curves, pr_curves, render_all
+from irtables.supplement.manifest import Manifest
+from irtables.supplement.methods import methods_model
+from irtables.supplement.report import change_rows, wtl_rows
+
+
+def test_wins_ties_losses(tiny_results: ResultSet) -> None:
+    (ap, ndcg) = (
+        compare_queries(tiny_results, "toy", m, ["bm25", "dense"], "bm25")[0]
+        for m in ("AP", "nDCG@10")
+    )
+    assert (ap.wins, ap.ties, ap.losses, ap.n) == (3, 0, 0, 3)
+    assert (ndcg.wins, ndcg.ties, ndcg.losses) == (0, 3, 0)
+    assert [c.query for c in ap.top_gains(2)] == ["q1", "q2"]  # equal gains: query order
+    assert ap.top_losses(5) == () and ndcg.top_gains(5) == ()
+
+
+def test_report_rows_use_display_names(tiny_results: ResultSet) -> None:
+    pq = compare_queries(tiny_results, "toy", "AP", ["bm25", "dense"], "bm25")
+    rows = wtl_rows(pq, str.upper, str.title)
+    assert rows == [["TOY", "MAP", "Dense", "Bm25", "3", "3", "0", "0"]]
+    gains = change_rows(pq, 1, str, str)
+    assert gains == [["toy", "MAP", "dense", "gain", "q1", "0.2000", "0.3000", "0.1000"]]
+
+
+def test_methods_model_reports_what_was_computed() -> None:
+    config = parse_config({"datasets": [{"id": "d", "name": "D"}]})
+    used = {"d": ["nDCG@10", "nDCG@5", "AP(rel=2)", "RR(rel=2)@10", "RR(rel=2)"]}
+    m = methods_model(config, used, {"d": 7}, None)
+    assert [(e.family, e.ks, e.whole) for e in m.metrics] == [
+        ("nDCG", (5, 10), False),
+        ("RR", (10,), True),
+        ("AP", (), True),
+    ]
+    assert m.ks == (5, 10)
+    assert [(d.name, d.queries, d.relevance) for d in m.datasets] == [("D", 7, 2)]
+    assert m.test is None and m.effect_cites == ()
+    keys = {r.key for r in m.references}
+    assert keys == {"jarvelin2002", "voorhees1999", "buckley2000", "keen1968"}
+
+
+def test_bibtex_cites_only_what_is_asked() -> None:
+    text = bibtex(cited(["holm1979", "unknown", "jarvelin2002"]))
+    assert text.count("@") == 2
+    assert 'J{\\"a}rvelin' in text and "@article{holm1979," in text
+    assert all(r.fields and r.short and r.text for r in REFERENCES.values())
+
+
+def test_figures_are_byte_identical() -> None:
+    lines = [Series("a", ((1.0, 0.2), (10.0, 0.4))), Series("b_&", ((1.0, 0.3), (10.0, 0.5)))]
+    first = render_all(k_curves("T", {"NDCG": lines}))
+    second = render_all(k_curves("T", {"NDCG": lines}))
+    assert first == second
+    assert first["pdf"].startswith(b"%PDF") and first["png"].startswith(b"\x89PNG")
+    for marker in (b"CreationDate", b"ModDate", b"Producer", b"Matplotlib"):
+        assert marker not in first["pdf"]
+    assert b"Software" not in first["png"]
+    pr = render_all(pr_curves("PR", [Series("a", ((0.0, 1.0), (0.5, 0.5), (1.0, 0.1)))]))
+    assert set(pr) == {"pdf", "png"}
+
+
+def test_manifest_is_stable_json() -> None:
+    settings = {"z": 1, "a": [1]}
+    m = Manifest("0.1.0", "..", "../irtables.toml", "ab", settings, {"b": "2"}, {"a": "1"})
+    text = m.to_json()
+    assert text == Manifest.from_json(text).to_json()
+    assert text.index('"config"') < text.index('"inputs"') < text.index('"outputs"')
+    assert "date" not in text.lower()
+
+
+@pytest.mark.parametrize("bad", ["{}", "not json", '{"irtables": 1}'])
+def test_bad_manifest_is_an_input_error(bad: str) -> None:
+    from irtables.errors import InputError
+
+    with pytest.raises(InputError, match="not an irtables manifest"):
+        Manifest.from_json(bad)
