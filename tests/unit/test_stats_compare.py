@@ -124,8 +124,11 @@ def test_missing_queries_error_or_policy_recorded() -> None:
 
 def test_progress_reports_every_comparison() -> None:
     seen: list[tuple[int, int]] = []
-    compare(study(), progress=lambda done, total: seen.append((done, total)))
+    compare(study(), test="wilcoxon", progress=lambda done, total: seen.append((done, total)))
     assert seen[-1] == (12, 12) and len(seen) == 12
+    seen.clear()
+    compare(study(), progress=lambda done, total: seen.append((done, total)))  # batched t
+    assert seen[-1] == (12, 12) and [d for d, _ in seen] == sorted(d for d, _ in seen)
     seen.clear()
     compare(
         study(),

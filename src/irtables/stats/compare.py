@@ -22,6 +22,7 @@ from irtables.stats.paired import (
     randomization_many,
 )
 from irtables.stats.result import PairedTestResult
+from irtables.stats.vectorised import t_test_many
 
 Progress = Callable[[int, int], None]
 FamilyKey = Callable[[PairedTestResult], Hashable]
@@ -37,6 +38,7 @@ FAMILIES: dict[str, FamilyKey] = {
     "all": lambda r: (),
 }
 _BATCHED: dict[str, Callable[..., list[PairedTestResult]]] = {
+    "t": t_test_many,
     "randomization": randomization_many,
     "bootstrap": bootstrap_many,
 }
