@@ -16,6 +16,8 @@ from typing import Any
 from irtables.errors import ConfigError
 
 FORMATS = ("latex", "markdown", "csv")
+#: How the tables show systems with several runs (seeds or folds).
+SEED_DISPLAYS = ("mean", "mean_std")
 DEFAULT_MAIN_METRICS = ("NDCG@10", "MRR@10", "MAP", "P@10", "R@100")
 DEFAULT_K_METRICS = ("NDCG", "P", "R", "MRR", "MAP")
 DEFAULT_KS = (1, 3, 5, 10, 20, 100, 1000)
@@ -67,6 +69,7 @@ class Output:
     lower_is_better: tuple[str, ...] = ()
     wide: bool = False  # LaTeX: table* (spanning both columns of a two-column paper)
     resize: bool = False  # LaTeX: scale the tabular to the line width (needs graphicx)
+    seeds: str = "mean"  # systems with several runs: "mean" or "mean_std" (mean ± std)
 
 
 @dataclass(frozen=True)
@@ -326,6 +329,7 @@ def _output(r: _Reader, t: Mapping[str, Any]) -> Output:
             "lower_is_better",
             "wide",
             "resize",
+            "seeds",
         },
     )
     formats = r.str_list(t, w, "formats", Output.formats)
@@ -349,6 +353,7 @@ def _output(r: _Reader, t: Mapping[str, Any]) -> Output:
         lower_is_better=r.str_list(t, w, "lower_is_better", ()),
         wide=r.bool_(t, w, "wide", False),
         resize=r.bool_(t, w, "resize", False),
+        seeds=r.choice(t, w, "seeds", SEED_DISPLAYS, "mean"),
     )
 
 

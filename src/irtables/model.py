@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import warnings
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -29,6 +29,11 @@ class ResultSet:
     four are categorical strings, ``value`` is float64, and the key is unique. Build one
     with :meth:`from_frame`, which checks all of that.
 
+    ``seeds`` is set by the loaders when systems had several runs (seeds or folds) whose
+    per-query values were averaged into ``frame``: the mean over queries of every run,
+    columns ``dataset, system, seed, metric, mean`` (systems with a single run are not
+    in it). It is provenance, not data: it takes no part in comparisons.
+
     Examples
     --------
     >>> import pandas as pd
@@ -40,6 +45,7 @@ class ResultSet:
     """
 
     frame: pd.DataFrame
+    seeds: pd.DataFrame | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def from_frame(
@@ -71,12 +77,15 @@ class ResultSet:
     @classmethod
     def concat(cls, parts: Iterable[ResultSet]) -> ResultSet:
         """Stack result sets; a repeated key is an error."""
-        frames = [p.frame for p in parts]
+        items = list(parts)
+        frames = [p.frame for p in items]
         if not frames:
             return cls.from_frame(pd.DataFrame({c: [] for c in COLUMNS}))
         merged = {c: union_categoricals([f[c] for f in frames], ignore_order=True) for c in KEY}
         values = np.concatenate([f["value"].to_numpy() for f in frames])
-        return cls.from_frame(pd.DataFrame({**merged, "value": values}))
+        out = cls.from_frame(pd.DataFrame({**merged, "value": values}))
+        seeds = [p.seeds for p in items if p.seeds is not None]
+        return replace(out, seeds=pd.concat(seeds, ignore_index=True)) if seeds else out
 
     # --- views -------------------------------------------------------------------------
     def datasets(self) -> tuple[str, ...]:

@@ -137,8 +137,8 @@ def test_layout_errors_name_the_place(case: str, tmp_path: Path) -> None:
         root = root / "nope"
         expected, where = "no such file or directory", root
     elif case == "nested":
-        (root / "dl19" / "deeper").mkdir(parents=True)
-        expected, where = "unexpected folder 'deeper'", root / "dl19"
+        (root / "dl19" / "bm25" / "deeper").mkdir(parents=True)  # dl19/bm25/ holds runs
+        expected, where = "unexpected folder 'deeper'", root / "dl19" / "bm25"
     else:
         (root / "dl19").mkdir()
         shutil.copy(CLEAN / "bm25.eval", root / "dl19" / "bm25.eval")

@@ -18,7 +18,7 @@ import pandas as pd
 from irtables.errors import InputError
 
 #: Canonical names of the optional columns a per-query frame may carry.
-OPTIONAL_COLUMNS = ("system", "dataset")
+OPTIONAL_COLUMNS = ("system", "dataset", "seed")
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,8 @@ class LoadedFile:
         The :data:`~irtables.loaders.LOADERS` key that read it.
     frame : pandas.DataFrame
         Per-query rows: ``query`` (str), ``metric`` (canonical measure name), ``value``
-        (float64) and, only if the file has them, ``system`` and ``dataset``.
+        (float64) and, only if the file has them, ``system``, ``dataset`` and ``seed``
+        (one run of a system: a seed or a fold).
     summary : pandas.DataFrame
         The file's own means where it has them (trec_eval ``all`` rows): columns
         ``[system], metric, value``; empty otherwise.
@@ -67,6 +68,8 @@ class LoadedFile:
         The ``runid`` line of a trec_eval dump, if any (not used as the system name).
     system, dataset : str or None
         Filled in by :func:`~irtables.loaders.load_study` for files without such columns.
+    seed : str or None
+        The run (file stem) of a file in a system folder ``<dataset>/<system>/<seed>.<ext>``.
     """
 
     path: str
@@ -76,6 +79,7 @@ class LoadedFile:
     runid: str | None = None
     system: str | None = None
     dataset: str | None = None
+    seed: str | None = None
 
 
 ReadFunction = Callable[[bytes, str], Parsed]

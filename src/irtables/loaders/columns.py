@@ -13,6 +13,7 @@ ROLE_NAMES: dict[str, tuple[str, ...]] = {
     "value": ("value",),
     "system": ("system", "name", "run", "runid"),
     "dataset": ("dataset",),
+    "seed": ("seed", "fold"),
 }
 _BY_NAME = {alias: role for role, aliases in ROLE_NAMES.items() for alias in aliases}
 #: Names pandas gives an unnamed index column written by ``DataFrame.to_csv``.
@@ -54,7 +55,7 @@ def tidy_roles(header: Sequence[str], path: str, line: int | None) -> list[str |
         if role is None and not is_index(name, i):
             raise InputError(
                 f"unexpected column {name!r}; expected query, metric, value "
-                "and optionally system, dataset",
+                "and optionally system, dataset, seed",
                 path=path,
                 line=line,
             )

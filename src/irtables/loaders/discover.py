@@ -1,5 +1,10 @@
 """Finding result files: a single file, ``DIR/<dataset>/<system>.<ext>``, or a folder of files.
 
+A folder inside a dataset folder is a system with several runs (seeds or folds):
+``DIR/<dataset>/<system>/<seed>.<ext>``; a system's per-query values are then the means
+over its runs (:func:`~irtables.loaders.seeds.average_seeds`), as they are for a tidy
+file with a ``seed`` (or ``fold``) column.
+
 Files and folders whose names start with ``.`` or ``_``, the ``tables/`` and
 ``supplement/`` output folders, ``irtables.toml`` and ``*.md`` / ``*.tex`` files are ignored;
 so are files whose last extension is not one of
@@ -11,7 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +26,7 @@ from pandas.api.types import union_categoricals
 from irtables.errors import InputError
 from irtables.loaders.base import LoadedFile
 from irtables.loaders.registry import load_file
+from irtables.loaders.seeds import average_seeds, no_seeds
 from irtables.loaders.source import KNOWN_EXTENSIONS, name_parts
 from irtables.model import COLUMNS, ResultSet
 
@@ -28,7 +34,7 @@ IGNORED_DIRS = frozenset({"tables", "supplement"})
 IGNORED_FILES = frozenset({"irtables.toml"})
 IGNORED_SUFFIXES = (".md", ".tex")
 SUMMARY = ("dataset", "system", "metric", "value", "path")
-LAYOUT = "DIR/<dataset>/<system>.<ext> or result files in DIR"
+LAYOUT = "DIR/<dataset>/<system>.<ext>, DIR/<dataset>/<system>/<seed>.<ext> or result files in DIR"
 
 
 @dataclass(frozen=True)
@@ -36,11 +42,16 @@ class Study:
     """Everything read from a results path: the per-query rows and the files' own means.
 
     ``files`` holds one :class:`LoadedFile` per file, with ``dataset`` and ``system`` set
-    when they come from the folder or file name rather than from columns.
+    when they come from the folder or file name rather than from columns. ``seeds`` holds
+    the mean over queries of every run of the systems with several runs
+    (:data:`~irtables.loaders.seeds.SEED_COLUMNS`: dataset, system, seed, metric, mean);
+    it is empty when no system has more than one run. ``results`` then holds the
+    per-query means over the runs (and carries ``seeds`` along).
     """
 
     results: ResultSet
     files: tuple[LoadedFile, ...]
+    seeds: pd.DataFrame = field(default_factory=no_seeds)
 
     @property
     def summary(self) -> pd.DataFrame:
@@ -58,7 +69,12 @@ class Study:
         if not parts:
             empty = {c: pd.Series([], dtype=float if c == "value" else str) for c in SUMMARY}
             return pd.DataFrame(empty)
-        return pd.concat(parts, ignore_index=True)
+        out = pd.concat(parts, ignore_index=True)
+        if any(f.seed is not None for f in self.files):  # a system's runs: their mean
+            keys = ["dataset", "system", "metric"]
+            out = out.groupby(keys, sort=False).agg(value=("value", "mean"), path=("path", "first"))
+            out = out.reset_index()
+        return out
 
 
 def load_results(
@@ -121,11 +137,18 @@ def load_study(
     else:
         raise InputError("no such file or directory", path=str(root))
     _check_distinct(files)
-    frame = _stack(files)
-    # Each file's keys are unique and no two files share (dataset, system): so is the whole.
+    seeded = any(f.seed is not None or "seed" in f.frame.columns for f in files)
+    frame = _stack(files, seeded=seeded)
+    seeds = no_seeds()
+    if seeded:
+        frame, seeds = average_seeds(frame, paths=_run_paths(files))
+    # Each file's keys are unique and no two files share (dataset, system): so is the whole
+    # (and the means over seeds have one row per key by construction).
     proved = all(f.system is not None and f.dataset is not None for f in files)
     results = ResultSet.from_frame(frame, source=str(root), key_checked=proved)
-    return Study(results=results, files=tuple(files))
+    if not seeds.empty:
+        results = replace(results, seeds=seeds)
+    return Study(results=results, files=tuple(files), seeds=seeds)
 
 
 def _load_dir(
@@ -136,21 +159,55 @@ def _load_dir(
     default = dataset if dataset is not None else _folder_name(root)
     files = [_load(f, input_format, default) for f in top]
     for folder in (e for e in entries if e.is_dir()):
-        inside = _visible(folder, skip)
-        if not inside and _visible(folder):
-            continue  # a folder of the configuration's qrels or runs
-        nested = [e for e in inside if e.is_dir()]
-        if nested:
-            reason = f"unexpected folder {nested[0].name!r}; expected {LAYOUT}"
-            raise InputError(reason, path=str(folder))
-        found = [e for e in inside if e.is_file() and _is_candidate(e)]
-        if not found:
-            reason = f"dataset folder has no result files; expected {LAYOUT}"
-            raise InputError(reason, path=str(folder))
-        files.extend(_load(f, input_format, folder.name) for f in found)
+        files.extend(_load_dataset(folder, input_format, skip))
     if not files:
         raise InputError(f"no result files found; expected {LAYOUT}", path=str(root))
     return files
+
+
+def _load_dataset(
+    folder: Path, input_format: str | None, skip: frozenset[Path]
+) -> list[LoadedFile]:
+    """The files of one dataset folder: systems as files, or as folders of runs."""
+    inside = _visible(folder, skip)
+    if not inside and _visible(folder):
+        return []  # a folder of the configuration's qrels or runs
+    files = [
+        _load(f, input_format, folder.name) for f in inside if f.is_file() and _is_candidate(f)
+    ]
+    for system in (e for e in inside if e.is_dir()):
+        files.extend(_load_runs(system, input_format, folder.name, skip))
+    if not files:
+        reason = f"dataset folder has no result files; expected {LAYOUT}"
+        raise InputError(reason, path=str(folder))
+    return files
+
+
+def _load_runs(
+    folder: Path, input_format: str | None, dataset: str, skip: frozenset[Path]
+) -> list[LoadedFile]:
+    """The runs of one system folder ``<dataset>/<system>/<seed>.<ext>``."""
+    inside = _visible(folder, skip)
+    if not inside and _visible(folder):
+        return []
+    nested = [e for e in inside if e.is_dir()]
+    if nested:
+        reason = f"unexpected folder {nested[0].name!r}; expected {LAYOUT}"
+        raise InputError(reason, path=str(folder))
+    found = [e for e in inside if e.is_file() and _is_candidate(e)]
+    if not found:
+        reason = f"system folder has no result files; expected {LAYOUT}"
+        raise InputError(reason, path=str(folder))
+    runs = []
+    for path in found:
+        loaded = load_file(path, input_format=input_format)
+        clash = [c for c in ("system", "seed", "dataset") if c in loaded.frame.columns]
+        if clash:
+            reason = f"a run in a system folder cannot have a {clash[0]} column"
+            raise InputError(reason, path=str(path))
+        seed = name_parts(path)[0]
+        runs.append(replace(loaded, system=folder.name, dataset=dataset, seed=seed))
+    return runs
 
 
 def _has_results(root: Path, skip: frozenset[Path]) -> bool:
@@ -158,7 +215,7 @@ def _has_results(root: Path, skip: frozenset[Path]) -> bool:
     for entry in _visible(root, skip):
         if entry.is_file() and _is_candidate(entry):
             return True
-        if entry.is_dir() and any(e.is_file() and _is_candidate(e) for e in _visible(entry, skip)):
+        if entry.is_dir() and _candidates(entry, skip, depth=1):
             return True
     return False
 
@@ -200,23 +257,36 @@ def _load(path: Path, input_format: str | None, dataset: str) -> LoadedFile:
 
 
 def _check_distinct(files: list[LoadedFile]) -> None:
-    seen: dict[tuple[str, str], str] = {}
+    seen: dict[tuple[str, str], dict[str | None, str]] = {}
     for f in files:
         if f.system is None or f.dataset is None:
             continue
-        key = (f.dataset, f.system)
-        if key in seen:
+        runs = seen.setdefault((f.dataset, f.system), {})
+        other = runs.get(f.seed)
+        if other is None and runs and (f.seed is None or None in runs):
+            other = next(iter(runs.values()))  # a system as a file and as a folder of runs
+        if other is not None:
+            run = "" if f.seed is None else f"seed {f.seed} of "
             raise InputError(
-                f"system {f.system} of dataset {f.dataset} is also read from {seen[key]}",
+                f"{run}system {f.system} of dataset {f.dataset} is also read from {other}",
                 path=f.path,
             )
-        seen[key] = f.path
+        runs[f.seed] = f.path
 
 
-def _stack(files: list[LoadedFile]) -> pd.DataFrame:
-    """Concatenate the files' frames; key columns stay categorical (codes are remapped)."""
+def _run_paths(files: list[LoadedFile]) -> dict[tuple[str, str, str], str]:
+    """The file of each run read from a system folder, by (dataset, system, seed)."""
+    return {(str(f.dataset), str(f.system), f.seed): f.path for f in files if f.seed is not None}
+
+
+def _stack(files: list[LoadedFile], *, seeded: bool = False) -> pd.DataFrame:
+    """Concatenate the files' frames; key columns stay categorical (codes are remapped).
+
+    With ``seeded``, a categorical ``seed`` column is added (missing for files of a
+    system with a single run).
+    """
     columns: dict[str, object] = {}
-    for col in COLUMNS[:-1]:
+    for col in (*COLUMNS[:-1], *(("seed",) if seeded else ())):
         columns[col] = union_categoricals([_column(f, col) for f in files])
     columns["value"] = np.concatenate([f.frame["value"].to_numpy() for f in files])
     return pd.DataFrame(columns)
@@ -225,8 +295,10 @@ def _stack(files: list[LoadedFile]) -> pd.DataFrame:
 def _column(f: LoadedFile, col: str) -> pd.Categorical[str]:
     if col in f.frame.columns:
         return pd.Categorical(f.frame[col])
-    constant = f.system if col == "system" else f.dataset
-    codes = np.zeros(len(f.frame), dtype=np.int8)
+    constant = {"system": f.system, "dataset": f.dataset, "seed": f.seed}[col]
+    codes = np.full(len(f.frame), 0 if constant is not None else -1, dtype=np.int8)
+    if constant is None:  # a file without seed: missing
+        return pd.Categorical.from_codes(codes, categories=pd.Index([], dtype=str))
     return pd.Categorical.from_codes(codes, categories=pd.Index([str(constant)], dtype=str))
 
 
@@ -246,5 +318,16 @@ def result_files(path: str | os.PathLike[str], *, exclude: Collection[Path] = ()
         if entry.is_file() and _is_candidate(entry):
             out.append(entry)
         elif entry.is_dir():
-            out.extend(e for e in _visible(entry, skip) if e.is_file() and _is_candidate(e))
+            out.extend(_candidates(entry, skip, depth=1))
     return sorted(out)
+
+
+def _candidates(folder: Path, skip: frozenset[Path], *, depth: int) -> list[Path]:
+    """Result files in ``folder`` and, ``depth`` levels down, in its sub-folders."""
+    out = []
+    for entry in _visible(folder, skip):
+        if entry.is_file() and _is_candidate(entry):
+            out.append(entry)
+        elif entry.is_dir() and depth > 0:
+            out.extend(_candidates(entry, skip, depth=depth - 1))
+    return out

@@ -149,7 +149,8 @@ def _md_cell(cell: dict[str, Any]) -> str:
         text = f"**{text}**"
     elif cell["second"]:
         text = f"<ins>{text}</ins>"
-    return f"{text}{cell['markers']}" + (f" {cell['note']}" if cell["note"] else "")
+    spread = f" {cell['spread']}" if cell["spread"] else ""
+    return f"{text}{spread}{cell['markers']}" + (f" {cell['note']}" if cell["note"] else "")
 
 
 def _escaped(model: TableModel, esc: Callable[[str], str]) -> dict[str, Any]:
@@ -163,6 +164,7 @@ def _escaped(model: TableModel, esc: Callable[[str], str]) -> dict[str, Any]:
             "markers": esc(c.markers),
             "pad": esc(c.pad),
             "note": esc(c.note),
+            "spread": esc(c.spread),
             "span": c.span,
         }
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+import pandas as pd
+
 from irtables.config import Config
 from irtables.model import ResultSet
 from irtables.stats import Comparisons
@@ -37,14 +39,24 @@ class TableSet:
     comparisons: Comparisons | None
 
 
-def build_all(results: ResultSet, config: Config, *, progress: Progress | None = None) -> TableSet:
+def build_all(
+    results: ResultSet,
+    config: Config,
+    *,
+    progress: Progress | None = None,
+    seeds: pd.DataFrame | None = None,
+) -> TableSet:
     """Table 1, a Table S1 per dataset, the ablation table if configured, with markers.
 
     A dataset without any measure at a cutoff of ``tables.k_breakdown.k`` has no Table S1.
     Markers appear when ``[compare]`` names a baseline (or ``all_pairs``): Table 1 and
     Table S1 compare with the baseline, the ablation rows with their group's full model.
+    ``seeds`` (default: ``results.seeds``, set by the loaders) are the per-seed means of
+    systems with several runs (dataset, system, seed, metric, mean): the captions say
+    that seeds were averaged and, with ``output.seeds = "mean_std"``, cells show ± std.
     """
-    means = collect_means(results, config, missing=missing_policy(config))
+    missing = missing_policy(config)
+    means = collect_means(results, config, missing=missing, seeds=seeds)
     main = _main_tables(results, config, means, None)
     ablation = build_ablation(results, config, means=means) if config.ablation else None
     found: list[Significance] = []

@@ -16,13 +16,17 @@ def describe_numbers(
     *,
     second: bool,
     delta: bool = False,
+    runs: Mapping[str, int] | None = None,
 ) -> tuple[str, ...]:
-    """Sentences for a caption: query counts, relevance thresholds, gain, highlighting.
+    """Sentences for a caption: query counts, seeds, relevance thresholds, gain, highlighting.
 
     ``queries`` is the number of queries each dataset's means are over; ``metrics`` the
-    canonical metrics shown for each dataset.
+    canonical metrics shown for each dataset; ``runs`` the number of seeds of each shown
+    system (display name) that has several.
     """
     notes = [_query_sentence(queries, config, datasets)]
+    if runs:
+        notes.extend(seed_sentences(runs, spread=config.output.seeds == "mean_std"))
     rel_sentence = _relevance_sentence(config, datasets, metrics)
     if rel_sentence:
         notes.append(rel_sentence)
@@ -37,6 +41,31 @@ def describe_numbers(
     if delta:
         notes.append("Parentheses: difference from the full model.")
     return tuple(notes)
+
+
+def seed_sentences(runs: Mapping[str, int], *, spread: bool) -> list[str]:
+    """Say that seeds were averaged and, with ``spread``, what the ± means.
+
+    Examples
+    --------
+    >>> seed_sentences({"Dense": 3, "SPLADE": 3}, spread=True)[1]
+    'Values with ± are mean ± standard deviation over 3 seeds.'
+    >>> seed_sentences({"Dense": 3, "SPLADE": 5}, spread=True)[1][-52:]
+    'over the seeds of each system (Dense: 3; SPLADE: 5).'
+    """
+    notes = ["Per-query values are means over the seeds of each system."]
+    if spread:
+        counts = set(runs.values())
+        if len(counts) == 1:
+            over = f"over {counts.pop()} seeds"
+        else:
+            over = (
+                "over the seeds of each system ("
+                + "; ".join(f"{s}: {n}" for s, n in runs.items())
+                + ")"
+            )
+        notes.append(f"Values with ± are mean ± standard deviation {over}.")
+    return notes
 
 
 def _query_sentence(counts: Mapping[str, int], config: Config, datasets: Sequence[str]) -> str:

@@ -7,7 +7,7 @@ and returns a :class:`~irtables.tables.model.TableModel`. Nothing here reads fil
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
@@ -34,6 +34,18 @@ class Means:
     datasets: tuple[str, ...]
     systems: dict[str, tuple[str, ...]]
     metrics: MetricIndex
+    # systems with several runs: (dataset, system, metric) -> (std over seeds, n seeds)
+    spread: dict[tuple[str, str, str], tuple[float, int]] = field(default_factory=dict)
+    runs: dict[tuple[str, str], int] = field(default_factory=dict)  # (dataset, system) -> n
+
+    def runs_in(self, datasets: Sequence[str], config: Config) -> dict[str, int]:
+        """Seed counts of the systems of ``datasets`` with several runs, by display name."""
+        return {
+            config.system_name(s): n
+            for d in datasets
+            for s in self.systems.get(d, ())
+            if (n := self.runs.get((d, s), 0)) > 1
+        }
 
     def get(self, dataset: str, system: str, metric: str | None) -> float | None:
         if metric is None:
@@ -41,9 +53,19 @@ class Means:
         return self.table.get((dataset, system, metric))
 
 
-def collect_means(results: ResultSet, config: Config, *, missing: MissingPolicy) -> Means:
-    """Means of every (dataset, system, metric), in the configured display order."""
-    from irtables.tables.means import dataset_means
+def collect_means(
+    results: ResultSet,
+    config: Config,
+    *,
+    missing: MissingPolicy,
+    seeds: pd.DataFrame | None = None,
+) -> Means:
+    """Means of every (dataset, system, metric), in the configured display order.
+
+    ``seeds`` (default: ``results.seeds``) are the per-seed means of systems with several
+    runs, for the ± of ``output.seeds = "mean_std"`` and the caption.
+    """
+    from irtables.tables.means import dataset_means, seed_spread
 
     frame = dataset_means(results, missing=missing)
     keys = list(zip(frame["dataset"], frame["system"], frame["metric"], strict=True))
@@ -54,7 +76,9 @@ def collect_means(results: ResultSet, config: Config, *, missing: MissingPolicy)
         queries[dataset] = max(queries.get(dataset, 0), n)
     datasets = _ordered(results.datasets(), [d.id for d in config.datasets])
     systems = {d: _ordered(results.systems(d), [s.id for s in config.systems]) for d in datasets}
-    return Means(table, counts, queries, datasets, systems, MetricIndex.from_results(results))
+    spread, runs = seed_spread(results.seeds if seeds is None else seeds)
+    index = MetricIndex.from_results(results)
+    return Means(table, counts, queries, datasets, systems, index, spread, runs)
 
 
 def build_main(
@@ -90,7 +114,14 @@ def build_main(
         groups=tuple(groups),
         caption=config.main.caption or "Main results.",
         label=config.main.label,
-        notes=describe_numbers(m.queries, config, m.datasets, used, second=_second(config)),
+        notes=describe_numbers(
+            m.queries,
+            config,
+            m.datasets,
+            used,
+            second=_second(config),
+            runs=m.runs_in(m.datasets, config),
+        ),
         metrics=tuple(dict.fromkeys(k for keys in used.values() for k in keys)),
     )
 
@@ -142,7 +173,12 @@ def build_k_breakdown(
         caption=caption.replace("{dataset}", name),
         label=config.k_breakdown.label.replace("{dataset}", dataset),
         notes=describe_numbers(
-            m.queries, config, (dataset,), {dataset: used}, second=_second(config)
+            m.queries,
+            config,
+            (dataset,),
+            {dataset: used},
+            second=_second(config),
+            runs=m.runs_in((dataset,), config),
         ),
         metrics=tuple(dict.fromkeys(used)),
     )
@@ -188,6 +224,7 @@ def build_ablation(
             {dataset: used},
             second=_second(config),
             delta=spec.delta,
+            runs=m.runs_in((dataset,), config),
         ),
         description_header="Description",
         metrics=tuple(used),
@@ -236,7 +273,7 @@ def _with_delta(cell: Cell, full: float | None, config: Config) -> Cell:
         leading_zero=config.output.leading_zero,
         sign=True,
     )
-    return Cell(cell.value, cell.text, cell.best, cell.second, cell.markers, f"({note})", cell.span)
+    return replace(cell, note=f"({note})")
 
 
 def _group(
@@ -268,11 +305,29 @@ def _group(
             mark = (
                 markers(dataset, system, key) if markers and key and values[j] is not None else ""
             )
+            spread = _spread_text(m, config, dataset, system, key) if values[j] is not None else ""
             cells.append(
-                Cell(values[j], texts[i][j], flags[j][0][i], flags[j][1][i], mark, span=span)
+                Cell(
+                    values[j],
+                    texts[i][j],
+                    flags[j][0][i],
+                    flags[j][1][i],
+                    mark,
+                    span=span,
+                    spread=spread,
+                )
             )
         built.append(Row(system, config.system_name(system), tuple(cells)))
     return RowGroup(label, tuple(built))
+
+
+def _spread_text(m: Means, config: Config, dataset: str, system: str, key: str | None) -> str:
+    """``± 0.010`` for a system with several seeds when ``output.seeds = "mean_std"``."""
+    out = config.output
+    found = m.spread.get((dataset, system, key)) if key and out.seeds == "mean_std" else None
+    if found is None or found[1] < 2:
+        return ""
+    return "± " + format_number(found[0], out.decimals, leading_zero=out.leading_zero)
 
 
 def _average_group(config: Config, m: Means, columns: Sequence[Measure]) -> RowGroup:

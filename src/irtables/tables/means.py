@@ -56,6 +56,38 @@ def dataset_means(results: ResultSet, *, missing: MissingPolicy = "error") -> pd
     return out
 
 
+def seed_spread(
+    seeds: pd.DataFrame | None,
+) -> tuple[dict[tuple[str, str, str], tuple[float, int]], dict[tuple[str, str], int]]:
+    """Standard deviation (ddof=1) of the per-seed means, and the seed count of each system.
+
+    ``seeds`` has the columns ``dataset, system, seed, metric, mean``
+    (:data:`~irtables.loaders.seeds.SEED_COLUMNS`). Returns ``{(dataset, system, metric):
+    (std, n_seeds)}`` and ``{(dataset, system): n_seeds}``.
+
+    Examples
+    --------
+    >>> seeds = pd.DataFrame({"dataset": "d", "system": "s", "seed": ["1", "2"],
+    ...     "metric": "AP", "mean": [0.5, 0.7]})
+    >>> spread, runs = seed_spread(seeds)
+    >>> round(spread["d", "s", "AP"][0], 4), runs
+    (0.1414, {('d', 's'): 2})
+    """
+    if seeds is None or seeds.empty:
+        return {}, {}
+    stats = seeds.groupby(["dataset", "system", "metric"], sort=False)["mean"].agg(["std", "count"])
+    spread = {
+        (str(d), str(s), str(m)): (float(std), int(n))
+        for (d, s, m), std, n in zip(stats.index, stats["std"], stats["count"], strict=True)
+    }
+    per_system = seeds.groupby(["dataset", "system"], sort=False)["seed"].nunique()
+    runs = {
+        (str(key[0]), str(key[1])): int(n)
+        for key, n in zip(per_system.index, per_system.to_numpy(), strict=True)
+    }
+    return spread, runs
+
+
 def _combined(results: ResultSet, *parts: tuple[str, int]) -> npt.NDArray[np.intp]:
     """Mixed-radix key of several code columns, built in place in one intp array.
 

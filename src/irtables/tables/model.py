@@ -15,7 +15,9 @@ class Cell:
 
     ``text`` is the formatted value (``"0.512"`` or ``"–"``); ``value`` the unrounded
     mean; ``note`` an optional annotation shown after the number (an ablation's Δ);
-    ``span`` > 1 when one value stands for several columns (MAP in a K breakdown).
+    ``span`` > 1 when one value stands for several columns (MAP in a K breakdown);
+    ``spread`` the ``± 0.010`` shown right after the number (the standard deviation over
+    a system's seeds, with ``output.seeds = "mean_std"``).
     """
 
     value: float | None
@@ -26,6 +28,7 @@ class Cell:
     note: str = ""
     span: int = 1
     pad: str = ""  # invisible marker text that aligns this cell with marked ones (LaTeX)
+    spread: str = ""  # "± 0.010": standard deviation over seeds, shown after the number
 
 
 @dataclass(frozen=True)
