@@ -154,8 +154,13 @@ class ResultSet:
         """Queries (sorted as strings) x systems, NaN where a system lacks a query."""
         rows = self._rows_of(dataset, metric)
         frame = self.frame
+        codes = frame["system"].cat.categories.get_indexer(pd.Index(list(systems)))
+        column_of = np.full(len(frame["system"].cat.categories) + 1, -1, dtype=np.intp)
+        column_of[codes[codes >= 0]] = np.flatnonzero(codes >= 0)
+        column = column_of[self.codes("system")[rows]]
+        keep = column >= 0  # rows of the requested systems only
+        rows, column = rows[keep], column[keep]
         q_codes = self.codes("query")[rows]
-        s_codes = self.codes("system")[rows]
         values = frame["value"].to_numpy()[rows]
         names_all, rank = self._query_order
         present = np.zeros(len(rank), dtype=np.bool_)
@@ -163,15 +168,10 @@ class ResultSet:
         queries = np.flatnonzero(present)
         queries = queries[np.argsort(rank[queries], kind="stable")]  # string order
         names = names_all[queries]
-        columns = frame["system"].cat.categories.get_indexer(pd.Index(list(systems)))
-        matrix = np.full((len(queries), len(systems)), np.nan)
         position = np.empty(len(rank), dtype=np.intp)
         position[queries] = np.arange(len(queries))
-        row_of = position[q_codes]
-        for j, code in enumerate(columns):
-            if code >= 0:
-                mine = s_codes == code
-                matrix[row_of[mine], j] = values[mine]
+        matrix = np.full((len(queries), len(systems)), np.nan)
+        matrix[position[q_codes], column] = values
         return pd.DataFrame(matrix, index=pd.Index(names, dtype=object), columns=list(systems))
 
     def _rows_of(self, dataset: str, metric: str) -> npt.NDArray[np.intp]:
