@@ -8,11 +8,12 @@ expected.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from irtables.config_reader import TomlReader
 from irtables.errors import ConfigError
 
 FORMATS = ("latex", "markdown", "csv")
@@ -207,7 +208,7 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
     ...
     irtables.errors.ConfigError: <config>: output.decimals: expected an integer, got 'two'
     """
-    r = _Reader(source)
+    r = TomlReader(source)
     r.only(data, "", {"datasets", "systems", "compare", "output", "tables"})
     tables = r.table(data, "tables")
     r.only(tables, "tables", {"main", "k_breakdown", "ablation"})
@@ -225,7 +226,7 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
     )
 
 
-def _datasets(r: _Reader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]:
+def _datasets(r: TomlReader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]:
     items = data.get("datasets", [])
     if not isinstance(items, list):
         raise r.error("datasets", "an array of tables ([[datasets]]) with id and name", items)
@@ -266,7 +267,7 @@ def _datasets(r: _Reader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]:
     return tuple(out)
 
 
-def _named_list(r: _Reader, data: Mapping[str, Any], key: str) -> tuple[Named, ...]:
+def _named_list(r: TomlReader, data: Mapping[str, Any], key: str) -> tuple[Named, ...]:
     items = data.get(key, [])
     if not isinstance(items, list):
         raise r.error(key, "an array of tables ([[...]]) with id and name", items)
@@ -281,7 +282,7 @@ def _named_list(r: _Reader, data: Mapping[str, Any], key: str) -> tuple[Named, .
     return tuple(out)
 
 
-def _compare(r: _Reader, t: Mapping[str, Any]) -> CompareSettings:
+def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
     from irtables.stats import CORRECTIONS, FAMILIES, TESTS
 
     w = "compare"
@@ -313,7 +314,7 @@ def _compare(r: _Reader, t: Mapping[str, Any]) -> CompareSettings:
     )
 
 
-def _output(r: _Reader, t: Mapping[str, Any]) -> Output:
+def _output(r: TomlReader, t: Mapping[str, Any]) -> Output:
     w = "output"
     r.only(
         t,
@@ -357,7 +358,7 @@ def _output(r: _Reader, t: Mapping[str, Any]) -> Output:
     )
 
 
-def _main(r: _Reader, t: Mapping[str, Any]) -> MainTable:
+def _main(r: TomlReader, t: Mapping[str, Any]) -> MainTable:
     w = "tables.main"
     r.only(t, w, {"metrics", "average", "caption", "label"})
     return MainTable(
@@ -368,7 +369,7 @@ def _main(r: _Reader, t: Mapping[str, Any]) -> MainTable:
     )
 
 
-def _k_breakdown(r: _Reader, t: Mapping[str, Any]) -> KBreakdownTable:
+def _k_breakdown(r: TomlReader, t: Mapping[str, Any]) -> KBreakdownTable:
     w = "tables.k_breakdown"
     r.only(t, w, {"metrics", "k", "caption", "label"})
     ks = t.get("k", list(DEFAULT_KS))
@@ -382,7 +383,7 @@ def _k_breakdown(r: _Reader, t: Mapping[str, Any]) -> KBreakdownTable:
     )
 
 
-def _ablation(r: _Reader, t: Any) -> AblationTable | None:
+def _ablation(r: TomlReader, t: Any) -> AblationTable | None:
     if t is None:
         return None
     w = "tables.ablation"
@@ -404,7 +405,7 @@ def _ablation(r: _Reader, t: Any) -> AblationTable | None:
     )
 
 
-def _ablation_group(r: _Reader, g: Any, w: str) -> AblationGroup:
+def _ablation_group(r: TomlReader, g: Any, w: str) -> AblationGroup:
     if not isinstance(g, dict):
         raise r.error(w, "a table with full and rows", g)
     r.only(g, w, {"name", "full", "rows"})
@@ -428,68 +429,3 @@ def _ablation_group(r: _Reader, g: Any, w: str) -> AblationGroup:
     if full not in {row.system for row in parsed}:
         raise r.error(f"{w}.full", "one of the group's row systems", full)
     return AblationGroup(name=r.opt_str(g, w, "name"), full=full, rows=tuple(parsed))
-
-
-class _Reader:
-    """Typed access to TOML values with errors that name the file and the key."""
-
-    def __init__(self, source: str):
-        self.source = source
-
-    def error(self, key: str, expected: str, got: Any) -> ConfigError:
-        return ConfigError(f"{self.source}: {key}: expected {expected}, got {got!r}")
-
-    def only(self, t: Mapping[str, Any], where: str, allowed: set[str]) -> None:
-        for key in t:
-            if key not in allowed:
-                full = f"{where}.{key}" if where else key
-                raise ConfigError(
-                    f"{self.source}: unknown key {full!r} (known: {', '.join(sorted(allowed))})"
-                )
-
-    def table(self, t: Mapping[str, Any], key: str) -> Mapping[str, Any]:
-        value = t.get(key.rsplit(".", 1)[-1], {})
-        if not isinstance(value, dict):
-            raise self.error(key, "a table", value)
-        return value
-
-    def opt_str(self, t: Mapping[str, Any], where: str, key: str) -> str | None:
-        value = t.get(key)
-        if value is not None and not isinstance(value, str):
-            raise self.error(f"{where}.{key}", "a string", value)
-        return value
-
-    def req_str(self, t: Mapping[str, Any], where: str, key: str) -> str:
-        value = self.opt_str(t, where, key)
-        if not value:
-            raise self.error(f"{where}.{key}", "a non-empty string", value)
-        return value
-
-    def int_(self, t: Mapping[str, Any], where: str, key: str, default: int) -> int:
-        value = t.get(key, default)
-        if type(value) is not int:
-            raise self.error(f"{where}.{key}", "an integer", value)
-        return value
-
-    def bool_(self, t: Mapping[str, Any], where: str, key: str, default: bool) -> bool:
-        value = t.get(key, default)
-        if not isinstance(value, bool):
-            raise self.error(f"{where}.{key}", "true or false", value)
-        return value
-
-    def choice(
-        self, t: Mapping[str, Any], where: str, key: str, choices: Iterable[str], default: str
-    ) -> str:
-        value = self.opt_str(t, where, key) or default
-        known = list(choices)
-        if value not in known:
-            raise self.error(f"{where}.{key}", f"one of {', '.join(known)}", value)
-        return value
-
-    def str_list(
-        self, t: Mapping[str, Any], where: str, key: str, default: tuple[str, ...]
-    ) -> tuple[str, ...]:
-        value = t.get(key, list(default))
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise self.error(f"{where}.{key}", "a list of strings", value)
-        return tuple(value)

@@ -1,0 +1,12 @@
+"""The command line: one short function per command; the only package that exits.
+
+Errors of irtables (:class:`~irtables.errors.IrtablesError`) become a one-line message on
+standard error and exit status 2; warnings are printed as ``Warning: ...`` lines.
+"""
+
+from __future__ import annotations
+
+from irtables.cli import checks, evaluate, supplement, tables  # noqa: F401  (registers commands)
+from irtables.cli.common import handle_errors, main
+
+__all__ = ["handle_errors", "main"]

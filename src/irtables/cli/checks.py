@@ -1,0 +1,174 @@
+"""`irtables lint` and `irtables diff`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from irtables.cli.common import (
+    INPUT_FORMAT_OPT,
+    MISSING_OPT,
+    RESULTS_ARG,
+    handle_errors,
+    main,
+)
+from irtables.stats import TESTS
+
+
+@main.command("lint")
+@RESULTS_ARG
+@INPUT_FORMAT_OPT
+@click.option(
+    "--tolerance",
+    type=click.FloatRange(min=0),
+    help="Rounding tolerance of every value (default: half a unit of the last printed "
+    "decimal, guessed per file: 0.00005 for trec_eval's 4 decimals).",
+)
+@click.option(
+    "--max",
+    "limit",
+    type=click.IntRange(min=0),
+    help="Print at most this many violations (default: all); the summary counts all.",
+)
+@handle_errors
+def lint_cmd(
+    results: Path, input_format: str | None, tolerance: float | None, limit: int | None
+) -> None:
+    """Report numbers that cannot all be true; exit status 1 if any.
+
+    Checks every per-query value, and the files' own means (trec_eval `all` rows), for:
+    bounds in [0, 1]; counts that are whole and non-negative; R@K, Success@K, RR@K and
+    relevant retrieved (P@K·K) non-decreasing in K; P@K·K = R@K·num_rel (num_rel from
+    NumRel, or implied by P@K·K / R@K at every K); P@1 = Success@1 = RR@1; AP = 1 with
+    P@K = 1 or R@K = 1 at every K; RR@K >= 1/K when Success@K = 1; and the mean of the
+    per-query values against the `all` row. Measures are compared only with measures
+    of the same relevance threshold. Each violation names file, dataset/system, query
+    and the numbers involved.
+    """
+    from irtables.lint import lint
+    from irtables.loaders.discover import load_study
+
+    report = lint(load_study(results, input_format=input_format), tolerance=tolerance, limit=limit)
+    click.echo(report.format(), nl=False)
+    if not report.ok:
+        click.get_current_context().exit(1)
+
+
+@main.command("diff")
+@click.argument("old")
+@click.argument("new")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["terminal", "markdown", "json"]),
+    default="terminal",
+    show_default=True,
+    help="terminal: aligned tables, colours on a terminal; markdown: a pull-request "
+    "comment; json: every field, byte-stable.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the report to this file instead of standard output.",
+)
+@click.option(
+    "--tolerance",
+    type=click.FloatRange(min=0),
+    default=0.0,
+    show_default=True,
+    help="Hide mean changes of at most X (and displayed values they flip).",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(["regression", "change"]),
+    help="Exit status 1 when a mean got worse (regression) or anything differs (change).",
+)
+@click.option(
+    "--test",
+    type=click.Choice(list(TESTS)),
+    default="t",
+    show_default=True,
+    help="Paired test of new vs old per-query values.",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="Significance level of that test.",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=0),
+    default=3,
+    show_default=True,
+    help="Queries listed per changed mean (those that changed most).",
+)
+@INPUT_FORMAT_OPT
+@MISSING_OPT
+@click.option("--force", is_flag=True, help="Overwrite an -o file that irtables did not generate.")
+@handle_errors
+def diff_cmd(
+    old: str,
+    new: str,
+    fmt: str,
+    output: Path | None,
+    tolerance: float,
+    fail_on: str | None,
+    test: str,
+    alpha: float,
+    top: int,
+    input_format: str | None,
+    missing: str | None,
+    force: bool,
+) -> None:
+    """Show what changed from OLD to NEW: means, queries, systems and table cells.
+
+    OLD and NEW are results folders, config files (their folder holds the results) or
+    git revisions of one, REV:path (e.g. HEAD~1:results), read with git without touching
+    the working tree. For each (dataset, system, metric): old and new mean, difference,
+    relative difference, a paired test over the shared queries and the queries that
+    changed most; then datasets, systems, metrics and queries that appeared or
+    disappeared; then table cells whose displayed value, bold/underline or significance
+    markers change. Identical inputs print "no differences" and exit 0.
+    """
+    from irtables.diff import diff
+    from irtables.diff_report import format_diff
+    from irtables.gitsource import open_operand
+    from irtables.pipeline import resolve_study
+    from irtables.writers import write_atomic
+
+    sides = []
+    for spec in (old, new):
+        with open_operand(spec) as where:
+            sides.append(
+                resolve_study(
+                    where.results,
+                    config_path=where.config,
+                    input_format=input_format,
+                    missing=missing,
+                )
+            )
+    (old_rs, old_cfg, _), (new_rs, new_cfg, _) = sides
+    report = diff(
+        old_rs,
+        new_rs,
+        old_config=old_cfg,
+        new_config=new_cfg,
+        tolerance=tolerance,
+        test=test,
+        alpha=alpha,
+        top=top,
+        labels=(old, new),
+    )
+    if output is None:
+        color = fmt == "terminal" and sys.stdout.isatty()
+        click.echo(format_diff(report, fmt, color=color), nl=False)
+    else:
+        status = write_atomic(output, format_diff(report, fmt, header=True), force=force)
+        click.echo(f"{status:>9}  {output}", err=True)
+    if report.fails(fail_on):
+        click.get_current_context().exit(1)

@@ -1,0 +1,105 @@
+"""`irtables evaluate`: TREC runs and qrels to per-query values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, cast
+
+import click
+
+from irtables.cli.common import (
+    handle_errors,
+    main,
+)
+
+
+@main.command("evaluate")
+@click.argument("qrels", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument(
+    "runs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option(
+    "-m",
+    "--measure",
+    "measures",
+    multiple=True,
+    required=True,
+    help="Measure (trec_eval, ir_measures or ranx spelling); repeatable.",
+)
+@click.option("-q", "--per-query", is_flag=True, help="Per-query values, not only means.")
+@click.option(
+    "-c",
+    "complete",
+    is_flag=True,
+    help="Average over all judged queries; those not in a run score 0 (trec_eval -c).",
+)
+@click.option(
+    "-l",
+    "relevance",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="Lowest relevant grade for binary measures (trec_eval -l).",
+)
+@click.option(
+    "-M",
+    "depth",
+    type=click.IntRange(min=1),
+    help="Evaluate only the top N documents of each query (trec_eval -M).",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["tsv", "trec_eval"]), default="tsv", show_default=True
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Output file (default: standard output).",
+)
+@click.option("--force", is_flag=True, help="Overwrite a file that irtables did not generate.")
+@click.option(
+    "--average",
+    type=click.Choice(["macro", "micro"]),
+    default="macro",
+    show_default=True,
+    help="macro: mean of per-query values; micro: pooled counts (P@K and R@K only).",
+)
+@handle_errors
+def evaluate_cmd(
+    qrels: Path,
+    runs: tuple[Path, ...],
+    measures: tuple[str, ...],
+    per_query: bool,
+    complete: bool,
+    relevance: int,
+    depth: int | None,
+    fmt: str,
+    output: Path | None,
+    force: bool,
+    average: str,
+) -> None:
+    """Evaluate TREC runs against QRELS with trec_eval 9.0.8 semantics (tidy TSV out).
+
+    A progress bar is shown on standard error when it is a terminal and the work is
+    long (run files over 50 MB, about a million lines, or three runs or more).
+    """
+    from irtables.evaluator.command import evaluate_files, progress_display
+    from irtables.writers import write_atomic
+
+    with progress_display(runs) as progress:
+        text = evaluate_files(
+            qrels,
+            runs,
+            measures,
+            per_query=per_query,
+            complete=complete,
+            relevance=relevance,
+            depth=depth,
+            fmt=cast(Any, fmt),
+            average=cast(Any, average),
+            progress=progress,
+        )
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        click.echo(f"{write_atomic(output, text, force=force):>9}  {output}", err=True)

@@ -1,0 +1,93 @@
+"""`irtables supplement` and `irtables check`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from irtables.cli.common import (
+    CONFIG_OPT,
+    RESULTS_ARG,
+    handle_errors,
+    main,
+    stage_progress,
+)
+
+SUPPLEMENT_OUT_OPT = click.option(
+    "-o",
+    "--output",
+    "outdir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Supplement folder (default: supplement/ beside the configuration, else in DIR).",
+)
+
+
+@main.command("supplement")
+@RESULTS_ARG
+@CONFIG_OPT
+@SUPPLEMENT_OUT_OPT
+@click.option(
+    "--templates",
+    "template_dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of templates that override the built-in ones by name.",
+)
+@click.option("--no-pdf", is_flag=True, help="Do not compile supplement.pdf.")
+@click.option("--force", is_flag=True, help="Overwrite files that irtables did not generate.")
+@handle_errors
+def supplement_cmd(
+    results: Path,
+    config_path: Path | None,
+    outdir: Path | None,
+    template_dir: Path | None,
+    no_pdf: bool,
+    force: bool,
+) -> None:
+    """Write the supplementary material: tables, tests, per-query analysis, figures,
+    methods text with references.bib, supplement.tex (and .pdf) and manifest.json.
+
+    Deterministic: a rerun on the same inputs rewrites nothing. `irtables check` tells
+    whether the folder is still current.
+    """
+    from irtables.supplement.run import make_supplement
+
+    update, finish = stage_progress()
+    try:
+        done = make_supplement(
+            results,
+            config_path=config_path,
+            outdir=outdir,
+            force=force,
+            template_dirs=[template_dir] if template_dir else [],
+            pdf=not no_pdf,
+            progress=update,
+        )
+    finally:
+        finish()
+    for item in done.written:
+        click.echo(f"{item.status:>9}  {item.path}")
+    for note in done.notes:
+        click.echo(f"Note: {note}", err=True)
+
+
+@main.command("check")
+@RESULTS_ARG
+@CONFIG_OPT
+@SUPPLEMENT_OUT_OPT
+@handle_errors
+def check_cmd(results: Path, config_path: Path | None, outdir: Path | None) -> None:
+    """Check that the supplement is current; exit status 1 naming what is stale.
+
+    Stale: an input file or the configuration changed, was added or removed, irtables'
+    version differs, or an output was edited by hand (all against manifest.json).
+    """
+    from irtables.supplement.check import check_supplement
+
+    target, stale = check_supplement(results, config_path=config_path, outdir=outdir)
+    for item in stale:
+        click.echo(f"stale  {item}")
+    if stale:
+        click.echo(f"{target} is stale; rerun irtables supplement", err=True)
+        click.get_current_context().exit(1)
+    click.echo(f"{target} is current")

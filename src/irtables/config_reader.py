@@ -1,0 +1,74 @@
+"""Typed access to a parsed TOML document, with errors that name the file and the key."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from irtables.errors import ConfigError
+
+
+class TomlReader:
+    """Reads values of one TOML document; every error names ``source``, the key and what
+    was expected (``irtables.toml: output.decimals: expected an integer, got 'two'``)."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def error(self, key: str, expected: str, got: Any) -> ConfigError:
+        return ConfigError(f"{self.source}: {key}: expected {expected}, got {got!r}")
+
+    def only(self, t: Mapping[str, Any], where: str, allowed: set[str]) -> None:
+        for key in t:
+            if key not in allowed:
+                full = f"{where}.{key}" if where else key
+                raise ConfigError(
+                    f"{self.source}: unknown key {full!r} (known: {', '.join(sorted(allowed))})"
+                )
+
+    def table(self, t: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+        value = t.get(key.rsplit(".", 1)[-1], {})
+        if not isinstance(value, dict):
+            raise self.error(key, "a table", value)
+        return value
+
+    def opt_str(self, t: Mapping[str, Any], where: str, key: str) -> str | None:
+        value = t.get(key)
+        if value is not None and not isinstance(value, str):
+            raise self.error(f"{where}.{key}", "a string", value)
+        return value
+
+    def req_str(self, t: Mapping[str, Any], where: str, key: str) -> str:
+        value = self.opt_str(t, where, key)
+        if not value:
+            raise self.error(f"{where}.{key}", "a non-empty string", value)
+        return value
+
+    def int_(self, t: Mapping[str, Any], where: str, key: str, default: int) -> int:
+        value = t.get(key, default)
+        if type(value) is not int:
+            raise self.error(f"{where}.{key}", "an integer", value)
+        return value
+
+    def bool_(self, t: Mapping[str, Any], where: str, key: str, default: bool) -> bool:
+        value = t.get(key, default)
+        if not isinstance(value, bool):
+            raise self.error(f"{where}.{key}", "true or false", value)
+        return value
+
+    def choice(
+        self, t: Mapping[str, Any], where: str, key: str, choices: Iterable[str], default: str
+    ) -> str:
+        value = self.opt_str(t, where, key) or default
+        known = list(choices)
+        if value not in known:
+            raise self.error(f"{where}.{key}", f"one of {', '.join(known)}", value)
+        return value
+
+    def str_list(
+        self, t: Mapping[str, Any], where: str, key: str, default: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        value = t.get(key, list(default))
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.error(f"{where}.{key}", "a list of strings", value)
+        return tuple(value)
