@@ -100,6 +100,12 @@ class ResultSet:
         """Canonical metric names in order of first appearance."""
         return self._distinct("metric", dataset)
 
+    def key(self, *columns: str) -> tuple[npt.NDArray[np.intp], int]:
+        """Mixed-radix key of key columns' codes (``(dataset * n_metrics + metric)`` ...)
+        and the size of its range."""
+        sizes = [max(len(self.frame[c].cat.categories), 1) for c in columns]
+        return combine_codes([self.codes(c) for c in columns], sizes)
+
     def codes(self, column: str) -> npt.NDArray[np.integer[Any]]:
         """The category codes of a key column, extracted once (read-only)."""
         cache = self.__dict__.setdefault("_codes_cache", {})
@@ -195,11 +201,8 @@ class ResultSet:
 
     @functools.cached_property
     def _dataset_metric_index(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], int]:
-        frame = self.frame
-        n_metrics = max(len(frame["metric"].cat.categories), 1)
-        n_keys = max(len(frame["dataset"].cat.categories), 1) * n_metrics
-        key = self.codes("dataset").astype(np.int32) * n_metrics
-        key += self.codes("metric")
+        n_metrics = max(len(self.frame["metric"].cat.categories), 1)
+        key, n_keys = self.key("dataset", "metric")
         order = np.argsort(key, kind="stable")
         starts = np.concatenate([[0], np.cumsum(np.bincount(key, minlength=n_keys))])
         return order, starts, n_metrics
@@ -247,23 +250,44 @@ def _resolve_gaps(
     return incomplete
 
 
-def _duplicated_rows(frame: pd.DataFrame) -> int | None:
-    """Position of a row whose key repeats an earlier row's, or None when the key is unique.
+def combine_codes(
+    codes: Sequence[npt.NDArray[np.integer[Any]]], sizes: Sequence[int]
+) -> tuple[npt.NDArray[np.intp], int]:
+    """Mixed-radix key of several code columns, built in place; and the number of keys.
 
-    Works on the category codes: a bitmap over all code combinations when that is small
-    (linear time), else a sort of the combined int64 key.
+    Examples
+    --------
+    >>> key, space = combine_codes([np.array([0, 1]), np.array([2, 0])], [2, 3])
+    >>> key.tolist(), space
+    ([2, 3], 6)
     """
-    codes = [frame[c].cat.codes.to_numpy().astype(np.int64) for c in KEY]
-    sizes = [max(len(frame[c].cat.categories), 1) for c in KEY]
-    key = codes[0]
+    key = np.asarray(codes[0]).astype(np.intp)
     for code, size in zip(codes[1:], sizes[1:], strict=True):
-        key = key * size + code
-    space = int(np.prod(np.array(sizes, dtype=np.float64)))
+        key *= size
+        key += code
+    return key, int(np.prod(np.asarray(sizes, dtype=np.float64)))
+
+
+def distinct_keys(key: npt.NDArray[np.intp], space: int) -> npt.NDArray[np.intp]:
+    """The distinct values of ``key`` (all in ``[0, space)``), sorted.
+
+    A bitmap over the key space when it is small (linear time), else a sort.
+    """
     if space <= 8 * len(key) + 1_000_000:
         seen = np.zeros(space, dtype=np.bool_)
         seen[key] = True
-        if int(seen.sum()) == len(key):
-            return None
+        return np.flatnonzero(seen)
+    return np.unique(key).astype(np.intp)
+
+
+def _duplicated_rows(frame: pd.DataFrame) -> int | None:
+    """Position of a row whose key repeats an earlier row's, or None when the key is unique."""
+    key, space = combine_codes(
+        [frame[c].cat.codes.to_numpy() for c in KEY],
+        [max(len(frame[c].cat.categories), 1) for c in KEY],
+    )
+    if len(distinct_keys(key, space)) == len(key):
+        return None
     order = np.argsort(key, kind="stable")
     repeats = np.flatnonzero(key[order][1:] == key[order][:-1])
     return int(order[repeats[0] + 1]) if len(repeats) else None

@@ -125,9 +125,3 @@ def template_dirs_for(config: Config, base: Path, extra: Sequence[str | Path] = 
     if config.output.templates:
         dirs.append(base / config.output.templates)
     return dirs
-
-
-def collect_warnings() -> warnings.catch_warnings[list[warnings.WarningMessage]]:
-    """A context that records irtables' warnings so the CLI can print them once, tidily."""
-    ctx = warnings.catch_warnings(record=True)
-    return ctx

@@ -28,6 +28,7 @@ from irtables.supplement.templates import render_page
 from irtables.tables import build_all
 from irtables.tables.build import TableSet
 from irtables.tables.layouts import missing_policy
+from irtables.tables.means import dataset_means
 from irtables.tables.metrics import MetricIndex, family_of
 
 Progress = Callable[[str, int, int], None]
@@ -208,7 +209,7 @@ def _figures(
     pr_results: ResultSet | None,
     progress: Progress,
 ) -> tuple[list[FigureEntry], list[Output], list[str]]:
-    means = _means(results)
+    means = _means(results, config)
     index = MetricIndex.from_results(results)
     plans: list[tuple[FigureEntry, Callable[[], Figure]]] = []
     for dataset in _ordered(results.datasets(), [d.id for d in config.datasets]):
@@ -216,7 +217,8 @@ def _figures(
         plans += _diff_plan(config, dataset, analyses)
     notes: list[str] = []
     pr_source = pr_results if pr_results is not None else results
-    pr = [p for d in pr_source.datasets() for p in _pr_plan(config, d, _means(pr_source))]
+    pr_means = means if pr_source is results else _means(pr_source, config)
+    pr = [p for d in pr_source.datasets() for p in _pr_plan(config, d, pr_means)]
     if not pr:
         notes.append(
             "No precision-recall figure: the results hold no interpolated precision "
@@ -235,8 +237,9 @@ def _figures(
 Means = dict[tuple[str, str, str], float]
 
 
-def _means(results: ResultSet) -> Means:
-    frame = results.means().reset_index()
+def _means(results: ResultSet, config: Config) -> Means:
+    """The means the tables show: same queries per dataset, the configured policy."""
+    frame = dataset_means(results, missing=missing_policy(config))
     keys = zip(frame["dataset"], frame["system"], frame["metric"], strict=True)
     values = frame["mean"].astype(float)
     return {(str(d), str(s), str(m)): v for (d, s, m), v in zip(keys, values, strict=True)}

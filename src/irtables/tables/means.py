@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from irtables.model import MissingPolicy, ResultSet
+from irtables.model import MissingPolicy, ResultSet, distinct_keys
 
 
 def dataset_means(results: ResultSet, *, missing: MissingPolicy = "error") -> pd.DataFrame:
@@ -31,13 +31,11 @@ def dataset_means(results: ResultSet, *, missing: MissingPolicy = "error") -> pd
     cats = {c: frame[c].cat.categories for c in ("dataset", "system", "metric", "query")}
     nd, ns, nm = (max(len(cats[c]), 1) for c in ("dataset", "system", "metric"))
     n_queries = max(len(cats["query"]), 1)
-    dsm = _combined(results, ("dataset", ns), ("system", nm), ("metric", 1))
+    dsm, _ = results.key("dataset", "system", "metric")
     count = np.bincount(dsm, minlength=nd * ns * nm)
     total = np.bincount(dsm, weights=frame["value"].to_numpy(), minlength=nd * ns * nm)
     del dsm
-    dmq = _combined(results, ("dataset", nm), ("metric", n_queries), ("query", 1))
-    union = _union_sizes(dmq, nd * nm, n_queries)
-    del dmq
+    union = _union_sizes(results, nd * nm, n_queries)
     cells = np.flatnonzero(count)
     dd, rest = np.divmod(cells, ns * nm)
     ss, mm = np.divmod(rest, nm)
@@ -88,29 +86,10 @@ def seed_spread(
     return spread, runs
 
 
-def _combined(results: ResultSet, *parts: tuple[str, int]) -> npt.NDArray[np.intp]:
-    """Mixed-radix key of several code columns, built in place in one intp array.
-
-    ``parts`` are (column, size of everything after it): ``("dataset", ns), ("system", nm),
-    ("metric", 1)`` gives ``(dataset * ns + system) * nm + metric``.
-    """
-    (first, _), *rest = parts
-    key = results.codes(first).astype(np.intp)
-    for (column, _), (_, scale) in zip(rest, parts, strict=False):
-        key *= scale
-        key += results.codes(column)
-    return key
-
-
-def _union_sizes(key: npt.NDArray[np.intp], n_groups: int, n_queries: int) -> npt.NDArray[np.int64]:
-    """Number of distinct queries in each group; ``key`` is ``group * n_queries + query``."""
-    space = n_groups * n_queries
-    if space <= 8 * len(key) + 1_000_000:
-        seen = np.zeros(space, dtype=np.bool_)
-        seen[key] = True
-        sizes: npt.NDArray[np.int64] = seen.reshape(n_groups, n_queries).sum(axis=1)
-        return sizes.astype(np.int64)
-    distinct = np.unique(key) // n_queries
+def _union_sizes(results: ResultSet, n_groups: int, n_queries: int) -> npt.NDArray[np.int64]:
+    """Number of distinct queries in each (dataset, metric) group."""
+    key, space = results.key("dataset", "metric", "query")
+    distinct = distinct_keys(key, space) // n_queries
     return np.bincount(distinct, minlength=n_groups).astype(np.int64)
 
 

@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from irtables.errors import IrtablesError, UnknownNameError
 from irtables.measures import Measure, parse_measure
-from irtables.model import ResultSet
+from irtables.model import ResultSet, distinct_keys
 
 
 def family_of(name: str) -> Measure:
@@ -35,13 +33,10 @@ def family_of(name: str) -> Measure:
 
 def dataset_metric_pairs(results: ResultSet) -> list[tuple[str, str]]:
     """The distinct (dataset, metric) pairs of the results, from the category codes."""
-    frame = results.frame
-    datasets = frame["dataset"].cat.categories
-    metrics = frame["metric"].cat.categories
+    datasets = results.frame["dataset"].cat.categories
+    metrics = results.frame["metric"].cat.categories
     n_metrics = max(len(metrics), 1)
-    dataset_codes = frame["dataset"].cat.codes.to_numpy().astype(np.int64)
-    pair = dataset_codes * n_metrics + frame["metric"].cat.codes.to_numpy()
-    present = np.flatnonzero(np.bincount(pair, minlength=len(datasets) * n_metrics))
+    present = distinct_keys(*results.key("dataset", "metric"))
     return [(str(datasets[int(p) // n_metrics]), str(metrics[int(p) % n_metrics])) for p in present]
 
 
