@@ -7,8 +7,7 @@ results into a :class:`ResultSet`, :func:`build_table` makes a table model and
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
+from irtables._version import __version__
 from irtables.config import Config, load_config
 from irtables.errors import IrtablesError
 from irtables.loaders import load_results

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from irtables.measures import parse_measure
-from irtables.pipeline import resolve_study
+from irtables.study.pipeline import resolve_study
 from tests.conftest import REPO, require_fixtures
 
 CACM_SYSTEM = {"cacm-bm25": "bm25"}  # run file stem -> the example's file name

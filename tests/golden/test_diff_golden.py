@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from irtables.diff import diff
-from irtables.diff_report import format_diff
+from irtables.diff.report import format_diff
 from irtables.model import ResultSet
-from irtables.pipeline import resolve_study
+from irtables.study.pipeline import resolve_study
 
 GOLDEN = Path(__file__).parent / "diff"
 REPO = GOLDEN.parents[2]

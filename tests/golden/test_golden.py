@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from irtables.pipeline import resolve_study
 from irtables.render import FORMATS, render
 from irtables.stats.report import format_comparisons
+from irtables.study.pipeline import resolve_study
 from irtables.tables import build_all
 
 from ..conftest import compile_latex

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from irtables.pipeline import resolve_study
+from irtables.study.pipeline import resolve_study
 from irtables.supplement.build import build_supplement
 
 HERE = Path(__file__).parent / "supplement"

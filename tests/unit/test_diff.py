@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from irtables.cli import main
 from irtables.diff import diff
-from irtables.diff_report import format_diff
+from irtables.diff.report import format_diff
 from irtables.loaders import load_results
 
 REPO = Path(__file__).resolve().parents[2]

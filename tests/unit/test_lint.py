@@ -13,7 +13,7 @@ from irtables.errors import DataWarning
 from irtables.lint import CHECKS, lint
 from irtables.loaders.discover import load_study
 from irtables.model import ResultSet
-from irtables.pipeline import warn_lint
+from irtables.study.pipeline import warn_lint
 
 from ..conftest import require_fixtures
 

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 from irtables.cli import main
 from irtables.config import parse_config
 from irtables.errors import ConfigError, InputError
-from irtables.pipeline import resolve_study
-from irtables.runsets import dataset_measures
+from irtables.study.pipeline import resolve_study
+from irtables.study.runsets import dataset_measures
 
 RUNS = Path(__file__).resolve().parents[1] / "data" / "runs"
 

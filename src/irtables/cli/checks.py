@@ -136,10 +136,10 @@ def diff_cmd(
     markers change. Identical inputs print "no differences" and exit 0.
     """
     from irtables.diff import diff
-    from irtables.diff_report import format_diff
-    from irtables.gitsource import open_operand
-    from irtables.pipeline import resolve_study
-    from irtables.writers import write_atomic
+    from irtables.diff.gitsource import open_operand
+    from irtables.diff.report import format_diff
+    from irtables.output.writers import write_atomic
+    from irtables.study.pipeline import resolve_study
 
     sides = []
     for spec in (old, new):

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import click
 
-from irtables import __version__
+from irtables._version import __version__
 from irtables.errors import IrtablesError
 from irtables.loaders import LOADERS
 from irtables.model import MISSING_POLICIES

@@ -84,7 +84,7 @@ def evaluate_cmd(
     long (run files over 50 MB, about a million lines, or three runs or more).
     """
     from irtables.evaluator.command import evaluate_files, progress_display
-    from irtables.writers import write_atomic
+    from irtables.output.writers import write_atomic
 
     with progress_display(runs) as progress:
         text = evaluate_files(

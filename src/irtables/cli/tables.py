@@ -73,7 +73,12 @@ def tables(
     Writes table1.*, tableS1-<dataset>.* and, when configured, ablation.* and prints what
     it wrote. Best values per column are bold, decided on the displayed (rounded) numbers.
     """
-    from irtables.pipeline import resolve_study, template_dirs_for, with_overrides, write_tables
+    from irtables.study.pipeline import (
+        resolve_study,
+        template_dirs_for,
+        with_overrides,
+        write_tables,
+    )
 
     rs, config, base = resolve_study(
         results, config_path=config_path, input_format=input_format, missing=missing
@@ -169,10 +174,10 @@ def compare(
     force: bool,
 ) -> None:
     """Paired significance tests of every system against the baseline(s), per metric."""
-    from irtables.pipeline import resolve_study, with_overrides
+    from irtables.output.writers import write_atomic
     from irtables.stats import compare as run
     from irtables.stats.report import format_comparisons
-    from irtables.writers import write_atomic
+    from irtables.study.pipeline import resolve_study, with_overrides
 
     rs, config, _ = resolve_study(
         results, config_path=config_path, input_format=input_format, missing=missing

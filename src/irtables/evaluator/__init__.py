@@ -8,7 +8,7 @@ are read by :func:`irtables.loaders.trec_run.read_run` and
 from __future__ import annotations
 
 from irtables.evaluator.api import SUPPORTED_FAMILIES, evaluate, means
-from irtables.evaluator.inputs import Qrels, Run, qrels_from_frame, run_from_frame
+from irtables.model.runs import Qrels, Run, qrels_from_frame, run_from_frame
 
 __all__ = [
     "SUPPORTED_FAMILIES",

@@ -12,7 +12,6 @@ import numpy as np
 import pandas as pd
 
 from irtables.errors import DataWarning, InputError
-from irtables.evaluator.inputs import Qrels, Run, qrels_from_frame, run_from_frame
 from irtables.evaluator.ranking import (
     FloatArray,
     Judged,
@@ -33,6 +32,7 @@ from irtables.evaluator.ranking import (
 from irtables.evaluator.trec import JudgementIndex, Ranking, index_qrels, rank_run
 from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
+from irtables.model.runs import Qrels, Run, qrels_from_frame, run_from_frame
 
 MissingQueries = Literal["ignore", "zero"]
 Average = Literal["macro", "micro"]

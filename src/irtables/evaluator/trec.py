@@ -29,7 +29,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from irtables.errors import InputError
-from irtables.evaluator.inputs import Qrels, Run
+from irtables.model.runs import Qrels, Run
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -59,7 +59,7 @@ def index_qrels(qrels: Qrels) -> JudgementIndex:
     Examples
     --------
     >>> import pandas as pd
-    >>> from irtables.evaluator.inputs import qrels_from_frame
+    >>> from irtables.model.runs import qrels_from_frame
     >>> idx = index_qrels(qrels_from_frame(pd.DataFrame(
     ...     {"query": ["2", "1"], "docid": ["a", "a"], "rel": [1, 0]})))
     >>> idx.queries, idx.row_query.tolist()
@@ -123,7 +123,7 @@ def rank_run(index: JudgementIndex, run: Run, *, depth: int | None = None) -> Ra
     Examples
     --------
     >>> import pandas as pd
-    >>> from irtables.evaluator.inputs import qrels_from_frame, run_from_frame
+    >>> from irtables.model.runs import qrels_from_frame, run_from_frame
     >>> idx = index_qrels(qrels_from_frame(pd.DataFrame(
     ...     {"query": ["1", "1"], "docid": ["a", "b"], "rel": [1, 0]})))
     >>> run = run_from_frame(pd.DataFrame({"query": ["1", "1", "1", "9"],

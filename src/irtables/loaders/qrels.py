@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from irtables.evaluator.inputs import Qrels, qrels_from_frame
 from irtables.loaders.trec_run import (
     _TABULAR_SUFFIXES,
     _one_chunk,
@@ -19,6 +18,7 @@ from irtables.loaders.trec_run import (
     _read_parquet,
     read_columns,
 )
+from irtables.model.runs import Qrels, qrels_from_frame
 
 _QRELS_EXPECTED = "4 columns (qid iter docid rel)"
 

@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from irtables.errors import InputError
-from irtables.evaluator.inputs import Run, encode_queries, run_from_frame
+from irtables.model.runs import Run, encode_queries, run_from_frame
 
 Progress = Callable[[str, int, int], None]
 

@@ -16,7 +16,7 @@ from typing import Any
 import jinja2
 from tabulate import tabulate
 
-from irtables import __version__
+from irtables._version import __version__
 from irtables.errors import TemplateError, UnknownNameError, unknown_name_message
 from irtables.render.env import make_environment
 from irtables.render.escape import escape_latex, escape_markdown

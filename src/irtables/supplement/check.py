@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from irtables import __version__
+from irtables._version import __version__
+from irtables.output.writers import sha256_hex
 from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, read_manifest, relative
 from irtables.supplement.study import config_file, default_outdir, input_files, locate
-from irtables.writers import sha256_hex
 
 StaleKind = Literal["manifest", "version", "config", "input", "output"]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from irtables.errors import InputError
-from irtables.writers import sha256_hex
+from irtables.output.writers import sha256_hex
 
 MANIFEST = "manifest.json"
 SCHEMA = 1

@@ -6,15 +6,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from irtables import __version__
+from irtables._version import __version__
 from irtables.config import Config
 from irtables.model import ResultSet
-from irtables.pipeline import resolve_study, template_dirs_for
+from irtables.output.writers import sha256_hex, write_atomic
+from irtables.study.pipeline import resolve_study, template_dirs_for
 from irtables.supplement.build import Output, build_supplement, readme
 from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, read_manifest, relative
 from irtables.supplement.pdf import compile_pdf, pdflatex_available
 from irtables.supplement.study import config_file, default_outdir, input_files
-from irtables.writers import sha256_hex, write_atomic
 
 Progress = Callable[[str, int, int], None]
 PR_MEASURES = tuple(f"IPrec@{i / 10:g}" for i in range(11))
@@ -83,7 +83,7 @@ def make_supplement(
 def _pr_results(config: Config, base: Path, progress: Progress | None) -> ResultSet | None:
     """Interpolated precision at the 11 recall levels, for datasets given as qrels + runs."""
     from irtables.evaluator.api import evaluate
-    from irtables.runsets import run_paths
+    from irtables.study.runsets import run_paths
 
     specs = [d for d in config.datasets if getattr(d, "evaluated", False)]
     if not specs:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from irtables.config import Config, find_config
 from irtables.loaders.discover import result_files
-from irtables.runsets import configured_inputs
+from irtables.study.runsets import configured_inputs
 
 DEFAULT_DIR = "supplement"
 

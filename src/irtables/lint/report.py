@@ -28,7 +28,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from irtables.errors import UnknownNameError
-from irtables.lint_checks import CHECKS, Grid, Hit, fmt, run_checks
+from irtables.lint.checks import CHECKS, Grid, Hit, fmt, run_checks
 from irtables.loaders.discover import Study
 from irtables.measures import FAMILIES, Measure, parse_measure
 from irtables.model import ResultSet

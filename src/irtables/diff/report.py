@@ -13,7 +13,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from irtables.diff import CellChange, DiffReport, MeanChange, Presence
+from irtables.diff.compute import CellChange, DiffReport, MeanChange, Presence
 from irtables.errors import UnknownNameError, unknown_name_message
 from irtables.render import header_line
 

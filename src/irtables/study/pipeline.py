@@ -12,11 +12,11 @@ from irtables.config import CompareSettings, Config, find_config
 from irtables.errors import InputError
 from irtables.loaders import load_results
 from irtables.model import ResultSet
+from irtables.output.writers import WriteStatus, write_atomic
 from irtables.render import FORMATS, render
-from irtables.runsets import configured_inputs, evaluate_datasets
 from irtables.stats.report import format_comparisons
+from irtables.study.runsets import configured_inputs, evaluate_datasets
 from irtables.tables import build_all
-from irtables.writers import WriteStatus, write_atomic
 
 
 @dataclass(frozen=True)

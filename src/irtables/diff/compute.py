@@ -1,7 +1,7 @@
 """Diff two runs of a study: what changed in the numbers and in the paper's tables.
 
 Pure: takes two :class:`~irtables.model.ResultSet` (and their configurations) and returns
-a :class:`DiffReport`; :mod:`irtables.diff_report` renders it, the CLI loads the inputs.
+a :class:`DiffReport`; :mod:`irtables.diff.report` renders it, the CLI loads the inputs.
 
 * Means: for every (dataset, system, metric) on both sides, the old and new mean, their
   difference, a paired test over the queries present on both sides (is the change real

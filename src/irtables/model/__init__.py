@@ -1,0 +1,31 @@
+"""The data model: per-query results (:class:`ResultSet`) and the inputs of an evaluation
+(:class:`Run`, :class:`Qrels`). Every other layer builds on these; they import none of it."""
+
+from __future__ import annotations
+
+from irtables.model.results import (
+    COLUMNS,
+    KEY,
+    MISSING_POLICIES,
+    Aligned,
+    MissingPolicy,
+    ResultSet,
+    combine_codes,
+    distinct_keys,
+)
+from irtables.model.runs import Qrels, Run, qrels_from_frame, run_from_frame
+
+__all__ = [
+    "COLUMNS",
+    "KEY",
+    "MISSING_POLICIES",
+    "Aligned",
+    "MissingPolicy",
+    "Qrels",
+    "ResultSet",
+    "Run",
+    "combine_codes",
+    "distinct_keys",
+    "qrels_from_frame",
+    "run_from_frame",
+]

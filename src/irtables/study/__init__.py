@@ -1,0 +1,2 @@
+"""A study as the commands see it: its configuration and results resolved from a folder
+(per-query dumps, or qrels + runs evaluated on the way), and the ``irtables tables`` job."""
