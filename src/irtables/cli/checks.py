@@ -14,7 +14,7 @@ from irtables.cli.common import (
     handle_errors,
     main,
 )
-from irtables.stats import TESTS
+from irtables.stats.names import TEST_NAMES
 
 
 @main.command("lint")
@@ -88,7 +88,7 @@ def lint_cmd(
 )
 @click.option(
     "--test",
-    type=click.Choice(list(TESTS)),
+    type=click.Choice(TEST_NAMES),
     default="t",
     show_default=True,
     help="Paired test of new vs old per-query values.",

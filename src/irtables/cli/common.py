@@ -13,8 +13,8 @@ import click
 
 from irtables._version import __version__
 from irtables.errors import IrtablesError
-from irtables.loaders import LOADERS
-from irtables.model import MISSING_POLICIES
+from irtables.loaders.registry import LOADERS
+from irtables.model.policy import MISSING_POLICIES
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -17,9 +17,9 @@ from irtables.cli.common import (
     main,
     progress_bar,
 )
-from irtables.model import MissingPolicy
+from irtables.model.policy import MissingPolicy
 from irtables.render import FORMATS
-from irtables.stats import CORRECTIONS, FAMILIES, TESTS
+from irtables.stats.names import CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
 
 
 @main.command()
@@ -114,16 +114,16 @@ def tables(
 )
 @click.option("--all-pairs", is_flag=True, help="Test every pair of systems instead.")
 @click.option(
-    "--test", type=click.Choice(list(TESTS)), help="Paired test (default: compare.test, else t)."
+    "--test", type=click.Choice(TEST_NAMES), help="Paired test (default: compare.test, else t)."
 )
 @click.option(
     "--correction",
-    type=click.Choice(list(CORRECTIONS)),
+    type=click.Choice(CORRECTION_NAMES),
     help="Multiple-testing correction (default: compare.correction, else holm).",
 )
 @click.option(
     "--family",
-    type=click.Choice(list(FAMILIES)),
+    type=click.Choice(FAMILY_NAMES),
     help="Correct per (dataset, metric), dataset, or all at once (default: metric).",
 )
 @click.option(

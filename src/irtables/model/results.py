@@ -6,7 +6,7 @@ import functools
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -14,11 +14,10 @@ import pandas as pd
 from pandas.api.types import union_categoricals
 
 from irtables.errors import InputError, PolicyWarning, QueryMismatchError
+from irtables.model.policy import MissingPolicy
 
 COLUMNS = ("dataset", "system", "query", "metric", "value")
 KEY = ("dataset", "system", "query", "metric")
-MissingPolicy = Literal["error", "intersect", "zero"]
-MISSING_POLICIES: tuple[str, ...] = ("error", "intersect", "zero")
 
 
 @dataclass(frozen=True)

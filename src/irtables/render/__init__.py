@@ -13,12 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jinja2
-from tabulate import tabulate
-
 from irtables._version import __version__
 from irtables.errors import TemplateError, UnknownNameError, unknown_name_message
-from irtables.render.env import make_environment
 from irtables.render.escape import escape_latex, escape_markdown
 from irtables.tables.model import Cell, TableModel
 from irtables.tables.numbers import MINUS, MISSING
@@ -65,6 +61,10 @@ def render(
 def _render_template(
     fmt: str, model: TableModel, context: dict[str, Any], dirs: Sequence[str | Path]
 ) -> str:
+    import jinja2
+
+    from irtables.render.env import make_environment
+
     env = make_environment(fmt, dirs)
     folder = "latex" if fmt == "latex" else "markdown"
     ext = "tex" if fmt == "latex" else "md"
@@ -108,6 +108,8 @@ def _render_markdown(model: TableModel, dirs: Sequence[str | Path]) -> str:
     align = ["left"] * len(model.stub) + ["right"] * len(model.columns)
     if view["description_header"]:
         align.append("left")
+    from tabulate import tabulate
+
     grid = tabulate(body, headers=headers, tablefmt="pipe", colalign=align, disable_numparse=True)
     context = {"generated": header_line("<!--") + " -->", "table": view, "grid": grid}
     return _render_template("markdown", model, context, dirs)

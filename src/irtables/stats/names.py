@@ -1,0 +1,12 @@
+"""The names in the statistics registries, without loading the statistics (numpy, scipy).
+
+The command line builds its choices from these; the keys of :data:`~irtables.stats.TESTS`,
+:data:`~irtables.stats.CORRECTIONS` and :data:`~irtables.stats.FAMILIES` equal them, in
+order (a unit test checks it).
+"""
+
+from __future__ import annotations
+
+TEST_NAMES: tuple[str, ...] = ("t", "wilcoxon", "sign", "randomization", "bootstrap")
+CORRECTION_NAMES: tuple[str, ...] = ("none", "bonferroni", "holm", "bh")
+FAMILY_NAMES: tuple[str, ...] = ("metric", "dataset", "table", "all")
