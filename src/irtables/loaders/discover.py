@@ -20,8 +20,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
-from pandas.api.types import union_categoricals
 
 from irtables.errors import InputError
 from irtables.loaders.base import LoadedFile
@@ -287,19 +287,42 @@ def _stack(files: list[LoadedFile], *, seeded: bool = False) -> pd.DataFrame:
     """
     columns: dict[str, object] = {}
     for col in (*COLUMNS[:-1], *(("seed",) if seeded else ())):
-        columns[col] = union_categoricals([_column(f, col) for f in files])
+        columns[col] = _merged_categorical([_column(f, col) for f in files])
     columns["value"] = np.concatenate([f.frame["value"].to_numpy() for f in files])
     return pd.DataFrame(columns)
 
 
-def _column(f: LoadedFile, col: str) -> pd.Categorical[str]:
+def _merged_categorical(parts: list[tuple[pd.Index, npt.NDArray[np.integer]]]) -> pd.Categorical:
+    """One categorical from (categories, codes) parts: categories in order of first
+    appearance (as ``union_categoricals``), each part's codes remapped through a table
+    (built once for parts with the same categories: the systems of a dataset)."""
+    where: dict[str, int] = {}
+    out = np.empty(sum(len(c) for _, c in parts), dtype=np.int32)
+    at = 0
+    last: tuple[pd.Index | None, npt.NDArray[np.int32]] = (None, np.zeros(0, np.int32))
+    for categories, codes in parts:
+        if last[0] is not None and categories.equals(last[0]):
+            lut = last[1]
+        else:
+            names = categories.to_numpy(dtype=object).tolist()
+            lut = np.array([where.setdefault(v, len(where)) for v in names] + [-1], np.int32)
+            last = (categories, lut)
+        out[at : at + len(codes)] = lut[codes]  # code -1 (missing) maps to the last: -1
+        at += len(codes)
+    return pd.Categorical.from_codes(out, categories=pd.Index(list(where), dtype=object))
+
+
+def _column(f: LoadedFile, col: str) -> tuple[pd.Index, npt.NDArray[np.integer]]:
+    """The categories and codes of a key column of a file (a constant for ``system``,
+    ``dataset`` and ``seed`` when the file has no such column)."""
     if col in f.frame.columns:
-        return pd.Categorical(f.frame[col])
+        cat = f.frame[col].astype("category").array
+        return cat.categories.astype(str), np.asarray(cat.codes)
     constant = {"system": f.system, "dataset": f.dataset, "seed": f.seed}[col]
     codes = np.full(len(f.frame), 0 if constant is not None else -1, dtype=np.int8)
     if constant is None:  # a file without seed: missing
-        return pd.Categorical.from_codes(codes, categories=pd.Index([], dtype=str))
-    return pd.Categorical.from_codes(codes, categories=pd.Index([str(constant)], dtype=str))
+        return pd.Index([], dtype=object), codes
+    return pd.Index([str(constant)], dtype=object), codes
 
 
 def result_files(path: str | os.PathLike[str], *, exclude: Collection[Path] = ()) -> list[Path]:

@@ -119,7 +119,12 @@ class ResultSet:
         """Distinct values of a key column, computed once per (column, dataset)."""
         cache = self.__dict__.setdefault("_distinct_cache", {})
         if (column, dataset) not in cache:
-            cache[column, dataset] = _unique(self._subset(dataset)[column])
+            series = self.frame[column]
+            if dataset is not None:
+                code = self.frame["dataset"].cat.categories.get_indexer(pd.Index([dataset]))[0]
+                rows = np.flatnonzero(self.codes("dataset") == code)
+                series = series.take(rows) if code >= 0 else series.iloc[:0]
+            cache[column, dataset] = _unique(series)
         result: tuple[str, ...] = cache[column, dataset]
         return result
 
@@ -142,21 +147,31 @@ class ResultSet:
         raises :class:`QueryMismatchError` naming them, ``intersect`` keeps the common
         queries and ``zero`` scores the missing ones 0; both warn with what they did.
         """
-        wide = self._matrix(dataset, metric, systems)
-        gaps = wide.isna()
+        queries, matrix = self._matrix(dataset, metric, systems)
+        gaps = np.isnan(matrix)
         dropped: tuple[str, ...] = ()
-        if gaps.to_numpy().any():
-            dropped = _resolve_gaps(wide, gaps, dataset, metric, missing)
-            wide = wide.drop(index=list(dropped)) if missing == "intersect" else wide.fillna(0.0)
+        if gaps.any():
+            index, columns = pd.Index(queries, dtype=object), list(systems)
+            wide = pd.DataFrame(matrix, index=index, columns=columns)
+            gap_frame = pd.DataFrame(gaps, index=index, columns=columns)
+            dropped = _resolve_gaps(wide, gap_frame, dataset, metric, missing)
+            if missing == "intersect":
+                keep = ~gaps.any(axis=1)
+                queries, matrix = queries[keep], matrix[keep]
+            else:
+                matrix = np.where(gaps, 0.0, matrix)
         return Aligned(
-            queries=tuple(wide.index),
+            queries=tuple(queries.tolist()),
             systems=tuple(systems),
-            values=wide.to_numpy(dtype=np.float64),
+            values=matrix,
             dropped=dropped,
         )
 
-    def _matrix(self, dataset: str, metric: str, systems: Sequence[str]) -> pd.DataFrame:
-        """Queries (sorted as strings) x systems, NaN where a system lacks a query."""
+    def _matrix(
+        self, dataset: str, metric: str, systems: Sequence[str]
+    ) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.float64]]:
+        """Queries (sorted as strings) and the queries x systems matrix, NaN where a
+        system lacks a query."""
         rows = self._rows_of(dataset, metric)
         frame = self.frame
         codes = frame["system"].cat.categories.get_indexer(pd.Index(list(systems)))
@@ -172,12 +187,11 @@ class ResultSet:
         present[q_codes] = True
         queries = np.flatnonzero(present)
         queries = queries[np.argsort(rank[queries], kind="stable")]  # string order
-        names = names_all[queries]
         position = np.empty(len(rank), dtype=np.intp)
         position[queries] = np.arange(len(queries))
         matrix = np.full((len(queries), len(systems)), np.nan)
         matrix[position[q_codes], column] = values
-        return pd.DataFrame(matrix, index=pd.Index(names, dtype=object), columns=list(systems))
+        return names_all[queries], matrix
 
     def _rows_of(self, dataset: str, metric: str) -> npt.NDArray[np.intp]:
         """Row positions of one (dataset, metric), from an index built once per result set."""
@@ -202,12 +216,11 @@ class ResultSet:
     def _dataset_metric_index(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], int]:
         n_metrics = max(len(self.frame["metric"].cat.categories), 1)
         key, n_keys = self.key("dataset", "metric")
+        if n_keys <= 2**15:  # numpy sorts 16-bit integers by radix: linear time
+            key = key.astype(np.int16)
         order = np.argsort(key, kind="stable")
         starts = np.concatenate([[0], np.cumsum(np.bincount(key, minlength=n_keys))])
         return order, starts, n_metrics
-
-    def _subset(self, dataset: str | None) -> pd.DataFrame:
-        return self.frame if dataset is None else self.frame[self.frame["dataset"] == dataset]
 
 
 @dataclass(frozen=True)
@@ -307,8 +320,15 @@ def _as_category(series: pd.Series) -> pd.Series:
 
 
 def _unique(series: pd.Series) -> tuple[str, ...]:
-    """Distinct values of a categorical column in order of first appearance."""
+    """Distinct values of a categorical column in order of first appearance.
+
+    A value first appears where a run of equal codes starts, and stacked result files
+    hold long runs (one system per file): only the run starts are looked at.
+    """
     codes = series.cat.codes.to_numpy()
+    if len(codes) > 1:
+        starts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
+        codes = np.concatenate((codes[:1], codes[starts]))
     seen = pd.unique(codes[codes >= 0])
     cats = series.cat.categories
     return tuple(str(cats[int(c)]) for c in seen)
