@@ -323,12 +323,20 @@ def _unique(series: pd.Series) -> tuple[str, ...]:
     """Distinct values of a categorical column in order of first appearance.
 
     A value first appears where a run of equal codes starts, and stacked result files
-    hold long runs (one system per file): only the run starts are looked at.
+    hold long runs (one system per file): only the run starts are looked at. Those are
+    then scanned in growing slices until every value present has been met (the first
+    file usually holds every metric).
     """
     codes = series.cat.codes.to_numpy()
     if len(codes) > 1:
         starts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
         codes = np.concatenate((codes[:1], codes[starts]))
-    seen = pd.unique(codes[codes >= 0])
+    codes = codes[codes >= 0]
     cats = series.cat.categories
-    return tuple(str(cats[int(c)]) for c in seen)
+    wanted = int(np.count_nonzero(np.bincount(codes, minlength=len(cats)))) if len(codes) else 0
+    order: dict[int, None] = {}
+    at, step = 0, 1 << 16
+    while len(order) < wanted:
+        order.update(dict.fromkeys(pd.unique(codes[at : at + step]).tolist()))
+        at, step = at + step, step * 4
+    return tuple(str(cats[c]) for c in order)
