@@ -59,6 +59,23 @@ def require_fixtures() -> Path:
     return FIXTURES
 
 
+@pytest.fixture(scope="session")
+def trec_eval_binaries() -> dict[str, Path]:
+    """The real trec_eval 9.0.8 and 10 binaries, built from ../shared/tools with make.
+
+    Built once into a cache folder (tests/trec_eval_binary.py). A failed build fails the
+    run under CI and skips the test locally.
+    """
+    from tests.trec_eval_binary import BuildError, build_trec_eval
+
+    try:
+        return {v: build_trec_eval(v) for v in ("9.0.8", "10")}
+    except BuildError as e:
+        if os.environ.get("CI"):
+            pytest.fail(f"trec_eval could not be built under CI: {e}")
+        pytest.skip(f"trec_eval could not be built: {e}")
+
+
 def compile_latex(
     tex_body: str, workdir: Path, packages: tuple[str, ...] = ()
 ) -> subprocess.CompletedProcess[str]:

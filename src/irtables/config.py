@@ -15,6 +15,7 @@ from typing import Any
 
 from irtables.config_reader import TomlReader
 from irtables.errors import ConfigError
+from irtables.evaluator.versions import TREC_EVAL_VERSIONS
 
 FORMATS = ("latex", "markdown", "csv")
 #: How the tables show systems with several runs (seeds or folds).
@@ -40,7 +41,8 @@ class DatasetSpec(Named):
     With ``qrels`` and ``runs`` (paths relative to the config file; runs may be glob
     patterns), irtables evaluates the runs itself with trec_eval's semantics:
     ``relevance`` is trec_eval's ``-l``, ``depth`` its ``-M``, ``complete`` its ``-c``,
-    ``measures`` the measures (default: what the tables show).
+    ``measures`` the measures (default: what the tables show), ``trec_eval`` the version
+    whose semantics apply (``"9.0.8"``, the default, or ``"10"``).
     """
 
     qrels: str | None = None
@@ -49,6 +51,7 @@ class DatasetSpec(Named):
     depth: int | None = None
     complete: bool = False
     measures: tuple[str, ...] = ()
+    trec_eval: str = "9.0.8"
 
     @property
     def evaluated(self) -> bool:
@@ -236,7 +239,10 @@ def _datasets(r: TomlReader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]
         if not isinstance(item, dict):
             raise r.error(w, "a table with id and name", item)
         r.only(
-            item, w, {"id", "name", "qrels", "runs", "relevance", "depth", "complete", "measures"}
+            item,
+            w,
+            {"id", "name", "qrels", "runs", "relevance", "depth", "complete", "measures"}
+            | {"trec_eval"},
         )
         ident = r.req_str(item, w, "id")
         runs = item.get("runs", [])
@@ -262,6 +268,7 @@ def _datasets(r: TomlReader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]
                 depth=depth,
                 complete=r.bool_(item, w, "complete", False),
                 measures=r.str_list(item, w, "measures", ()),
+                trec_eval=r.choice(item, w, "trec_eval", TREC_EVAL_VERSIONS, "9.0.8"),
             )
         )
     return tuple(out)

@@ -11,6 +11,7 @@ from irtables.cli.common import (
     handle_errors,
     main,
 )
+from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TREC_EVAL_VERSIONS
 
 
 @main.command("evaluate")
@@ -64,6 +65,18 @@ from irtables.cli.common import (
     show_default=True,
     help="macro: mean of per-query values; micro: pooled counts (P@K and R@K only).",
 )
+@click.option(
+    "--trec-eval",
+    "trec_eval",
+    type=click.Choice(TREC_EVAL_VERSIONS),
+    default=DEFAULT_TREC_EVAL,
+    show_default=True,
+    help="Whose semantics: 9.0.8 holds scores as 32-bit floats (scores equal in single "
+    "precision tie, broken by document id descending), as pytrec_eval does; 10 holds "
+    "doubles and rounds recall levels to ranks differently (iprec_at_recall, 11pt_avg). "
+    "With --format trec_eval and -c, 10 also prints per-query lines for judged queries "
+    "a run lacks.",
+)
 @handle_errors
 def evaluate_cmd(
     qrels: Path,
@@ -77,8 +90,11 @@ def evaluate_cmd(
     output: Path | None,
     force: bool,
     average: str,
+    trec_eval: str,
 ) -> None:
-    """Evaluate TREC runs against QRELS with trec_eval 9.0.8 semantics (tidy TSV out).
+    """Evaluate TREC runs against QRELS with trec_eval's semantics (tidy TSV out).
+
+    The semantics are trec_eval 9.0.8's unless --trec-eval 10 is given.
 
     A progress bar is shown on standard error when it is a terminal and the work is
     long (run files over 50 MB, about a million lines, or three runs or more).
@@ -97,6 +113,7 @@ def evaluate_cmd(
             depth=depth,
             fmt=cast(Any, fmt),
             average=cast(Any, average),
+            trec_eval=cast(Any, trec_eval),
             progress=progress,
         )
     if output is None:

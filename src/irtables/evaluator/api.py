@@ -30,6 +30,7 @@ from irtables.evaluator.ranking import (
     success,
 )
 from irtables.evaluator.trec import JudgementIndex, Ranking, index_qrels, rank_run
+from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion, trec_eval_version
 from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
 from irtables.model.runs import Qrels, Run, qrels_from_frame, run_from_frame
@@ -74,9 +75,10 @@ def evaluate(
     per_query: bool = True,
     dataset: str = "",
     average: Average = "macro",
+    trec_eval: TrecEvalVersion = DEFAULT_TREC_EVAL,
     progress: Progress | None = None,
 ) -> ResultSet:
-    """Evaluate runs against qrels with trec_eval 9.0.8 semantics.
+    """Evaluate runs against qrels with trec_eval's semantics (9.0.8 unless asked).
 
     Parameters
     ----------
@@ -106,6 +108,11 @@ def evaluate(
         relevant documents of all queries. Since P@K always divides by K, micro-P@K
         equals the macro mean; micro-R@K weights queries by their relevant documents.
         Micro metrics are named ``"<name> (micro)"`` (``"R@100 (micro)"``).
+    trec_eval
+        ``"9.0.8"`` (default): scores held in single precision, as trec_eval 9.0.8 and
+        pytrec_eval do (scores equal as float32 tie, broken by document id descending),
+        and 9.0.8's interpolated-precision cutoffs; ``"10"``: trec_eval 10's doubles and
+        cutoffs. See :mod:`irtables.evaluator.versions`.
     progress
         Called as ``progress(stage, done, total)``: ``("read <run>", bytes, bytes)``
         while a run file is read, ``("evaluate", runs done, runs)`` after each run.
@@ -131,6 +138,7 @@ def evaluate(
         raise InputError(f"missing_queries must be 'ignore' or 'zero', got {missing_queries!r}")
     if average not in ("macro", "micro"):
         raise InputError(f"average must be 'macro' or 'micro', got {average!r}")
+    version = trec_eval_version(trec_eval)
     parsed = _measures(measures)
     if average == "micro":
         if per_query:
@@ -146,9 +154,11 @@ def evaluate(
     for done, load in enumerate(sources, start=1):
         run = load(progress)
         if average == "micro":
-            parts.append(_micro_run(index, run, parsed, relevance, depth, missing_queries))
+            parts.append(_micro_run(index, run, parsed, relevance, depth, missing_queries, version))
         else:
-            parts.append(_evaluate_run(index, run, parsed, relevance, depth, missing_queries))
+            parts.append(
+                _evaluate_run(index, run, parsed, relevance, depth, missing_queries, version)
+            )
         del run  # one run in memory at a time when runs are paths
         if progress is not None:
             progress("evaluate", done, len(sources))
@@ -173,15 +183,16 @@ def _evaluate_run(
     relevance: int,
     depth: int | None,
     missing: MissingQueries,
+    version: TrecEvalVersion,
 ) -> pd.DataFrame:
-    ranking = rank_run(index, run, depth=depth)
+    ranking = rank_run(index, run, depth=depth, version=version)
     _report(run, index, ranking, missing)
     views: dict[int, Judged] = {}
     frames = []
     for m in measures:
         level = relevance if m.rel is None else m.rel
         if level not in views:
-            views[level] = Judged(ranking, index, level)
+            views[level] = Judged(ranking, index, level, version)
         values = _FAMILIES[m.family](views[level], m)
         queries = ranking.queries
         if missing == "zero":
@@ -206,13 +217,14 @@ def _micro_run(
     relevance: int,
     depth: int | None,
     missing: MissingQueries,
+    version: TrecEvalVersion,
 ) -> pd.DataFrame:
     """Micro-averaged P@K and R@K of one run (query ``all``): pooled counts."""
-    ranking = rank_run(index, run, depth=depth)
+    ranking = rank_run(index, run, depth=depth, version=version)
     _report(run, index, ranking, missing)
     names, values = [], []
     for m in measures:
-        view = Judged(ranking, index, relevance if m.rel is None else m.rel)
+        view = Judged(ranking, index, relevance if m.rel is None else m.rel, version)
         k = _k(m)
         found = int(view.count_at(k).sum())
         n_queries = index.n_queries if missing == "zero" else len(ranking.queries)

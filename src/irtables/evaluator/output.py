@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 
 import numpy as np
 import pandas as pd
@@ -105,15 +105,23 @@ def to_trec_eval(
     per_query: bool,
     runids: dict[str, str] | None = None,
     complete_num_rel: dict[str, int] | None = None,
+    unprinted: Mapping[str, Collection[str]] | None = None,
 ) -> str:
-    """trec_eval's layout: ``name<TAB>query<TAB>value``, per query (``-q``) then ``all``."""
+    """trec_eval's layout: ``name<TAB>query<TAB>value``, per query (``-q``) then ``all``.
+
+    ``unprinted`` names, per system, queries that count in ``all`` but get no per-query
+    lines: trec_eval 9.0.8 with ``-c`` prints none for a judged query the run lacks.
+    """
     out = io.StringIO()
     summary = summary_values(results, complete_num_rel=complete_num_rel)
     frame = results.frame
     for system in results.systems():
         sub = frame[frame["system"] == system]
+        hidden = set(unprinted.get(system, ())) if unprinted is not None else set()
         if per_query:
             for query, qgroup in sub.groupby("query", observed=True, sort=False):
+                if query in hidden:
+                    continue
                 for metric, value in zip(qgroup["metric"], qgroup["value"], strict=True):
                     out.write(_line(str(metric), str(query), float(value)))
         if runids is not None:

@@ -91,7 +91,7 @@ def read_run(path: str | Path, *, name: str | None = None, progress: Progress | 
         docid=_one_chunk(table.column(1)),
         score=score.astype(np.float64, copy=False),
         source=str(p),
-        runid=_first_tag(p),
+        runid=_last_tag(p),
         rows=rows,
     )
 
@@ -155,7 +155,7 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
         docid=pa.chunked_array(docids, type=pa.string()),
         score=score,
         source=str(path),
-        runid=_first_tag(path),
+        runid=_last_tag(path),
     )
 
 
@@ -287,13 +287,34 @@ def _check_score(ncols: int, fields: list[str]) -> str | None:
     return None
 
 
-def _first_tag(path: Path) -> str:
+def _last_tag(path: Path) -> str:
+    """The tag (sixth field) of the run's last line: what trec_eval prints as ``runid``."""
+    if not _is_gzip(path):
+        size = path.stat().st_size
+        start = max(size - (1 << 16), 0)
+        with path.open("rb") as fh:
+            fh.seek(start)
+            lines = fh.read().splitlines()[1 if start else 0 :]  # a partial first line
+        for raw in reversed(lines):
+            tag = _tag(raw)
+            if tag is not None:
+                return tag
+        if not start:
+            return ""
+    last = ""
     with _open_binary(path) as stream:
         for raw in stream:
-            fields = raw.decode("utf-8", errors="replace").split()
-            if fields and not fields[0].startswith("#"):
-                return fields[5] if len(fields) > 5 else ""
-    return ""
+            tag = _tag(raw)
+            last = last if tag is None else tag
+    return last
+
+
+def _tag(line: bytes) -> str | None:
+    """The sixth field of a run line, ``""`` if it has none, ``None`` for a comment or blank."""
+    fields = line.decode("utf-8", errors="replace").split()
+    if not fields or fields[0].startswith("#"):
+        return None
+    return fields[5] if len(fields) > 5 else ""
 
 
 def _one_chunk(column: pa.ChunkedArray) -> pa.Array:

@@ -26,6 +26,7 @@ def evaluate_datasets(
 ) -> ResultSet | None:
     """Evaluate every dataset of ``config`` that names qrels and runs (None if none does)."""
     from irtables.evaluator.api import evaluate
+    from irtables.evaluator.versions import trec_eval_version
 
     parts = []
     for spec in config.datasets:
@@ -41,6 +42,7 @@ def evaluate_datasets(
                 depth=spec.depth,
                 missing_queries="zero" if spec.complete else "ignore",
                 dataset=spec.id,
+                trec_eval=trec_eval_version(spec.trec_eval),
                 progress=progress,
             )
         )

@@ -83,6 +83,7 @@ def make_supplement(
 def _pr_results(config: Config, base: Path, progress: Progress | None) -> ResultSet | None:
     """Interpolated precision at the 11 recall levels, for datasets given as qrels + runs."""
     from irtables.evaluator.api import evaluate
+    from irtables.evaluator.versions import trec_eval_version
     from irtables.study.runsets import run_paths
 
     specs = [d for d in config.datasets if getattr(d, "evaluated", False)]
@@ -99,6 +100,7 @@ def _pr_results(config: Config, base: Path, progress: Progress | None) -> Result
                 depth=spec.depth,
                 missing_queries="zero" if spec.complete else "ignore",
                 dataset=spec.id,
+                trec_eval=trec_eval_version(spec.trec_eval),
             )
         )
         if progress is not None:
