@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
+from irtables.names import CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
 from irtables.stats import CORRECTIONS, FAMILIES, TESTS
-from irtables.stats.names import CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
 
 HEAVY = ("pandas", "scipy", "matplotlib", "pyarrow", "jinja2", "numpy", "statsmodels")
 
@@ -87,6 +87,22 @@ def test_lazy_names_resolve(package: str) -> None:
         assert name in dir(module)
     with pytest.raises(AttributeError):
         _ = module.no_such_name
+
+
+@pytest.mark.parametrize("package", ["irtables", "irtables.stats", "irtables.evaluator"])
+def test_submodules_never_shadow_exported_names(package: str) -> None:
+    """A lazily exported function named like a submodule (``irtables.render``,
+    ``irtables.stats.compare``) stays the function once the submodule is imported."""
+    code = f"""
+import importlib, pkgutil, types, {package} as pkg
+for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+    if not info.name.endswith("__main__"):
+        importlib.import_module(info.name)
+bad = [n for n in pkg.__all__ if isinstance(getattr(pkg, n), types.ModuleType)]
+print(bad)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
 
 
 def test_render_is_the_function() -> None:

@@ -14,7 +14,7 @@ from irtables.cli.common import (
     handle_errors,
     main,
 )
-from irtables.stats.names import TEST_NAMES
+from irtables.names import TEST_NAMES
 
 
 @main.command("lint")

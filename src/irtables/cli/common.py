@@ -75,6 +75,15 @@ MISSING_OPT = click.option(
     "(keep common queries) or zero (score missing queries 0).",
 )
 
+JOBS_OPT = click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Runs evaluated at the same time, one process each (default 0: one per core; "
+    "1: in this process). The results do not depend on it.",
+)
+
 
 def progress_bar(label: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:
     """A click progress bar on stderr, opened on the first ``update(done, total)``."""

@@ -18,8 +18,8 @@ from irtables.cli.common import (
     progress_bar,
 )
 from irtables.model.policy import MissingPolicy
+from irtables.names import CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
 from irtables.render import FORMATS
-from irtables.stats.names import CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
 
 
 @main.command()

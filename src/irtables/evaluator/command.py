@@ -1,4 +1,8 @@
-"""What ``irtables evaluate`` does, minus the command-line parsing (see :mod:`irtables.cli`)."""
+"""What ``irtables evaluate`` does, minus the command-line parsing (see :mod:`irtables.cli`).
+
+No pandas here: runs are evaluated into plain arrays and formatted directly, so that a
+small evaluation is a fast process.
+"""
 
 from __future__ import annotations
 
@@ -9,16 +13,14 @@ from pathlib import Path
 from typing import Literal
 
 import click
-import numpy as np
-import pandas as pd
 
 from irtables.errors import InputError
-from irtables.evaluator.api import Average, evaluate, means
-from irtables.evaluator.output import to_trec_eval, to_tsv
+from irtables.evaluator.jobs import evaluate_jobs, file_jobs
+from irtables.evaluator.output import format_trec_eval, format_tsv
+from irtables.evaluator.values import Average, check_options
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion
 from irtables.loaders.qrels import read_qrels
-from irtables.loaders.trec_run import read_run, system_name
-from irtables.model import ResultSet
+from irtables.loaders.trec_run import system_name
 
 OutputFormat = Literal["tsv", "trec_eval"]
 
@@ -35,64 +37,50 @@ def evaluate_files(
     fmt: OutputFormat = "tsv",
     average: Average = "macro",
     trec_eval: TrecEvalVersion = DEFAULT_TREC_EVAL,
+    jobs: int | None = 1,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> str:
     """Evaluate run files against a qrels file and format the result.
 
-    The qrels are read and indexed once for all runs; the runs are read one at a time
-    (only one is in memory). ``fmt="tsv"`` gives the tidy table ``system query metric
-    value`` (query ``all`` holds the mean unless ``per_query``); ``fmt="trec_eval"``
-    gives trec_eval's layout (``-q`` when ``per_query``). ``average="micro"`` pools
-    P@K and R@K counts over queries (tsv only). ``trec_eval`` chooses the semantics
-    (``"9.0.8"`` or ``"10"``), also of the trec_eval layout: ``runid`` is the tag of the
-    run's last line, and with ``complete`` only 10 prints per-query lines for judged
-    queries a run lacks. ``progress`` is passed to :func:`~irtables.evaluator.api.evaluate`.
+    The qrels are read and indexed once; each run is one job (``jobs`` processes at a
+    time, None: every core), read by the job, so that one run per worker is in memory.
+    ``fmt="tsv"`` gives the tidy table ``system query metric value`` (query ``all``
+    holds the mean unless ``per_query``); ``fmt="trec_eval"`` gives trec_eval's layout
+    (``-q`` when ``per_query``). ``average="micro"`` pools P@K and R@K counts over
+    queries (tsv only). ``trec_eval`` chooses the semantics (``"9.0.8"`` or ``"10"``),
+    also of the trec_eval layout: ``runid`` is the tag of the run's last line, and with
+    ``complete`` only 10 prints per-query lines for judged queries a run lacks.
+    ``progress`` is passed to :func:`~irtables.evaluator.jobs.evaluate_jobs`.
     """
     if average == "micro" and (per_query or fmt != "tsv"):
         raise InputError("--average micro gives one value per run: use it without -q, in tsv")
+    options = check_options(
+        list(measures),
+        relevance=relevance,
+        depth=depth,
+        missing_queries="zero" if complete else "ignore",
+        average=average,
+        per_query=average == "macro",
+        trec_eval=trec_eval,
+    )
     qrels = read_qrels(qrels_path)
     names = [system_name(p) for p in run_paths]
     if len(set(names)) != len(names):  # bm25.dl19 and bm25.dl20: keep the suffixes
         names = [p.name[:-3] if p.name.lower().endswith(".gz") else p.name for p in run_paths]
     if len(set(names)) != len(names):
         raise InputError(f"two runs have the same name: {', '.join(names)}")
-    parts: list[pd.DataFrame] = []
-    runids: dict[str, str] = {}
-    retrieved: dict[str, set[str]] = {}
-    for done, (path, name) in enumerate(zip(run_paths, names, strict=True), start=1):
-        run = read_run(path, name=name, progress=progress)
-        runids[name] = run.runid
-        retrieved[name] = set(run.qid.dictionary.to_pylist())
-        part = evaluate(
-            qrels,
-            run,
-            list(measures),
-            relevance=relevance,
-            depth=depth,
-            missing_queries="zero" if complete else "ignore",
-            per_query=average == "macro",
-            average=average,
-            trec_eval=trec_eval,
-        )
-        del run
-        parts.append(part.frame)
-        if progress is not None:
-            progress("evaluate", done, len(run_paths))
-    results = ResultSet.from_frame(pd.concat(parts, ignore_index=True))
+    todo = file_jobs(qrels, list(zip(run_paths, names, strict=True)), options, workers=jobs)
+    queries = qrels.queries
+    del qrels  # the jobs hold what they need
+    values = evaluate_jobs(todo, workers=jobs, progress=progress)
     if fmt == "tsv":
-        return to_tsv(results if per_query or average == "micro" else means(results))
-    quirk = unprinted = None
-    if complete:  # trec_eval -c prints num_rel "all" over grades >= 1, ignoring -l
-        total = int(np.count_nonzero(qrels.grade >= 1))
-        quirk = dict.fromkeys(names, total)
-        if trec_eval == "9.0.8":  # no per-query lines for judged queries the run lacks
-            unprinted = {n: set(qrels.queries) - retrieved[n] for n in names}
-    return to_trec_eval(
-        results,
+        return format_tsv(values, queries, per_query=per_query or average == "micro")
+    return format_trec_eval(
+        values,
+        queries,
         per_query=per_query,
-        runids=runids,
-        complete_num_rel=quirk,
-        unprinted=unprinted,
+        complete=complete,
+        per_query_missing=trec_eval == "10",
     )
 
 
@@ -108,23 +96,22 @@ def progress_display(
 
     The bar is shown only when standard error is a terminal (``force`` overrides that
     test) and the work is long: run files of more than ``LONG_INPUT_BYTES`` in total, or
-    ``LONG_INPUT_RUNS`` runs or more. It shows the bytes read of each run file.
+    ``LONG_INPUT_RUNS`` runs or more. It counts the runs evaluated, or for a single run
+    the bytes of its file read.
     """
     tty = sys.stderr.isatty() if force is None else force
     size = sum(p.stat().st_size for p in run_paths if p.exists())
     if not tty or (size <= LONG_INPUT_BYTES and len(run_paths) < LONG_INPUT_RUNS):
         yield None
         return
+    several = len(run_paths) > 1
+    length = len(run_paths) if several else max(size, 1)
     with click.progressbar(
-        length=max(size, 1), label="evaluate", file=sys.stderr, show_pos=False
+        length=length, label="evaluate", file=sys.stderr, show_pos=several
     ) as bar:
-        read: dict[str, int] = {}  # bytes read, per run file ("read <name>")
 
         def update(stage: str, done: int, total: int) -> None:
-            if stage == "evaluate":
-                return
-            read[stage] = done
-            bar.label = stage
-            bar.update(sum(read.values()) - bar.pos)
+            if (stage == "evaluate") == several:
+                bar.update(done - bar.pos)
 
         yield update

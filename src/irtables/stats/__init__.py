@@ -9,8 +9,11 @@ from typing import TYPE_CHECKING
 
 from irtables._lazy import lazy_exports
 
+# Eager: the submodule irtables.stats.compare would otherwise shadow the function.
+from irtables.stats.compare import compare
+
 if TYPE_CHECKING:
-    from irtables.stats.compare import FAMILIES, compare
+    from irtables.stats.compare import FAMILIES
     from irtables.stats.comparisons import Comparisons
     from irtables.stats.correction import CORRECTIONS, adjust
     from irtables.stats.effect import cohens_dz, percentile_interval, t_interval
@@ -29,10 +32,7 @@ if TYPE_CHECKING:
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
-        "irtables.stats.compare": (
-            "FAMILIES",
-            "compare",
-        ),
+        "irtables.stats.compare": ("FAMILIES",),
         "irtables.stats.comparisons": ("Comparisons",),
         "irtables.stats.correction": (
             "CORRECTIONS",

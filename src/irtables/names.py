@@ -2,7 +2,8 @@
 
 The command line builds its choices from these; the keys of :data:`~irtables.stats.TESTS`,
 :data:`~irtables.stats.CORRECTIONS` and :data:`~irtables.stats.FAMILIES` equal them, in
-order (a unit test checks it).
+order (a unit test checks it). A module outside :mod:`irtables.stats`, so that reading
+them does not import that package.
 """
 
 from __future__ import annotations

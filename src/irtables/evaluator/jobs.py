@@ -1,0 +1,126 @@
+"""Evaluating many runs: one unit of work per (run, qrels) pair, on any executor.
+
+A :class:`RunJob` names its qrels and its run by path (or carries them), so it can be
+sent to a worker process, or to a cluster, as it is; :func:`run_job` is the module-level
+function that does the work. A worker reads and indexes a qrels file once and keeps it
+for the next runs against the same file (keyed by path, size and modification time).
+:func:`evaluate_jobs` runs the jobs on an executor from :func:`irtables.executor.make_executor`
+and returns the results in job order, so outputs are the same for any number of workers.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from irtables.errors import DataWarning
+from irtables.evaluator.trec import JudgementIndex, index_qrels
+from irtables.evaluator.values import Options, RunValues, measure_run
+from irtables.executor import SerialExecutor, make_executor, run_all
+from irtables.model.runs import Qrels, Run
+
+Progress = Callable[[str, int, int], None]
+#: Modules a worker process imports once, before its first job.
+PRELOAD = ("irtables.evaluator.jobs", "irtables.loaders.trec_run", "irtables.loaders.qrels")
+
+
+@dataclass(frozen=True)
+class RunJob:
+    """One unit of work: a run evaluated against qrels with some options.
+
+    ``qrels`` is a file, or an index built by the caller (sent along to a worker);
+    ``run`` a file (read by the worker) or a run in memory.
+    """
+
+    qrels: Path | JudgementIndex
+    run: Path | Run
+    name: str
+    options: Options
+
+
+def run_job(job: RunJob, progress: Progress | None = None) -> RunValues:
+    """Do one job: read what it names, rank the run, compute its measures."""
+    index = job.qrels if isinstance(job.qrels, JudgementIndex) else qrels_index(job.qrels)
+    if isinstance(job.run, Run):
+        run = job.run
+    else:
+        from irtables.loaders.trec_run import read_run
+
+        run = read_run(job.run, name=job.name, progress=progress)
+    return measure_run(index, run, job.options)
+
+
+_INDEXES: dict[tuple[str, int, int], JudgementIndex] = {}
+
+
+def qrels_index(path: Path) -> JudgementIndex:
+    """The index of a qrels file, read once per process (the last two files are kept)."""
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    if key not in _INDEXES:
+        from irtables.loaders.qrels import read_qrels
+
+        index = index_qrels(read_qrels(path))
+        while len(_INDEXES) >= 2:
+            del _INDEXES[next(iter(_INDEXES))]
+        _INDEXES[key] = index
+    return _INDEXES[key]
+
+
+def evaluate_jobs(
+    jobs: Sequence[RunJob],
+    *,
+    workers: int | None = 1,
+    progress: Progress | None = None,
+) -> list[RunValues]:
+    """Run every job (``workers``: processes, None for every core), results in job order.
+
+    Each job's notes are emitted as :class:`~irtables.errors.DataWarning`, in job order.
+    ``progress("evaluate", done, total)`` follows the jobs; with one worker, the bytes of
+    each run file read are reported too (``("read <run>", bytes, total)``).
+    """
+    total = len(jobs)
+
+    def done(finished: int, _: int) -> None:
+        if progress is not None:
+            progress("evaluate", finished, total)
+
+    with make_executor(workers, total, preload=PRELOAD) as executor:
+        if isinstance(executor, SerialExecutor):
+            results = []
+            for finished, job in enumerate(jobs, start=1):
+                results.append(run_job(job, progress))
+                done(finished, total)
+        else:
+            results = run_all(executor, run_job, list(jobs), done=done)
+    for values in results:
+        for note in values.notes:
+            warnings.warn(note, DataWarning, stacklevel=3)
+    return results
+
+
+def file_jobs(
+    qrels: Path | Qrels | JudgementIndex,
+    runs: Sequence[tuple[Path | Run, str]],
+    options: Options,
+    *,
+    workers: int | None = 1,
+) -> list[RunJob]:
+    """Jobs for ``runs`` (``(file or run, name)``) against one qrels.
+
+    With one worker (or one run), the qrels are indexed here once and shared; with a
+    pool, a qrels file is named by path and each worker indexes it once.
+    """
+    from irtables.executor import worker_count
+
+    pooled = worker_count(workers, len(runs)) > 1
+    source: Path | JudgementIndex
+    if isinstance(qrels, JudgementIndex):
+        source = qrels
+    elif isinstance(qrels, Qrels):
+        source = index_qrels(qrels)
+    else:
+        source = qrels if pooled else qrels_index(qrels)
+    return [RunJob(source, run, name, options) for run, name in runs]
