@@ -61,13 +61,18 @@ class SerialExecutor(Executor):
 
 @contextmanager
 def make_executor(
-    jobs: int | None, tasks: int, *, preload: Sequence[str] = ()
+    jobs: int | None,
+    tasks: int,
+    *,
+    preload: Sequence[str] = (),
+    initializer: Callable[[], object] | None = None,
 ) -> Iterator[Executor]:
     """An executor for ``tasks`` units of work with ``jobs`` workers (None: every core).
 
     One worker (or one task) runs in this process; more run in a process pool whose
     processes are forked from a clean server process (``forkserver``: no threads of this
-    process are inherited) that has imported ``preload`` once.
+    process are inherited) that has imported ``preload`` once; each worker calls
+    ``initializer`` first.
     """
     workers = worker_count(jobs, tasks)
     if workers == 1:
@@ -77,7 +82,7 @@ def make_executor(
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if preload and context.get_start_method() == "forkserver":
         context.set_forkserver_preload(list(preload))
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(workers, context, initializer) as pool:
         yield pool
 
 

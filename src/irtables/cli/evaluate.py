@@ -103,7 +103,10 @@ def evaluate_cmd(
     otherwise. A progress bar is shown on standard error when it is a terminal and the
     work is long (run files over 50 MB, about a million lines, or three runs or more).
     """
+    from irtables._arrow import skip_pandas_checks
     from irtables.evaluator.command import evaluate_files, progress_display
+
+    skip_pandas_checks()  # TREC runs and qrels are read and evaluated without pandas
     from irtables.output.writers import write_atomic
 
     with progress_display(runs) as progress:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from irtables._arrow import skip_pandas_checks
 from irtables.errors import DataWarning
 from irtables.evaluator.trec import JudgementIndex, index_qrels
 from irtables.evaluator.values import Options, RunValues, measure_run
@@ -87,7 +88,7 @@ def evaluate_jobs(
         if progress is not None:
             progress("evaluate", finished, total)
 
-    with make_executor(workers, total, preload=PRELOAD) as executor:
+    with make_executor(workers, total, preload=PRELOAD, initializer=skip_pandas_checks) as executor:
         if isinstance(executor, SerialExecutor):
             results = []
             for finished, job in enumerate(jobs, start=1):

@@ -29,6 +29,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from irtables._arrow import to_numpy
 from irtables.errors import InputError
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion, ranking_scores
 from irtables.model.runs import Qrels, Run
@@ -71,7 +72,7 @@ def index_qrels(qrels: Qrels) -> JudgementIndex:
     queries = qrels.queries
     row_query = _positions(qrels.qid, queries)
     doc_values = pc.unique(qrels.docid)
-    doc_index = np.asarray(pc.index_in(qrels.docid, value_set=doc_values), dtype=np.int64)
+    doc_index = to_numpy(pc.index_in(qrels.docid, value_set=doc_values)).astype(np.int64)
     keys = row_query * max(len(doc_values), 1) + doc_index
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
@@ -177,7 +178,7 @@ def _positions(ids: pa.Array, queries: tuple[str, ...], missing: int | None = No
     found = pc.index_in(ids, value_set=pa.array(queries, type=pa.string()))
     if missing is not None:
         found = pc.fill_null(found, missing)
-    return np.asarray(found, dtype=np.int64)
+    return to_numpy(found).astype(np.int64)
 
 
 def take(values: pa.Array | pa.ChunkedArray, rows: IntArray) -> pa.Array:
@@ -209,12 +210,12 @@ def _judged_rows(
     if not len(index.keys) or not len(run):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     judged = pc.is_in(run.docid, value_set=index.doc_values)
-    rows = np.flatnonzero(np.asarray(judged.to_numpy(zero_copy_only=False), dtype=bool))
+    rows = np.flatnonzero(to_numpy(judged))
     del judged
     query = lut[codes[rows]]
     rows, query = rows[query >= 0], query[query >= 0]
     found = pc.index_in(take(run.docid, rows), value_set=index.doc_values)
-    keys = query * max(len(index.doc_values), 1) + np.asarray(found, dtype=np.int64)
+    keys = query * max(len(index.doc_values), 1) + to_numpy(found).astype(np.int64)
     pos = np.minimum(np.searchsorted(index.keys, keys), len(index.keys) - 1)
     hit = index.keys[pos] == keys
     return rows[hit], index.key_grades[pos[hit]].astype(np.int64)
@@ -295,7 +296,7 @@ class _SortedView:
                 "d": take(self.run.docid, self.row(members)),
             }
         )
-        by_doc = np.asarray(
+        by_doc = to_numpy(
             pc.sort_indices(table, sort_keys=[("c", "ascending"), ("d", "descending")])
         )
         within = np.empty(len(members), dtype=np.int64)
@@ -417,7 +418,7 @@ def _doc_codes(docid: pa.Array | pa.ChunkedArray) -> tuple[npt.NDArray[np.intege
     at = 0
     try:
         for chunk in chunks:
-            values = np.asarray(pc.cast(chunk, pa.int64()).to_numpy(), dtype=np.int64)
+            values = to_numpy(pc.cast(chunk, pa.int64())).astype(np.int64, copy=False)
             if len(values) and (values.min() < 0 or values.max() > 2**40):
                 return _dictionary_codes(docid), True
             if out.dtype == np.int32 and len(values) and values.max() >= 2**31 - 1:
@@ -432,7 +433,7 @@ def _doc_codes(docid: pa.Array | pa.ChunkedArray) -> tuple[npt.NDArray[np.intege
 def _dictionary_codes(docid: pa.Array | pa.ChunkedArray) -> npt.NDArray[np.int32]:
     encoded = pc.dictionary_encode(docid)  # chunks share one dictionary
     chunks = encoded.chunks if isinstance(encoded, pa.ChunkedArray) else [encoded]
-    parts = [np.asarray(c.indices.to_numpy(), dtype=np.int32) for c in chunks]
+    parts = [to_numpy(c.indices).astype(np.int32, copy=False) for c in chunks]
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
 
 

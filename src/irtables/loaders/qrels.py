@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from irtables._arrow import to_numpy
 from irtables.loaders.trec_run import (
     _TABULAR_SUFFIXES,
     _one_chunk,
@@ -64,7 +65,7 @@ def read_qrels(path: str | Path) -> Qrels:
         expected=_QRELS_EXPECTED,
         check=_check_line,
     )
-    grade = _one_chunk(table.column(2)).to_numpy(zero_copy_only=False)
+    grade = to_numpy(_one_chunk(table.column(2)))
     return Qrels(
         qid=_one_chunk(table.column(0)),
         docid=_one_chunk(table.column(1)),

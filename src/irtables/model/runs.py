@@ -11,14 +11,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from irtables._arrow import to_numpy
 from irtables.errors import InputError
+
+if TYPE_CHECKING:  # frames are only one way in: reading files needs no pandas
+    import pandas as pd
 
 _QUERY_COLUMNS = ("query", "qid", "query_id")
 _DOC_COLUMNS = ("docid", "doc_id", "docno", "doc")
@@ -54,7 +58,7 @@ class Run:
     @property
     def query_codes(self) -> npt.NDArray[np.int32]:
         """The query of each row, as a code into ``qid.dictionary`` (no copy)."""
-        codes: npt.NDArray[np.int32] = np.asarray(self.qid.indices.to_numpy(), dtype=np.int32)
+        codes: npt.NDArray[np.int32] = to_numpy(self.qid.indices).astype(np.int32, copy=False)
         return codes
 
 
@@ -92,6 +96,8 @@ def run_from_frame(frame: pd.DataFrame, *, name: str, source: str = "<frame>") -
     >>> len(run), run.name
     (2, 'bm25')
     """
+    import pandas as pd
+
     qcol = _find_column(frame, _QUERY_COLUMNS, source)
     dcol = _find_column(frame, _DOC_COLUMNS, source)
     scol = _find_column(frame, _SCORE_COLUMNS, source)
@@ -122,6 +128,8 @@ def qrels_from_frame(frame: pd.DataFrame, *, source: str = "<frame>") -> Qrels:
     qcol = _find_column(frame, _QUERY_COLUMNS, source)
     dcol = _find_column(frame, _DOC_COLUMNS, source)
     gcol = _find_column(frame, _GRADE_COLUMNS, source)
+    import pandas as pd
+
     grades = pd.to_numeric(frame[gcol], errors="coerce")
     if grades.isna().any() or (grades != np.round(grades)).any():
         raise InputError(f"column {gcol} must hold integer relevance grades", path=source)
