@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import importlib.abc
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
-
-if TYPE_CHECKING:
-    import numpy.typing as npt
 
 
 def skip_pandas_checks() -> None:
@@ -70,8 +69,6 @@ def to_numpy(values: pa.Array | pa.ChunkedArray) -> npt.NDArray[Any]:
     >>> to_numpy(pa.array([1, 2, 3])[1:]).tolist(), to_numpy(pa.array([True, False])).tolist()
     ([2, 3], [True, False])
     """
-    import numpy as np
-
     if isinstance(values, pa.ChunkedArray):
         parts = [to_numpy(chunk) for chunk in values.chunks]
         if len(parts) == 1:
@@ -99,3 +96,73 @@ def _numpy_type(arrow_type: pa.DataType) -> str:
     if name not in _NUMPY_TYPES and not pa.types.is_boolean(arrow_type):
         raise TypeError(f"to_numpy: no numpy type for Arrow type {name}")
     return _NUMPY_TYPES.get(name, "bool")
+
+
+_HASH_BASE = 0x9E3779B97F4A7C15  # odd: invertible modulo 2**64
+_HASH_PIECE = 1 << 13  # strings hashed at a time: bounded temporary memory
+
+
+def string_hashes(values: pa.Array | pa.ChunkedArray) -> npt.NDArray[np.int64]:
+    """A 62-bit hash of each string (non-negative int64), computed from the Arrow buffers.
+
+    A polynomial hash of the bytes modulo 2**64, mixed with the length: equal strings
+    have equal hashes; different strings rarely do, so equal hashes are candidates to be
+    confirmed on the strings. Memory is 8 bytes per string plus a bounded working set,
+    instead of the hash table and dictionary that ``dictionary_encode`` builds.
+
+    Examples
+    --------
+    >>> h = string_hashes(pa.chunked_array([["LA01-1", "FT02-2"], ["LA01-1", ""]]))
+    >>> bool(h[0] == h[2]), bool(h[0] != h[1]), bool((h >= 0).all())
+    (True, True, True)
+    """
+    out = np.empty(len(values), dtype=np.int64)
+    at = 0
+    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
+    for chunk in chunks:
+        for start in range(0, len(chunk), _HASH_PIECE):
+            piece = chunk.slice(start, _HASH_PIECE)
+            out[at : at + len(piece)] = _piece_hashes(piece)
+            at += len(piece)
+    return out
+
+
+def _piece_hashes(piece: pa.Array) -> npt.NDArray[np.int64]:
+    n = len(piece)
+    if piece.null_count:
+        raise ValueError("string_hashes: the array has nulls")
+    wide = pa.types.is_large_string(piece.type)
+    buffers = piece.buffers()
+    offsets = np.frombuffer(
+        buffers[1],
+        dtype=np.int64 if wide else np.int32,
+        count=n + 1,
+        offset=piece.offset * (8 if wide else 4),
+    ).astype(np.int64)
+    lo, hi = int(offsets[0]), int(offsets[-1])
+    data = np.frombuffer(buffers[2], dtype=np.uint8)[lo:hi] if hi > lo else np.zeros(0, np.uint8)
+    powers, inverse = _powers(hi - lo)
+    prefix = np.zeros(hi - lo + 1, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        np.cumsum(data.astype(np.uint64) * powers[: hi - lo], out=prefix[1:])
+        starts, ends = offsets[:-1] - lo, offsets[1:] - lo
+        h = (prefix[ends] - prefix[starts]) * inverse[starts]
+        h ^= (ends - starts).astype(np.uint64) * np.uint64(0xD6E8FEB86659FD93)
+        h *= np.uint64(0xFF51AFD7ED558CCD)  # spread the bits before keeping 62 of them
+    return (h >> np.uint64(2)).astype(np.int64)
+
+
+_POWERS: list[npt.NDArray[np.uint64]] = []
+
+
+def _powers(n: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """``base**t`` and ``base**-t`` modulo 2**64 for t < n + 1 (kept and grown)."""
+    if not _POWERS or len(_POWERS[0]) < n + 1:
+        size = 1 << max(n, 1 << 16).bit_length()
+        with np.errstate(over="ignore"):
+            up = np.full(size, _HASH_BASE, dtype=np.uint64)
+            up[0] = 1
+            down = np.full(size, pow(_HASH_BASE, -1, 2**64), dtype=np.uint64)
+            down[0] = 1
+            _POWERS[:] = [np.cumprod(up, dtype=np.uint64), np.cumprod(down, dtype=np.uint64)]
+    return _POWERS[0], _POWERS[1]

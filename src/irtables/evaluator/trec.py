@@ -29,7 +29,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from irtables._arrow import to_numpy
+from irtables._arrow import string_hashes, to_numpy
 from irtables.errors import InputError
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion, ranking_scores
 from irtables.model.runs import Qrels, Run
@@ -71,8 +71,9 @@ def index_qrels(qrels: Qrels) -> JudgementIndex:
     """
     queries = qrels.queries
     row_query = _positions(qrels.qid, queries)
-    doc_values = pc.unique(qrels.docid)
-    doc_index = to_numpy(pc.index_in(qrels.docid, value_set=doc_values)).astype(np.int64)
+    encoded = pc.dictionary_encode(qrels.docid)  # one hash pass: distinct ids and codes
+    doc_values = encoded.dictionary
+    doc_index = to_numpy(encoded.indices).astype(np.int64)
     keys = row_query * max(len(doc_values), 1) + doc_index
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
@@ -209,13 +210,14 @@ def _judged_rows(
     """Rows of the run whose document is judged for their (judged) query, and the grades."""
     if not len(index.keys) or not len(run):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    judged = pc.is_in(run.docid, value_set=index.doc_values)
-    rows = np.flatnonzero(to_numpy(judged))
-    del judged
+    found = to_numpy(pc.fill_null(pc.index_in(run.docid, value_set=index.doc_values), -1))
+    rows = np.flatnonzero(found >= 0)  # one hash pass: the rows with a judged document
+    doc = found[rows].astype(np.int64)
+    del found
     query = lut[codes[rows]]
-    rows, query = rows[query >= 0], query[query >= 0]
-    found = pc.index_in(take(run.docid, rows), value_set=index.doc_values)
-    keys = query * max(len(index.doc_values), 1) + to_numpy(found).astype(np.int64)
+    keep = query >= 0
+    rows, query, doc = rows[keep], query[keep], doc[keep]
+    keys = query * max(len(index.doc_values), 1) + doc
     pos = np.minimum(np.searchsorted(index.keys, keys), len(index.keys) - 1)
     hit = index.keys[pos] == keys
     return rows[hit], index.key_grades[pos[hit]].astype(np.int64)
@@ -328,8 +330,8 @@ def _check_duplicates(
     """trec_eval refuses a document retrieved twice for one query (within the depth).
 
     Documents get integer codes (their value when every id is an integer, which may
-    collide, e.g. ``07`` and ``7``, so hits are re-checked on the strings; otherwise a
-    dictionary code), and each query's codes are sorted in a padded matrix.
+    collide, e.g. ``07`` and ``7``; otherwise a hash of the string), and each query's
+    codes are sorted in a padded matrix; equal codes are re-checked on the strings.
     """
     judged_blocks = np.flatnonzero(block_query >= 0)
     if len(run) < 2 or not len(judged_blocks):
@@ -347,8 +349,7 @@ def _check_duplicates(
     elif len(judged_blocks) * width > 2 * total + 1024:  # very uneven: one global sort
         seg = np.repeat(np.arange(len(starts)), lengths)
         pos = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(total)
-        keys = seg * (int(codes.max()) + 1) + codes[pos].astype(np.int64)
-        candidates = [(int(judged_blocks[b]), c) for b, c in _repeated(keys)]
+        candidates = [(int(judged_blocks[b]), c) for b, c in _repeated(seg, codes[pos])]
     else:
         sentinel = np.iinfo(codes.dtype).max
         matrix = np.full((len(starts), width), sentinel, dtype=codes.dtype)
@@ -408,10 +409,11 @@ def _confirm_duplicates(
 
 
 def _doc_codes(docid: pa.Array | pa.ChunkedArray) -> tuple[npt.NDArray[np.integer], bool]:
-    """Integer codes of document ids; ``True`` when equal codes mean equal ids.
+    """Integer codes of document ids; ``True`` when equal codes mean equal ids (never).
 
     Integer ids are their own codes (int32 when they fit), cast chunk by chunk into one
-    preallocated array; other ids get dictionary codes.
+    preallocated array; other ids get a 62-bit hash of the string (8 bytes per row:
+    dictionary-encoding them would hold every id a second time, and a hash table).
     """
     chunks = docid.chunks if isinstance(docid, pa.ChunkedArray) else [docid]
     out: npt.NDArray[np.integer] = np.empty(len(docid), dtype=np.int32)
@@ -420,25 +422,19 @@ def _doc_codes(docid: pa.Array | pa.ChunkedArray) -> tuple[npt.NDArray[np.intege
         for chunk in chunks:
             values = to_numpy(pc.cast(chunk, pa.int64())).astype(np.int64, copy=False)
             if len(values) and (values.min() < 0 or values.max() > 2**40):
-                return _dictionary_codes(docid), True
+                return string_hashes(docid), False
             if out.dtype == np.int32 and len(values) and values.max() >= 2**31 - 1:
                 out = out.astype(np.int64)
             out[at : at + len(values)] = values
             at += len(values)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return _dictionary_codes(docid), True
+        return string_hashes(docid), False
     return out, False
 
 
-def _dictionary_codes(docid: pa.Array | pa.ChunkedArray) -> npt.NDArray[np.int32]:
-    encoded = pc.dictionary_encode(docid)  # chunks share one dictionary
-    chunks = encoded.chunks if isinstance(encoded, pa.ChunkedArray) else [encoded]
-    parts = [to_numpy(c.indices).astype(np.int32, copy=False) for c in chunks]
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
-
-
-def _repeated(keys: IntArray) -> list[tuple[int, int]]:
-    n_docs = int(keys.max()) + 1 if len(keys) else 1
-    sorted_keys = np.sort(keys)
-    dup = sorted_keys[1:][sorted_keys[1:] == sorted_keys[:-1]]
-    return [(int(k // n_docs), int(k % n_docs)) for k in np.unique(dup)]
+def _repeated(segment: IntArray, codes: npt.NDArray[np.integer]) -> list[tuple[int, int]]:
+    """The (segment, code) pairs that occur more than once."""
+    order = np.lexsort((codes, segment))
+    seg, code = segment[order], codes[order]
+    same = np.flatnonzero((seg[1:] == seg[:-1]) & (code[1:] == code[:-1]))
+    return sorted({(int(seg[i]), int(code[i])) for i in same.tolist()})
