@@ -20,10 +20,11 @@ import argparse
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.csv as pacsv
+if TYPE_CHECKING:  # imported where used: the benchmarks import the shapes in a light process
+    import numpy as np
+    import pyarrow as pa
 
 
 @dataclass(frozen=True)
@@ -52,16 +53,21 @@ DL = Shape("dl", 43, 1000, judged=215, relevant=60, string_ids=False, graded=Tru
 def scaling_shape(topics: int, deep: bool, depth: int = 100) -> Shape:
     """A cell of the scaling table: shallow (MS MARCO-like) or deep (pooled) judgements."""
     if deep:
-        return Shape(f"t{topics}-deep", topics, depth, judged=2.5 * depth, relevant=0.3 * depth)
+        return Shape(f"t{topics}-deep", topics, depth, judged=2.0 * depth, relevant=0.25 * depth)
     return Shape(f"t{topics}-shallow", topics, depth, judged=1.1, relevant=1.1, string_ids=False)
 
 
 def _topic_ids(n: int) -> np.ndarray:
+    import numpy as np
+
     return np.array([str(301 + i) for i in range(n)], dtype=object)
 
 
 def _doc_names(numbers: np.ndarray, string_ids: bool) -> pa.Array:
     """Document ids for document numbers: ``LA052189-0089``-like strings or the numbers."""
+    import numpy as np
+    import pyarrow as pa
+
     if not string_ids:
         return pa.array(numbers.astype(np.int64)).cast(pa.string())
     prefixes = ("LA", "FT", "FBIS", "FR")
@@ -75,6 +81,8 @@ def collection(shape: Shape, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.
     Document numbers are unique within a topic; a topic has at least one judged and, when
     ``shape.relevant >= 1``, one relevant document.
     """
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     judged = np.maximum(rng.poisson(shape.judged, shape.topics), 1)
     if shape.judged < 2:
@@ -94,6 +102,9 @@ def collection(shape: Shape, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.
 
 def make_run(shape: Shape, qrels: tuple[np.ndarray, ...], seed: int) -> pa.Table:
     """One run: ``depth`` documents per topic, relevant ones more likely and higher."""
+    import numpy as np
+    import pyarrow as pa
+
     rng = np.random.default_rng(seed)
     topic, docs, grade = qrels
     n = shape.topics * shape.depth
@@ -131,6 +142,9 @@ def make_run(shape: Shape, qrels: tuple[np.ndarray, ...], seed: int) -> pa.Table
 
 def qrels_table(shape: Shape, qrels: tuple[np.ndarray, ...]) -> pa.Table:
     """The qrels as a table: ``qid 0 docid grade``."""
+    import numpy as np
+    import pyarrow as pa
+
     topic, docs, grade = qrels
     ids = pa.array(_topic_ids(shape.topics).tolist(), type=pa.string())
     return pa.table(
@@ -144,6 +158,8 @@ def qrels_table(shape: Shape, qrels: tuple[np.ndarray, ...]) -> pa.Table:
 
 
 def _write(table: pa.Table, path: Path) -> None:
+    import pyarrow.csv as pacsv
+
     options = pacsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
     tmp = path.with_name(path.name + ".part")
     pacsv.write_csv(table, tmp, options)

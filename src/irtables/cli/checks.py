@@ -9,7 +9,9 @@ import click
 
 from irtables.cli.common import (
     INPUT_FORMAT_OPT,
+    JOBS_OPT,
     MISSING_OPT,
+    NO_CACHE_OPT,
     RESULTS_ARG,
     handle_errors,
     main,
@@ -110,6 +112,8 @@ def lint_cmd(
 @INPUT_FORMAT_OPT
 @MISSING_OPT
 @click.option("--force", is_flag=True, help="Overwrite an -o file that irtables did not generate.")
+@JOBS_OPT
+@NO_CACHE_OPT
 @handle_errors
 def diff_cmd(
     old: str,
@@ -124,6 +128,8 @@ def diff_cmd(
     input_format: str | None,
     missing: str | None,
     force: bool,
+    jobs: int,
+    no_cache: bool,
 ) -> None:
     """Show what changed from OLD to NEW: means, queries, systems and table cells.
 
@@ -150,6 +156,8 @@ def diff_cmd(
                     config_path=where.config,
                     input_format=input_format,
                     missing=missing,
+                    jobs=jobs or None,
+                    cache=not no_cache,
                 )
             )
     (old_rs, old_cfg, _), (new_rs, new_cfg, _) = sides

@@ -83,6 +83,29 @@ JOBS_OPT = click.option(
     help="Runs evaluated at the same time, one process each (default 0: one per core; "
     "1: in this process). The results do not depend on it.",
 )
+NO_CACHE_OPT = click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Evaluate every run given as qrels + runs again, without reading or writing the "
+    "cache (DIR/.irtables-cache; `irtables cache clear` empties it).",
+)
+
+
+def study_progress() -> tuple[
+    Callable[[str, int, int], None], Callable[[int, int], None], Callable[[], None]
+]:
+    """Progress bars on standard error (a terminal only) for the steps of a study:
+    ``(evaluated, tested, finish)``: runs evaluated, then significance tests."""
+    update, finish = stage_progress()
+
+    def evaluated(stage: str, done: int, total: int) -> None:
+        if stage == "evaluate":
+            update("runs evaluated", done, total)
+
+    def tested(done: int, total: int) -> None:
+        update("significance tests", done, total)
+
+    return evaluated, tested, finish
 
 
 def progress_bar(label: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:

@@ -11,11 +11,14 @@ import click
 from irtables.cli.common import (
     CONFIG_OPT,
     INPUT_FORMAT_OPT,
+    JOBS_OPT,
     MISSING_OPT,
+    NO_CACHE_OPT,
     RESULTS_ARG,
     handle_errors,
     main,
     progress_bar,
+    study_progress,
 )
 from irtables.model.policy import MissingPolicy
 from irtables.names import CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
@@ -56,6 +59,8 @@ from irtables.render import FORMATS
     "(default: compare.baseline of the config; none: no markers).",
 )
 @click.option("--force", is_flag=True, help="Overwrite files that irtables did not generate.")
+@JOBS_OPT
+@NO_CACHE_OPT
 @handle_errors
 def tables(
     results: Path,
@@ -67,11 +72,15 @@ def tables(
     template_dir: Path | None,
     baselines: tuple[str, ...],
     force: bool,
+    jobs: int,
+    no_cache: bool,
 ) -> None:
     """Write Table 1, Table S1 per dataset and the ablation table (LaTeX, Markdown, CSV).
 
     Writes table1.*, tableS1-<dataset>.* and, when configured, ablation.* and prints what
     it wrote. Best values per column are bold, decided on the displayed (rounded) numbers.
+    Datasets given as qrels + runs are evaluated on every core; a run whose file, qrels
+    and options did not change since the last time comes from the cache.
     """
     from irtables.study.pipeline import (
         resolve_study,
@@ -80,24 +89,32 @@ def tables(
         write_tables,
     )
 
-    rs, config, base = resolve_study(
-        results, config_path=config_path, input_format=input_format, missing=missing
-    )
-    if baselines:
-        config = replace(config, compare=with_overrides(config.compare, baseline=baselines))
-    update, finish = progress_bar("significance tests")
-    target = outdir or base / config.output.dir
-    extra = [template_dir] if template_dir else []
-    written = write_tables(
-        rs,
-        config,
-        target,
-        formats=formats or None,
-        template_dirs=template_dirs_for(config, base, extra),
-        force=force,
-        progress=update,
-    )
-    finish()
+    evaluated, tested, finish = study_progress()
+    try:
+        rs, config, base = resolve_study(
+            results,
+            config_path=config_path,
+            input_format=input_format,
+            missing=missing,
+            jobs=jobs or None,
+            cache=not no_cache,
+            progress=evaluated,
+        )
+        if baselines:
+            config = replace(config, compare=with_overrides(config.compare, baseline=baselines))
+        target = outdir or base / config.output.dir
+        extra = [template_dir] if template_dir else []
+        written = write_tables(
+            rs,
+            config,
+            target,
+            formats=formats or None,
+            template_dirs=template_dirs_for(config, base, extra),
+            force=force,
+            progress=tested,
+        )
+    finally:
+        finish()
     for item in written:
         click.echo(f"{item.status:>9}  {item.path}")
 
@@ -154,6 +171,8 @@ def tables(
 @INPUT_FORMAT_OPT
 @MISSING_OPT
 @click.option("--force", is_flag=True, help="Overwrite a file that irtables did not generate.")
+@JOBS_OPT
+@NO_CACHE_OPT
 @handle_errors
 def compare(
     results: Path,
@@ -172,6 +191,8 @@ def compare(
     input_format: str | None,
     missing: str | None,
     force: bool,
+    jobs: int,
+    no_cache: bool,
 ) -> None:
     """Paired significance tests of every system against the baseline(s), per metric."""
     from irtables.output.writers import write_atomic
@@ -179,9 +200,19 @@ def compare(
     from irtables.stats.report import format_comparisons
     from irtables.study.pipeline import resolve_study, with_overrides
 
-    rs, config, _ = resolve_study(
-        results, config_path=config_path, input_format=input_format, missing=missing
-    )
+    evaluated, _, finish = study_progress()
+    try:
+        rs, config, _ = resolve_study(
+            results,
+            config_path=config_path,
+            input_format=input_format,
+            missing=missing,
+            jobs=jobs or None,
+            cache=not no_cache,
+            progress=evaluated,
+        )
+    finally:
+        finish()
     s = with_overrides(
         config.compare,
         baseline=baselines or None,

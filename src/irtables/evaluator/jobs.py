@@ -75,10 +75,12 @@ def evaluate_jobs(
     *,
     workers: int | None = 1,
     progress: Progress | None = None,
+    warn: bool = True,
 ) -> list[RunValues]:
     """Run every job (``workers``: processes, None for every core), results in job order.
 
-    Each job's notes are emitted as :class:`~irtables.errors.DataWarning`, in job order.
+    Each job's notes are emitted as :class:`~irtables.errors.DataWarning`, in job order
+    (unless ``warn`` is false: the caller emits them).
     ``progress("evaluate", done, total)`` follows the jobs; with one worker, the bytes of
     each run file read are reported too (``("read <run>", bytes, total)``).
     """
@@ -96,7 +98,7 @@ def evaluate_jobs(
                 done(finished, total)
         else:
             results = run_all(executor, run_job, list(jobs), done=done)
-    for values in results:
+    for values in results if warn else ():
         for note in values.notes:
             warnings.warn(note, DataWarning, stacklevel=3)
     return results
