@@ -106,13 +106,16 @@ def compare_tools(
         [
             tool,
             t.seconds,
+            t.cpu,
             f"{t.peak_mib:.0f}",
             f"{t.seconds / base:.2f}x",
+            f"{t.cpu / found['trec_eval'].cpu:.2f}x",
             f"{t.peak_mib / size:.2f}",
         ]
         for tool, t in found.items()
     ]
-    print(markdown(["tool", "seconds", "peak MiB", "x trec_eval", "peak / run file"], rows))
+    header = ["tool", "seconds", "CPU s", "peak MiB", "x trec_eval", "CPU x trec_eval"]
+    print(markdown([*header, "peak / run file"], rows))
     return found
 
 

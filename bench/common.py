@@ -9,7 +9,6 @@ such as worker processes). Nothing here is a test: the numbers depend on the mac
 from __future__ import annotations
 
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -27,23 +26,40 @@ IRTABLES = [PYTHON, "-m", "irtables"]
 
 @dataclass(frozen=True)
 class Timing:
-    """Wall seconds (median of the repeats) and peak resident memory (MiB, the largest)."""
+    """Wall seconds (median of the repeats), peak resident memory (MiB, the largest) and
+    CPU seconds (user + system, of the run with the median wall time)."""
 
     seconds: float
     peak_mib: float
     stdout: str = ""
+    cpu: float = 0.0
 
 
 class BenchError(RuntimeError):
     """A measured command failed."""
 
 
-def run_child(argv: Sequence[str], *, cwd: Path = REPO) -> tuple[float, float, str]:
-    """Run ``argv``; return (wall seconds, peak RSS MiB, stdout). A failure raises."""
+def run_child(argv: Sequence[str], *, cwd: Path = REPO) -> tuple[float, float, str, float]:
+    """Run ``argv``; return (wall seconds, peak MiB, stdout, CPU seconds). A failure raises.
+
+    Peak memory is the largest total resident set of the process and all its descendants
+    (sampled every 10 ms from /proc: worker processes of a pool are not waited for by the
+    child itself, so its own rusage would miss them), and at least the child's own
+    ``ru_maxrss``. CPU seconds are user + system time of the child and of the
+    descendants it waited for.
+    """
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         start = time.perf_counter()
         proc = subprocess.Popen(list(argv), cwd=cwd, stdout=out, stderr=err, text=True)
-        _, status, usage = os.wait4(proc.pid, 0)
+        peak_kib, tree_cpu = 0, {}
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            kib, cpu = _tree_usage(proc.pid)
+            peak_kib = max(peak_kib, kib)
+            tree_cpu.update(cpu)
+            time.sleep(0.01)
         seconds = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
@@ -51,23 +67,55 @@ def run_child(argv: Sequence[str], *, cwd: Path = REPO) -> tuple[float, float, s
         stdout, stderr = out.read(), err.read()
     if proc.returncode != 0:
         raise BenchError(f"{' '.join(argv[:4])} ... exited {proc.returncode}:\n{stderr[-2000:]}")
-    return seconds, usage.ru_maxrss / 1024.0, stdout
+    own = usage.ru_utime + usage.ru_stime
+    others = sum(t for p, t in tree_cpu.items() if p != proc.pid)
+    return seconds, max(peak_kib, usage.ru_maxrss) / 1024.0, stdout, max(own, own + others)
+
+
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _tree_usage(root: int) -> tuple[int, dict[int, float]]:
+    """Resident KiB of ``root`` and its descendants, and each one's CPU seconds so far."""
+    children: dict[int, list[int]] = {}
+    stats: dict[int, tuple[int, float]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, parent = int(entry), int(fields[1])
+        children.setdefault(parent, []).append(pid)
+        cpu = (int(fields[11]) + int(fields[12])) / _TICK
+        stats[pid] = (int(fields[21]) * os.sysconf("SC_PAGE_SIZE") // 1024, cpu)
+    total, cpu_of, todo = 0, {}, [root]
+    while todo:
+        pid = todo.pop()
+        if pid in stats:
+            total += stats[pid][0]
+            cpu_of[pid] = stats[pid][1]
+        todo.extend(children.get(pid, []))
+    return total, cpu_of
 
 
 def measure(argv: Sequence[str], *, repeat: int = 1, cwd: Path = REPO) -> Timing:
     """Median wall time and largest peak memory of ``repeat`` runs of ``argv``."""
-    runs = [run_child(argv, cwd=cwd) for _ in range(max(repeat, 1))]
-    return Timing(statistics.median(r[0] for r in runs), max(r[1] for r in runs), runs[-1][2])
+    runs = sorted((run_child(argv, cwd=cwd) for _ in range(max(repeat, 1))), key=lambda r: r[0])
+    middle = runs[len(runs) // 2]
+    return Timing(middle[0], max(r[1] for r in runs), middle[2], middle[3])
 
 
 def measure_sequence(commands: Sequence[Sequence[str]]) -> Timing:
     """Total wall time of commands run one after the other (as a shell loop would), and
     the largest peak memory among them."""
-    total, peak = 0.0, 0.0
+    total, peak, cpu = 0.0, 0.0, 0.0
     for argv in commands:
-        seconds, mib, _ = run_child(argv)
-        total, peak = total + seconds, max(peak, mib)
-    return Timing(total, peak)
+        seconds, mib, _, used = run_child(argv)
+        total, peak, cpu = total + seconds, max(peak, mib), cpu + used
+    return Timing(total, peak, "", cpu)
 
 
 def generate(shape: object, folder: Path, runs: int) -> tuple[Path, list[Path]]:

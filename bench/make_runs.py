@@ -203,8 +203,9 @@ def main() -> None:
     p.add_argument("--graded", action="store_true")
     p.add_argument("--runs", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--name", default="custom", help="the shape's name (recorded in the stamp)")
     a = p.parse_args()
-    shape = Shape("custom", a.topics, a.depth, a.judged, a.relevant, not a.integer_ids, a.graded)
+    shape = Shape(a.name, a.topics, a.depth, a.judged, a.relevant, not a.integer_ids, a.graded)
     qrels, runs = generate(shape, a.out, a.runs, a.seed)
     print(qrels, *runs, sep="\n")
 

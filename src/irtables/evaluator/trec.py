@@ -210,13 +210,20 @@ def _judged_rows(
     """Rows of the run whose document is judged for their (judged) query, and the grades."""
     if not len(index.keys) or not len(run):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    found = to_numpy(pc.fill_null(pc.index_in(run.docid, value_set=index.doc_values), -1))
-    rows = np.flatnonzero(found >= 0)  # one hash pass: the rows with a judged document
-    doc = found[rows].astype(np.int64)
-    del found
+    if 8 * len(index.doc_values) < len(run):  # few judged documents (MS MARCO): a bitmap
+        rows = np.flatnonzero(to_numpy(pc.is_in(run.docid, value_set=index.doc_values)))
+        rows = rows[lut[codes[rows]] >= 0]
+        found = pc.index_in(take(run.docid, rows), value_set=index.doc_values)
+        doc = to_numpy(found).astype(np.int64)
+    else:  # deep judgements: one hash pass finds the rows and their documents
+        found_all = pc.fill_null(pc.index_in(run.docid, value_set=index.doc_values), -1)
+        positions = to_numpy(found_all)
+        rows = np.flatnonzero(positions >= 0)
+        doc = positions[rows].astype(np.int64)
+        del found_all, positions
+        keep = lut[codes[rows]] >= 0
+        rows, doc = rows[keep], doc[keep]
     query = lut[codes[rows]]
-    keep = query >= 0
-    rows, query, doc = rows[keep], query[keep], doc[keep]
     keys = query * max(len(index.doc_values), 1) + doc
     pos = np.minimum(np.searchsorted(index.keys, keys), len(index.keys) - 1)
     hit = index.keys[pos] == keys
@@ -344,7 +351,7 @@ def _check_duplicates(
     total = int(lengths.sum())
     candidates: list[tuple[int, int]]
     if len(judged_blocks) == len(view.starts) and bool((lengths == width).all()):
-        matrix = codes.reshape(len(lengths), width).copy()
+        matrix = codes.reshape(len(lengths), width)  # a fresh array: sorted in place
         candidates = _matrix_repeats(matrix, judged_blocks, None)
     elif len(judged_blocks) * width > 2 * total + 1024:  # very uneven: one global sort
         seg = np.repeat(np.arange(len(starts)), lengths)
