@@ -63,10 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     cold = measure(tables)
     warm = measure(tables, repeat=args.repeat)
     changed = runs[-1]
-    spare = STUDY / "spare.txt"  # another run of the same shape: its content replaces run 50
-    if not spare.is_file():
-        generate(ROBUST04, STUDY / "spare", 1)
-        shutil.copy(STUDY / "spare" / "run01.txt", spare)
+    # another run of the same shape (outside the study): its content replaces run 50
+    _, (spare,) = generate(ROBUST04, OUT / "incremental-spare", 1)
     original = changed.read_bytes()
     times = []
     for i in range(args.repeat):

@@ -9,6 +9,7 @@ import os
 import re
 import tempfile
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +31,20 @@ def content_hash(path: Path) -> str:
     """SHA-256 of a file's bytes (hex)."""
     with path.open("rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def content_hashes(paths: Sequence[Path]) -> dict[Path, str]:
+    """:func:`content_hash` of several files, hashed on every core (threads: hashing
+    releases the GIL)."""
+    unique = list(dict.fromkeys(paths))
+    if len(unique) < 2:
+        return {p: content_hash(p) for p in unique}
+    from concurrent.futures import ThreadPoolExecutor
+
+    from irtables.executor import available_cores
+
+    with ThreadPoolExecutor(max_workers=min(available_cores(), len(unique))) as pool:
+        return dict(zip(unique, pool.map(content_hash, unique), strict=True))
 
 
 @dataclass(frozen=True)

@@ -61,8 +61,11 @@ class ResultSet:
             raise InputError(f"missing column(s) {', '.join(missing)}", path=source)
         out = df.loc[:, list(COLUMNS)]
         for col in KEY:
-            out[col] = _as_category(out[col])
-        out["value"] = pd.to_numeric(out["value"], errors="raise").astype("float64")
+            converted = _as_category(out[col])
+            if converted is not out[col]:  # already a categorical of strings: kept as is
+                out[col] = converted
+        if out["value"].dtype != np.float64:
+            out["value"] = pd.to_numeric(out["value"], errors="raise").astype("float64")
         dup = None if key_checked else _duplicated_rows(out)
         if dup is not None:
             row = out.iloc[dup]

@@ -39,7 +39,7 @@ def evaluate_datasets(
     (:mod:`irtables.cache`) and only the other pairs are evaluated (then stored).
     ``progress("evaluate", done, total)`` counts the pairs evaluated.
     """
-    from irtables.cache import Cache, content_hash
+    from irtables.cache import Cache, content_hashes
     from irtables.evaluator.api import to_results
     from irtables.evaluator.jobs import RunJob, evaluate_jobs, qrels_index
     from irtables.evaluator.values import RunValues, check_options
@@ -50,6 +50,12 @@ def evaluate_datasets(
     if not specs:
         return None
     store = Cache.of_study(base) if cache else None
+    hashes: dict[Path, str] = {}
+    if store is not None:
+        hashes = content_hashes(
+            [_path(base, s.qrels or "", s.id, "qrels") for s in specs]
+            + [p for s in specs for p in run_paths(s, base)]
+        )
     found: list[list[RunValues | None]] = []
     todo: list[tuple[int, int, str | None, RunJob]] = []  # (dataset, run, key, job)
     plans = []
@@ -68,13 +74,12 @@ def evaluate_datasets(
             raise InputError(f"datasets {spec.id}: two runs have the same name: {', '.join(names)}")
         index = qrels_index(qrels)  # read once here (errors first); kept for the jobs
         plans.append((spec, index.queries))
-        qrels_hash = content_hash(qrels) if store is not None else ""
         found.append([None] * len(runs))
         for r, (path, name) in enumerate(runs):
             key = None
             if store is not None:
                 key = store.key(
-                    qrels=qrels_hash, run=content_hash(path), name=name, options=options.describe()
+                    qrels=hashes[qrels], run=hashes[path], name=name, options=options.describe()
                 )
                 found[d][r] = store.get(key)
                 if found[d][r] is not None:
