@@ -185,16 +185,38 @@ class ResultSet:
         rows, column = rows[keep], column[keep]
         q_codes = self.codes("query")[rows]
         values = frame["value"].to_numpy()[rows]
+        names, position = self._queries_of(dataset)
+        found = np.zeros(len(names), dtype=np.bool_)
+        found[position[q_codes]] = True
+        if not found.all():  # this metric lacks some of the dataset's queries
+            names, position = self._query_positions(q_codes)
+        matrix = np.full((len(names), len(systems)), np.nan)
+        matrix[position[q_codes], column] = values
+        return names, matrix
+
+    def _queries_of(self, dataset: str) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.intp]]:
+        """The queries of a dataset (any metric) in string order, and the position of each
+        query code among them; computed once per dataset."""
+        cache = self.__dict__.setdefault("_dataset_queries", {})
+        if dataset not in cache:
+            code = self.frame["dataset"].cat.categories.get_indexer(pd.Index([dataset]))[0]
+            rows = np.flatnonzero(self.codes("dataset") == code)
+            cache[dataset] = self._query_positions(self.codes("query")[rows])
+        result: tuple[npt.NDArray[np.object_], npt.NDArray[np.intp]] = cache[dataset]
+        return result
+
+    def _query_positions(
+        self, q_codes: npt.NDArray[np.integer[Any]]
+    ) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.intp]]:
+        """The distinct queries of ``q_codes`` in string order, and each code's position."""
         names_all, rank = self._query_order
         present = np.zeros(len(rank), dtype=np.bool_)
         present[q_codes] = True
         queries = np.flatnonzero(present)
         queries = queries[np.argsort(rank[queries], kind="stable")]  # string order
-        position = np.empty(len(rank), dtype=np.intp)
+        position = np.zeros(len(rank), dtype=np.intp)
         position[queries] = np.arange(len(queries))
-        matrix = np.full((len(queries), len(systems)), np.nan)
-        matrix[position[q_codes], column] = values
-        return names_all[queries], matrix
+        return names_all[queries], position
 
     def _rows_of(self, dataset: str, metric: str) -> npt.NDArray[np.intp]:
         """Row positions of one (dataset, metric), from an index built once per result set."""
