@@ -11,10 +11,9 @@ on the number of workers.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, Future, as_completed
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -78,6 +77,9 @@ def make_executor(
     if workers == 1:
         yield SerialExecutor()
         return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if preload and context.get_start_method() == "forkserver":

@@ -423,6 +423,9 @@ def _doc_codes(docid: pa.Array | pa.ChunkedArray) -> tuple[npt.NDArray[np.intege
     dictionary-encoding them would hold every id a second time, and a hash table).
     """
     chunks = docid.chunks if isinstance(docid, pa.ChunkedArray) else [docid]
+    first = next((c for c in chunks if len(c)), None)
+    if first is not None and not first[0].as_py().isdigit():  # "LA052189-0089": no cast
+        return string_hashes(docid), False
     out: npt.NDArray[np.integer] = np.empty(len(docid), dtype=np.int32)
     at = 0
     try:
