@@ -1,11 +1,13 @@
-"""Paired significance tests, effect sizes and multiple-testing corrections.
+"""Paired significance tests, all-pairs procedures, effect sizes and corrections.
 
 Pure code: no I/O, no clock, no global random state (randomness comes from ``rng``).
 """
 
 from __future__ import annotations
 
-from irtables.stats.compare import FAMILIES, compare
+from irtables.stats.allpairs import AllPairsResult, PairDifference
+from irtables.stats.anova import TwoWayAnova, two_way_anova
+from irtables.stats.compare import ALL_TESTS, FAMILIES, compare
 from irtables.stats.comparisons import Comparisons
 from irtables.stats.correction import CORRECTIONS, adjust
 from irtables.stats.effect import cohens_dz, percentile_interval, t_interval
@@ -18,16 +20,24 @@ from irtables.stats.paired import (
     t_test,
     wilcoxon,
 )
+from irtables.stats.procedures import ALL_PAIRS_TESTS
+from irtables.stats.randomized_tukey import randomized_tukey_hsd
 from irtables.stats.result import ConfidenceInterval, PairedTestResult
 from irtables.stats.runs import average_runs
+from irtables.stats.tukey import tukey_hsd
 
 __all__ = [
+    "ALL_PAIRS_TESTS",
+    "ALL_TESTS",
     "CORRECTIONS",
     "FAMILIES",
     "TESTS",
+    "AllPairsResult",
     "Comparisons",
     "ConfidenceInterval",
+    "PairDifference",
     "PairedTestResult",
+    "TwoWayAnova",
     "adjust",
     "average_runs",
     "bootstrap",
@@ -36,8 +46,11 @@ __all__ = [
     "get_test",
     "percentile_interval",
     "randomization",
+    "randomized_tukey_hsd",
     "sign_test",
     "t_interval",
     "t_test",
+    "tukey_hsd",
+    "two_way_anova",
     "wilcoxon",
 ]
