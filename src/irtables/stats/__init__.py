@@ -20,10 +20,13 @@ from irtables.stats.paired import (
     t_test,
     wilcoxon,
 )
+from irtables.stats.meta import MetaAnalysis, hedges_g, meta_analyse, random_effects
+from irtables.stats.power import min_detectable_difference, paired_t_power, topics_needed
 from irtables.stats.procedures import ALL_PAIRS_TESTS
 from irtables.stats.randomized_tukey import randomized_tukey_hsd
 from irtables.stats.result import ConfidenceInterval, PairedTestResult
 from irtables.stats.runs import average_runs
+from irtables.stats.topicset import TopicSetSize, topic_set_sizes
 from irtables.stats.tukey import tukey_hsd
 
 __all__ = [
@@ -35,8 +38,10 @@ __all__ = [
     "AllPairsResult",
     "Comparisons",
     "ConfidenceInterval",
+    "MetaAnalysis",
     "PairDifference",
     "PairedTestResult",
+    "TopicSetSize",
     "TwoWayAnova",
     "adjust",
     "average_runs",
@@ -44,12 +49,19 @@ __all__ = [
     "cohens_dz",
     "compare",
     "get_test",
+    "hedges_g",
+    "meta_analyse",
+    "min_detectable_difference",
+    "paired_t_power",
     "percentile_interval",
+    "random_effects",
     "randomization",
     "randomized_tukey_hsd",
     "sign_test",
     "t_interval",
     "t_test",
+    "topic_set_sizes",
+    "topics_needed",
     "tukey_hsd",
     "two_way_anova",
     "wilcoxon",
