@@ -11,6 +11,7 @@ from irtables.stats.compare import ALL_TESTS, FAMILIES, compare
 from irtables.stats.comparisons import Comparisons
 from irtables.stats.correction import CORRECTIONS, adjust
 from irtables.stats.effect import cohens_dz, percentile_interval, t_interval
+from irtables.stats.meta import MetaAnalysis, hedges_g, meta_analyse, random_effects
 from irtables.stats.paired import (
     TESTS,
     bootstrap,
@@ -20,7 +21,6 @@ from irtables.stats.paired import (
     t_test,
     wilcoxon,
 )
-from irtables.stats.meta import MetaAnalysis, hedges_g, meta_analyse, random_effects
 from irtables.stats.power import min_detectable_difference, paired_t_power, topics_needed
 from irtables.stats.procedures import ALL_PAIRS_TESTS
 from irtables.stats.randomized_tukey import randomized_tukey_hsd
