@@ -10,6 +10,7 @@ import pandas as pd
 from irtables.config import Config
 from irtables.model import ResultSet
 from irtables.stats import Comparisons
+from irtables.tables.intervals import interval_note
 from irtables.tables.layouts import (
     Markers,
     Means,
@@ -65,7 +66,10 @@ def build_all(
         found.append(sig)
         main = _main_tables(results, config, means, markers_for(sig))
         names = [config.system_name(b) for b in sig.baselines]
-        main = [_with_legend(t, legend(sig, names)) for t in main]
+        main = [
+            _with_legend(t, legend(sig, names, datasets=ds, config=config))
+            for t, ds in zip(main, _table_datasets(config, means), strict=True)
+        ]
         if sig.uses_letters:
             main = [with_letters(t, sig) for t in main]
     if ablation is not None and config.compare.markers:
@@ -75,6 +79,8 @@ def build_all(
         ablation = build_ablation(results, config, means=means, markers=_first_of(marks))
         ablation = _with_legend(ablation, _ablation_legend(sigs, config))
     tables = [*main, *([ablation] if ablation is not None else [])]
+    if config.compare.interval != "none":
+        tables = [_with_legend(t, interval_note(config.compare.interval)) for t in tables]
     out = config.output
     tables = [replace(t, wide=out.wide, resize=out.resize) for t in tables]
     return TableSet(tuple(pad_markers(t) for t in tables), _merged(found))
@@ -86,10 +92,20 @@ def _main_tables(
     tables = [build_main(results, config, markers=markers, means=means)]
     tables += [
         build_k_breakdown(results, config, d, markers=markers, means=means)
-        for d in means.datasets
-        if any(means.metrics.has_k(d, k) for k in config.k_breakdown.k)
+        for d in _k_datasets(config, means)
     ]
     return tables
+
+
+def _k_datasets(config: Config, means: Means) -> list[str]:
+    return [
+        d for d in means.datasets if any(means.metrics.has_k(d, k) for k in config.k_breakdown.k)
+    ]
+
+
+def _table_datasets(config: Config, means: Means) -> list[tuple[str, ...]]:
+    """The datasets of each table of :func:`_main_tables`, in the same order."""
+    return [means.datasets, *((d,) for d in _k_datasets(config, means))]
 
 
 def _significance(
