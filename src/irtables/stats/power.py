@@ -41,7 +41,8 @@ def paired_t_power(
     >>> round(paired_t_power(0.5, 34), 4)
     0.8078
     """
-    from scipy.special import nctdtr, stdtrit
+    from scipy.special import stdtrit
+    from scipy.stats import nct
 
     if n < 2:
         return 0.0
@@ -49,9 +50,12 @@ def paired_t_power(
     nc = math.sqrt(n) * abs(effect)
     if alternative == "two-sided":
         crit = float(stdtrit(df, 1 - alpha / 2))
-        return float(1.0 - nctdtr(df, nc, crit) + nctdtr(df, nc, -crit))
+        # the far tail P(T <= -crit) as P(T' >= crit) with noncentrality -nc; scipy's
+        # cdf of the far tail can be NaN when it is negligible
+        far = float(nct.sf(crit, df, -nc))
+        return float(nct.sf(crit, df, nc)) + (far if math.isfinite(far) else 0.0)
     crit = float(stdtrit(df, 1 - alpha))
-    return float(1.0 - nctdtr(df, nc, crit))
+    return float(nct.sf(crit, df, nc))
 
 
 def topics_needed(
