@@ -26,7 +26,9 @@ CASES = [
 ] + [(np.array([0.1, 0.1, 0.1]), np.array([0.01, 0.02, 0.03]))]  # no heterogeneity: tau2 = 0
 
 
-@pytest.mark.parametrize(("eff", "var"), CASES, ids=[f"k{len(e)}-{i}" for i, (e, _) in enumerate(CASES)])
+@pytest.mark.parametrize(
+    ("eff", "var"), CASES, ids=[f"k{len(e)}-{i}" for i, (e, _) in enumerate(CASES)]
+)
 def test_random_effects_equal_statsmodels_combine_effects(eff: np.ndarray, var: np.ndarray) -> None:
     from statsmodels.stats.meta_analysis import combine_effects
 
