@@ -20,6 +20,8 @@ from irtables._version import __version__
 from irtables.errors import TemplateError, UnknownNameError, unknown_name_message
 from irtables.render.env import make_environment
 from irtables.render.escape import escape_latex, escape_markdown
+from irtables.render.flat import flat_cells, flat_headers
+from irtables.render.latex import latex_context
 from irtables.tables.model import Cell, TableModel
 from irtables.tables.numbers import MINUS, MISSING
 
@@ -80,32 +82,34 @@ def _render_template(
 
 
 def _render_latex(model: TableModel, dirs: Sequence[str | Path]) -> str:
-    context = {
-        "generated": header_line("%"),
-        "table": _escaped(model, escape_latex),
-        "ncols": len(model.stub) + len(model.columns) + (1 if model.description_header else 0),
-    }
+    view = _escaped(model, escape_latex)
+    ncols = latex_context(model, view)["ncols"]
+    context = {"generated": header_line("%"), "table": view, "ncols": ncols}
     return _render_template("latex", model, context, dirs)
 
 
 def _render_markdown(model: TableModel, dirs: Sequence[str | Path]) -> str:
     view = _escaped(model, escape_markdown)
-    headers = [*view["stub"], *(c["label"] for c in view["columns"])]
+    values = flat_headers(
+        model,
+        [c["label"] for c in view["columns"]],
+        [g["label"] for g in view["column_groups"]],
+    )
+    headers = [*view["stub"], *values]
     if view["description_header"]:
         headers.append(view["description_header"])
     body = []
-    for group in view["groups"]:
+    for group, raw in zip(view["groups"], model.groups, strict=True):
         if len(model.stub) == 1 and group["label"]:
             body.append([f"*{group['label']}*"] + [""] * (len(headers) - 1))
-        for i, row in enumerate(group["rows"]):
+        for i, (row, raw_row) in enumerate(zip(group["rows"], raw.rows, strict=True)):
             stub = _stub(model, group["label"], row["label"], i)
-            cells = [_md_cell(c) for c in row["cells"]]
-            cells += [""] * (len(model.columns) - len(cells))
-            line = [*stub, *cells]
+            shown = [_md_cell(c) for c in row["cells"]]
+            line = [*stub, *flat_cells(model, raw_row.cells, shown, "")]
             if view["description_header"]:
                 line.append(row["description"] or "")
             body.append(line)
-    align = ["left"] * len(model.stub) + ["right"] * len(model.columns)
+    align = ["left"] * len(model.stub) + ["right"] * len(values)
     if view["description_header"]:
         align.append("left")
     grid = tabulate(body, headers=headers, tablefmt="pipe", colalign=align, disable_numparse=True)
@@ -119,18 +123,18 @@ def _render_csv(model: TableModel, dirs: Sequence[str | Path]) -> str:
     buffer.write(header_line("#") + "\n")
     writer = csv.writer(buffer, lineterminator="\n")
     grouped = len(model.stub) == 1 and any(g.label for g in model.groups)
-    header = [*(["Group"] if grouped else []), *model.stub, *(c.label for c in model.columns)]
+    values = flat_headers(
+        model, [c.label for c in model.columns], [g.label for g in model.column_groups]
+    )
+    header = [*(["Group"] if grouped else []), *model.stub, *values]
     if model.description_header:
         header.append(model.description_header)
     writer.writerow(header)
     for group in model.groups:
         for row in group.rows:
             stub = [group.label or "", row.label][-len(model.stub) - int(grouped) :]
-            values = []
-            for cell in row.cells:
-                values.append("" if cell.text == MISSING else cell.text.replace(MINUS, "-"))
-                values.extend([""] * (cell.span - 1))
-            line = [*stub, *values]
+            shown = ["" if c.text == MISSING else c.text.replace(MINUS, "-") for c in row.cells]
+            line = [*stub, *flat_cells(model, row.cells, shown, "")]
             if model.description_header:
                 line.append(row.description or "")
             writer.writerow(line)
@@ -188,6 +192,7 @@ def _escaped(model: TableModel, esc: Callable[[str], str]) -> dict[str, Any]:
             }
             for g in model.groups
         ],
+        "column_groups": [{"label": esc(g.label), "span": g.span} for g in model.column_groups],
         "caption": esc(model.full_caption),
         "label": model.label,
         "description_header": esc(model.description_header) if model.description_header else None,

@@ -41,6 +41,14 @@ class Column:
 
 
 @dataclass(frozen=True)
+class ColumnGroup:
+    """A spanned header over consecutive value columns (a dataset in a column-group layout)."""
+
+    label: str
+    span: int
+
+
+@dataclass(frozen=True)
 class Row:
     """One table row: a label (system display name), its cells, an optional description."""
 
@@ -65,6 +73,10 @@ class TableModel:
     ``stub`` are the headers of the label columns left of the values (``("Dataset",
     "System")``); ``description_header`` is set when rows carry a description column.
     ``notes`` are sentences for the caption (what the numbers are, the legend).
+    ``column_groups`` span consecutive ``columns`` (their spans add up to the number of
+    columns) under a shared header, e.g. one group per dataset; empty for one header row.
+    ``wide`` chooses LaTeX's ``table*`` (True) or ``table`` (False); None decides from the
+    content (:mod:`irtables.render.fit`).
     """
 
     layout: str
@@ -78,8 +90,9 @@ class TableModel:
     notes: tuple[str, ...] = ()
     description_header: str | None = None
     metrics: tuple[str, ...] = ()  # canonical metrics shown, for the significance tests
-    wide: bool = False  # LaTeX table* instead of table
+    wide: bool | None = None  # LaTeX table* instead of table; None: decided from the content
     resize: bool = False  # LaTeX: scale the tabular to the line width
+    column_groups: tuple[ColumnGroup, ...] = ()
 
     @property
     def full_caption(self) -> str:
