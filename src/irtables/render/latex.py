@@ -77,17 +77,17 @@ def latex_context(model: TableModel, view: dict[str, Any]) -> dict[str, Any]:
     first = len(model.stub) + 1  # 1-based LaTeX column of the first value column
     groups, j = [], 0
     for head, g in zip(model.column_groups, view["column_groups"], strict=True):
-        width = cols.span(j, head.span)
+        count = cols.span(j, head.span)
         begin = first + cols.span(0, j)
-        groups.append({**g, "latex_span": width, "first": begin, "last": begin + width - 1})
+        groups.append({**g, "latex_span": count, "first": begin, "last": begin + count - 1})
         j += head.span
     view["column_groups"] = groups
     view["value_colspec"] = "".join(r"r@{\hspace{2pt}}r" if s else "r" for s in cols.split)
     view["description_colspec"] = f"p{{{DESCRIPTION_WIDTH}}}"
-    width = estimate_width(model, cols)
-    view["width_pt"] = round(width, 1)
+    estimate = estimate_width(model, cols)
+    view["width_pt"] = f"{estimate:.0f}"
     if model.wide is None:
-        view["wide"] = needs_both_columns(width)
+        view["wide"] = needs_both_columns(estimate)
     return {"ncols": cols.total}
 
 
@@ -97,8 +97,8 @@ def estimate_width(model: TableModel, cols: LatexColumns | None = None) -> float
     n_stub = len(model.stub)
     widths = [0.0] * cols.total
     spans: list[tuple[int, int, float]] = []
-    for i, head in enumerate(model.stub):
-        widths[i] = text_width(head)
+    for i, stub_head in enumerate(model.stub):
+        widths[i] = text_width(stub_head)
     for j, c in enumerate(model.columns):
         start = cols.start[j]
         spans.append((start, start + (2 if cols.split[j] else 1), text_width(c.label)))
