@@ -91,6 +91,18 @@ def latex_context(model: TableModel, view: dict[str, Any]) -> dict[str, Any]:
     return {"ncols": cols.total}
 
 
+def html_context(model: TableModel, view: dict[str, Any]) -> int:
+    """Add column spans for HTML (where Δ / ± cells also sit in columns of their own)."""
+    context = latex_context(model, view)
+    for group in view["column_groups"]:
+        group["html_span"] = group["latex_span"]
+    for group in view["groups"]:
+        for row in group["rows"]:
+            for cell in row["cells"]:
+                cell["html_span"] = cell["latex_span"]
+    return int(context["ncols"])
+
+
 def estimate_width(model: TableModel, cols: LatexColumns | None = None) -> float:
     """Estimated natural width of the table's tabular, in points (:mod:`.fit`)."""
     cols = cols or latex_columns(model)
