@@ -94,7 +94,8 @@ def _main_tables(
         if any(means.metrics.has_k(d, k) for k in config.k_breakdown.k)
     ]
     for spec in config.tables:
-        tables += build_configured(results, config, spec, means, markers=markers)
+        built = build_configured(results, config, spec, means, markers=markers)
+        tables = [*built, *tables] if spec.name == "main" else [*tables, *built]
     return tables
 
 

@@ -34,13 +34,18 @@ def build_configured(
     *,
     markers: Markers | None = None,
 ) -> list[TableModel]:
-    """The table models of one ``[tables.<name>]`` section."""
-    if spec.layout == "dataset_columns":
-        return [build_dataset_columns(config, spec, means, markers=markers)]
-    if spec.layout == "grid":
-        return [build_grid(config, spec, means, markers=markers)]
-    if spec.layout == "sensitivity":
-        return [build_sensitivity(config, spec, means, markers=markers)]
+    """The table models of one ``[tables.<name>]`` section.
+
+    ``[tables.main]`` with another layout is Table 1 (file ``table1``).
+    """
+    builders = {
+        "dataset_columns": build_dataset_columns,
+        "grid": build_grid,
+        "sensitivity": build_sensitivity,
+    }
+    if spec.layout in builders:
+        model = builders[spec.layout](config, spec, means, markers=markers)
+        return [replace(model, name="table1") if spec.name == "main" else model]
     where = f"tables.{spec.name}"
     datasets = chosen_datasets(spec, means, where)
     systems = chosen_systems(spec, means, datasets, config)
