@@ -17,7 +17,8 @@ from irtables.config_reader import TomlReader
 from irtables.config_tables import TableSpec, parse_table_specs
 from irtables.errors import ConfigError
 
-FORMATS = ("latex", "markdown", "csv")
+FORMATS = ("latex", "markdown", "csv", "html")
+DEFAULT_FORMATS = ("latex", "markdown", "csv")
 #: How the tables show systems with several runs (seeds or folds).
 SEED_DISPLAYS = ("mean", "mean_std")
 DEFAULT_MAIN_METRICS = ("NDCG@10", "MRR@10", "MAP", "P@10", "R@100")
@@ -62,7 +63,7 @@ class Output:
     """Where and how tables are written."""
 
     dir: str = "tables"
-    formats: tuple[str, ...] = FORMATS
+    formats: tuple[str, ...] = DEFAULT_FORMATS
     decimals: int = 3
     leading_zero: bool = True
     second_best: bool = False
