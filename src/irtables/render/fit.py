@@ -53,7 +53,7 @@ def text_width(text: str, *, bold: bool = False, scale: float = 1.0) -> float:
     Examples
     --------
     >>> round(text_width("0.512"), 2)
-    12.21
+    21.75
     """
     em = sum(_WIDTHS.get(ch, 0.5) for ch in text)
     return em * FONT_PT * scale * CALIBRATION * (_BOLD if bold else 1.0)
