@@ -24,7 +24,9 @@ TABLE_LAYOUTS: dict[str, str] = {
     "sensitivity": "one metric against one or two parameters of a system (table and figure)",
 }
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-_SHARED_KEYS = {"layout", "caption", "label", "title", "wide", "systems", "datasets"}
+_SHARED_KEYS = {
+    "layout", "caption", "label", "title", "wide", "systems", "datasets", "supplement",
+}  # fmt: skip
 _LAYOUT_KEYS: dict[str, set[str]] = {
     "main": {"metrics", "average"},
     "k_breakdown": {"metrics", "k"},
@@ -38,7 +40,6 @@ _LAYOUT_KEYS: dict[str, set[str]] = {
         "fixed",
         "points",
         "figure",
-        "supplement",
     },
 }
 
@@ -143,6 +144,7 @@ def parse_table_spec(r: TomlReader, name: str, t: Any) -> TableSpec:
         "wide": wide,
         "systems": r.str_list(t, w, "systems", ()),
         "datasets": _dataset_columns(r, t, w),
+        "supplement": r.bool_(t, w, "supplement", True),
     }
     return TableSpec(**common, **_LAYOUT_PARSERS[layout](r, t, w))
 
@@ -238,7 +240,6 @@ def _sensitivity_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, 
         "fixed": tuple((str(k), _value_text(v)) for k, v in fixed.items()),
         "points": _points(r, t, w, parameters),
         "figure": r.bool_(t, w, "figure", True),
-        "supplement": r.bool_(t, w, "supplement", True),
     }
 
 

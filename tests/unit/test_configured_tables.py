@@ -283,3 +283,29 @@ def test_to_frame_and_notebook_reprs() -> None:
     assert set(best["column_key"]) == {c.key for c in model.columns}
     assert model._repr_html_().startswith('<table class="irtables"')
     assert model._repr_markdown_().lstrip().startswith("**Table (cols).**")
+
+
+def test_supplement_holds_sensitivity_figures_and_honours_supplement_false() -> None:
+    from dataclasses import replace
+
+    from irtables.loaders import load_results
+    from irtables.supplement.build import build_supplement
+    from irtables.supplement.index_page import index_page
+
+    rs = load_results(LAYOUTS)
+    config = parse_config(
+        {
+            "tables": {
+                "k1_b": {"layout": "sensitivity", "parameters": ["k1", "b"], "dataset": "alpha"},
+                "hidden": {"layout": "grid", "supplement": False},
+            }
+        }
+    )
+    built = build_supplement(rs, replace(config, path=str(LAYOUTS / "irtables.toml")))
+    paths = {o.path for o in built.outputs}
+    assert {"figures/sensitivity-k1_b.png", "figures/sensitivity-k1_b.pdf"} <= paths
+    assert "tables/k1_b.tex" in paths and not any("hidden" in p for p in paths)
+    page = index_page(built, pdf=False).data.decode()
+    assert 'id="k1_b"' in page and 'src="figures/sensitivity-k1_b.png"' in page
+    assert 'id="hidden"' not in page
+    assert "http://" not in page and "https://" not in page  # readable offline
