@@ -193,9 +193,11 @@ def _shuffled_sums(x: FloatArray, trials: int, rng: np.random.Generator) -> Floa
         r = rng.integers(0, i + 1, size=rows, dtype=np.uint8)
         np.add(base, r, out=where)
         chosen = flat.take(where)
-        flat.put(where, grid[:, i])
+        if i > 1:  # after the last draw, position 0 holds what is left: no need to move it
+            flat.put(where, grid[:, i])
         sums[:, i] = chosen.reshape(trials, n).sum(axis=1)
-    sums[:, 0] = grid[:, 0].reshape(trials, n).sum(axis=1)
+    # position 0: every row sums to the same total whatever the permutation
+    sums[:, 0] = x.sum() - sums[:, 1:].sum(axis=1)
     return sums
 
 
