@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
-from irtables.names import CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
-from irtables.stats import CORRECTIONS, FAMILIES, TESTS
+from irtables.names import ALL_TEST_NAMES, CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
+from irtables.stats import ALL_TESTS, CORRECTIONS, FAMILIES, TESTS
 
 HEAVY = ("pandas", "scipy", "matplotlib", "pyarrow", "jinja2", "numpy", "statsmodels")
 
@@ -114,5 +114,6 @@ def test_render_is_the_function() -> None:
 
 def test_choice_names_match_the_registries() -> None:
     assert tuple(TESTS) == TEST_NAMES
+    assert tuple(ALL_TESTS) == ALL_TEST_NAMES
     assert tuple(CORRECTIONS) == CORRECTION_NAMES
     assert tuple(FAMILIES) == FAMILY_NAMES

@@ -20,8 +20,9 @@ from irtables.cli.common import (
     progress_bar,
     study_progress,
 )
+from irtables.config import CompareSettings, baseline_overrides
 from irtables.model.policy import MissingPolicy
-from irtables.names import CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
+from irtables.names import ALL_TEST_NAMES, CORRECTION_NAMES, FAMILY_NAMES
 from irtables.render import FORMATS
 
 
@@ -55,8 +56,8 @@ from irtables.render import FORMATS
     "--baseline",
     "baselines",
     multiple=True,
-    help="Mark significant differences from this system; repeatable "
-    "(default: compare.baseline of the config; none: no markers).",
+    help="Mark significant differences from this system; repeatable; DATASET=SYSTEM for "
+    "one dataset (default: compare.baseline of the config; none: no markers).",
 )
 @click.option("--force", is_flag=True, help="Overwrite files that irtables did not generate.")
 @JOBS_OPT
@@ -75,19 +76,16 @@ def tables(
     jobs: int,
     no_cache: bool,
 ) -> None:
-    """Write Table 1, Table S1 per dataset and the ablation table (LaTeX, Markdown, CSV).
+    """Write Table 1, Table S1 per dataset, the ablation and every [tables.<name>] table.
 
-    Writes table1.*, tableS1-<dataset>.* and, when configured, ablation.* and prints what
-    it wrote. Best values per column are bold, decided on the displayed (rounded) numbers.
-    Datasets given as qrels + runs are evaluated on every core; a run whose file, qrels
-    and options did not change since the last time comes from the cache.
+    Writes table1.*, tableS1-<dataset>.*, ablation.* and <name>.* for each configured
+    [tables.<name>] (layouts: dataset_columns, grid, sensitivity, ...) in LaTeX, Markdown
+    and CSV (or the -f formats, html included), and prints what it wrote. Best values are
+    bold, decided on the displayed (rounded) numbers. Datasets given as qrels + runs are
+    evaluated on every core; a run whose file, qrels and options did not change since the
+    last time comes from the cache.
     """
-    from irtables.study.pipeline import (
-        resolve_study,
-        template_dirs_for,
-        with_overrides,
-        write_tables,
-    )
+    from irtables.study.pipeline import resolve_study, template_dirs_for, write_tables
 
     evaluated, tested, finish = study_progress()
     try:
@@ -101,7 +99,7 @@ def tables(
             progress=evaluated,
         )
         if baselines:
-            config = replace(config, compare=with_overrides(config.compare, baseline=baselines))
+            config = replace(config, compare=baseline_option(config.compare, baselines))
         target = outdir or base / config.output.dir
         extra = [template_dir] if template_dir else []
         written = write_tables(
@@ -126,17 +124,21 @@ def tables(
     "--baseline",
     "baselines",
     multiple=True,
-    help="Baseline system; repeatable "
+    help="Baseline system; repeatable; DATASET=SYSTEM for one dataset "
     "(default: compare.baseline of the config, else the first system).",
 )
 @click.option("--all-pairs", is_flag=True, help="Test every pair of systems instead.")
 @click.option(
-    "--test", type=click.Choice(TEST_NAMES), help="Paired test (default: compare.test, else t)."
+    "--test",
+    type=click.Choice(ALL_TEST_NAMES),
+    help="Paired test, or an all-pairs procedure: tukey (Tukey HSD on the system x topic "
+    "design) or randomized-tukey (default: compare.test, else t).",
 )
 @click.option(
     "--correction",
     type=click.Choice(CORRECTION_NAMES),
-    help="Multiple-testing correction (default: compare.correction, else holm).",
+    help="Multiple-testing correction of the paired tests (default: compare.correction, "
+    "else holm; tukey and randomized-tukey adjust for all pairs themselves).",
 )
 @click.option(
     "--family",
@@ -194,7 +196,12 @@ def compare(
     jobs: int,
     no_cache: bool,
 ) -> None:
-    """Paired significance tests of every system against the baseline(s), per metric."""
+    """Significance tests of every system against the baseline(s), or of all pairs, per metric.
+
+    Paired tests (t, wilcoxon, sign, randomization, bootstrap) with a multiple-testing
+    correction, or the all-pairs procedures tukey and randomized-tukey, which compare every
+    system of a dataset at once on the system x topic design.
+    """
     from irtables.output.writers import write_atomic
     from irtables.stats import compare as run
     from irtables.stats.report import format_comparisons
@@ -213,9 +220,9 @@ def compare(
         )
     finally:
         finish()
+    base = baseline_option(config.compare, baselines) if baselines else config.compare
     s = with_overrides(
-        config.compare,
-        baseline=baselines or None,
+        base,
         all_pairs=all_pairs or None,
         test=test,
         correction=correction,
@@ -226,10 +233,11 @@ def compare(
         seed=seed,
     )
     update, finish = progress_bar(f"{s.test} tests")
-    opts = {"n_resamples": s.resamples} if s.test in ("randomization", "bootstrap") else {}
+    resampled = ("randomization", "bootstrap", "randomized-tukey")
+    opts = {"n_resamples": s.resamples} if s.test in resampled else {}
     comps = run(
         rs,
-        baseline=list(s.baseline) or None,
+        baseline=s.baseline_spec(rs.datasets()) or None,
         test=s.test,
         pairs="all" if s.all_pairs else "baseline",
         correction=s.correction,
@@ -246,3 +254,14 @@ def compare(
     if output is not None:
         status = write_atomic(output, format_comparisons(comps, fmt), force=force)
         click.echo(f"{status:>9}  {output}")
+
+
+def baseline_option(settings: CompareSettings, values: tuple[str, ...]) -> CompareSettings:
+    """``--baseline`` values over the configured ones: ``none`` turns markers off,
+    ``DATASET=SYSTEM`` names one dataset's baseline, anything else every dataset's."""
+    if tuple(v.lower() for v in values) == ("none",):
+        return replace(settings, baseline=(), dataset_baselines=(), all_pairs=False, markers=False)
+    every, per = baseline_overrides(values)
+    if per:
+        return replace(settings, baseline=every, dataset_baselines=per)
+    return replace(settings, baseline=every, dataset_baselines=())

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import jinja2
 
-from irtables.render.escape import escape_latex, escape_markdown
+from irtables.render.escape import escape_html, escape_latex, escape_markdown
 
 
 def builtin_template_dir() -> Path:
@@ -50,7 +50,7 @@ def _environment(fmt: str, user_dirs: tuple[str, ...]) -> jinja2.Environment:
         "trim_blocks": True,
         "lstrip_blocks": True,
         "keep_trailing_newline": True,
-        "autoescape": False,
+        "autoescape": fmt == "html",
     }
     if fmt == "latex":
         env = jinja2.Environment(
@@ -66,4 +66,5 @@ def _environment(fmt: str, user_dirs: tuple[str, ...]) -> jinja2.Environment:
         env = jinja2.Environment(**common)  # type: ignore[arg-type]
     env.filters["tex"] = escape_latex
     env.filters["md"] = escape_markdown
+    env.filters["html"] = escape_html
     return env

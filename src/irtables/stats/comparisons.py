@@ -25,6 +25,10 @@ class Comparisons:
 
     ``outcome`` of a result is ``"better"`` / ``"worse"`` when its adjusted p-value is
     at most ``alpha`` (by the sign of the mean difference), else ``"none"``.
+    ``correction`` names the procedure for the all-pairs tests (``tukey``,
+    ``randomized-tukey``), which adjust for all pairs themselves.
+    ``without_baseline`` lists each dataset (with two systems or more) that was not
+    compared with some or all of its baselines, and the baselines it has no run of.
     """
 
     results: tuple[PairedTestResult, ...]
@@ -33,9 +37,22 @@ class Comparisons:
     family: str
     alpha: float
     alternative: str = "two-sided"
+    without_baseline: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def __len__(self) -> int:
         return len(self.results)
+
+    def _repr_markdown_(self) -> str:
+        """How a notebook shows the comparisons: the Markdown report with its legend."""
+        from irtables.stats.report import format_comparisons
+
+        return format_comparisons(self, "markdown").split("\n", 1)[1]
+
+    def _repr_html_(self) -> str:
+        """The Markdown report's table as HTML (pandas escapes every string)."""
+        from irtables.stats.report import comparisons_html
+
+        return comparisons_html(self)
 
     def __iter__(self) -> Iterator[PairedTestResult]:
         return iter(self.results)

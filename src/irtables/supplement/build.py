@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from matplotlib.figure import Figure
@@ -21,6 +21,7 @@ from irtables.render import FORMATS, render
 from irtables.stats.report import format_comparisons
 from irtables.supplement import figures as fig
 from irtables.supplement import report
+from irtables.supplement.across import across_datasets
 from irtables.supplement.analysis import PerQuery, compare_queries
 from irtables.supplement.bibliography import bibtex
 from irtables.supplement.methods import methods_model
@@ -30,6 +31,7 @@ from irtables.tables.build import TableSet
 from irtables.tables.layouts import missing_policy
 from irtables.tables.means import dataset_means
 from irtables.tables.metrics import MetricIndex, family_of
+from irtables.tables.model import TableModel
 
 Progress = Callable[[str, int, int], None]
 TABLE_FORMATS = ("latex", "markdown", "csv")
@@ -79,16 +81,23 @@ def build_supplement(
     built = build_all(
         results, config, progress=lambda d, t: report_progress("significance tests", d, t)
     )
+    built = replace(built, tables=tuple(t for t in built.tables if _in_supplement(t, config)))
     out: list[Output] = []
     out += _tables(built, template_dirs)
     analyses = _analyses(results, config, built)
     out += _analysis_files(analyses, config)
-    figures, fig_files, notes = _figures(results, config, analyses, pr_results, report_progress)
+    figures, fig_files, notes = _figures(
+        results, config, analyses, pr_results, report_progress, built.tables
+    )
     out += fig_files
+    across = across_datasets(results, config, built)
+    out += across.outputs
+    figures += across.figures
+    notes += across.notes
     used = _used_metrics(results, config, built)
     queries = {d: int(n) for d, n in _query_counts(results).items() if d in used}
-    model = methods_model(config, used, queries, built.comparisons)
-    context = _context(config, built, analyses, figures, notes, model)
+    model = methods_model(config, used, queries, built.comparisons, across=across.summary)
+    context = {**_context(config, built, analyses, figures, notes, model), **across.context}
     out += [
         _text("methods.tex", render_page("latex", "methods.tex.j2", context, template_dirs)),
         _text("methods.md", render_page("markdown", "methods.md.j2", context, template_dirs)),
@@ -155,7 +164,8 @@ def _analyses(results: ResultSet, config: Config, built: TableSet) -> list[PerQu
         systems = _ordered(results.systems(dataset), [s.id for s in config.systems])
         if len(systems) < 2:
             continue
-        baseline = config.baseline if config.baseline in systems else systems[0]
+        own = [b for b in config.compare.baselines_of(dataset) if b in systems]
+        baseline = own[0] if own else systems[0]
         present = set(results.metrics(dataset))
         for metric in (m for m in main.metrics if m in present):
             out += compare_queries(
@@ -202,18 +212,42 @@ def _query_counts(results: ResultSet) -> dict[str, int]:
     return {str(d): int(n) for d, n in counts.items()}
 
 
+def _in_supplement(table: TableModel, config: Config) -> bool:
+    """Tables of a ``[tables.<name>]`` with ``supplement = false`` stay out of it."""
+    spec = next((s for s in config.tables if s.name == table.name), None)
+    return spec is None or spec.supplement
+
+
+def _sensitivity_plan(
+    config: Config, tables: Sequence[TableModel]
+) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
+    """The figure of every sensitivity table whose section keeps ``figure = true``."""
+    from irtables.supplement.sensitivity import sensitivity_figure
+
+    plans: list[tuple[FigureEntry, Callable[[], Figure]]] = []
+    for table in tables:
+        spec = next((s for s in config.tables if s.name == table.name), None)
+        if table.layout != "sensitivity" or (spec is not None and not spec.figure):
+            continue
+        entry = FigureEntry(f"sensitivity-{safe_name(table.name)}", table.caption.rstrip("."))
+        plans.append((entry, lambda t=table: sensitivity_figure(t)))  # type: ignore[misc]
+    return plans
+
+
 def _figures(
     results: ResultSet,
     config: Config,
     analyses: Sequence[PerQuery],
     pr_results: ResultSet | None,
     progress: Progress,
+    tables: Sequence[TableModel] = (),
 ) -> tuple[list[FigureEntry], list[Output], list[str]]:
     means = _means(results, config)
     index = MetricIndex.from_results(results)
+    bars = _error_bars(results, config)
     plans: list[tuple[FigureEntry, Callable[[], Figure]]] = []
     for dataset in _ordered(results.datasets(), [d.id for d in config.datasets]):
-        plans += _k_plan(config, dataset, means, index)
+        plans += _k_plan(config, dataset, means, index, bars)
         plans += _diff_plan(config, dataset, analyses)
     notes: list[str] = []
     pr_source = pr_results if pr_results is not None else results
@@ -225,6 +259,7 @@ def _figures(
             "(IPrec@r) and the configuration names no qrels and runs to compute it from."
         )
     plans += pr
+    plans += _sensitivity_plan(config, tables)
     entries, outputs = [], []
     for done, (entry, draw) in enumerate(plans, start=1):
         files = fig.render_all(draw())
@@ -245,8 +280,22 @@ def _means(results: ResultSet, config: Config) -> Means:
     return {(str(d), str(s), str(m)): v for (d, s, m), v in zip(keys, values, strict=True)}
 
 
+def _error_bars(results: ResultSet, config: Config) -> dict[tuple[str, str, str], float]:
+    """Half-widths of the means' 95% intervals when ``compare.interval`` asks for them."""
+    if config.compare.interval == "none":
+        return {}
+    from irtables.tables.intervals import mean_intervals
+
+    found = mean_intervals(results, missing=missing_policy(config))
+    return {key: (high - low) / 2 for key, (low, high) in found.items()}
+
+
 def _k_plan(
-    config: Config, dataset: str, means: Means, index: MetricIndex
+    config: Config,
+    dataset: str,
+    means: Means,
+    index: MetricIndex,
+    bars: dict[tuple[str, str, str], float],
 ) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
     systems = _systems_of(means, dataset, config)
     panels: dict[str, list[fig.Series]] = {}
@@ -266,6 +315,9 @@ def _k_plan(
                 tuple(
                     (float(k), means[(dataset, s, m)]) for k, m in found if (dataset, s, m) in means
                 ),
+                tuple(bars.get((dataset, s, m), 0.0) for _, m in found if (dataset, s, m) in means)
+                if bars
+                else (),
             )
             for s in systems
         ]
@@ -333,6 +385,7 @@ def _context(
         "generated_tex": header_line("%"),
         "generated_md": header_line("<!--") + " -->",
         "tables": [{"name": t.name, "title": t.title} for t in built.tables],
+        "models": list(built.tables),
         "significance": report.significance_rows(comparisons, dn, sn) if comparisons else [],
         "sig_header": report.SIG_HEADER,
         "wtl": report.wtl_rows(analyses, dn, sn),
