@@ -174,11 +174,13 @@ def compare(
     force: bool,
 ) -> None:
     """Paired significance tests of every system against the baseline(s), per metric."""
-    from irtables.output.writers import write_atomic
+    from irtables.output.writers import check_destination, write_atomic
     from irtables.stats import compare as run
     from irtables.stats.report import format_comparisons
     from irtables.study.pipeline import resolve_study, with_overrides
 
+    if output is not None:
+        check_destination(output, force=force)
     rs, config, _ = resolve_study(
         results, config_path=config_path, input_format=input_format, missing=missing
     )
@@ -213,5 +215,5 @@ def compare(
     finish()
     click.echo(format_comparisons(comps, "terminal"), nl=False)
     if output is not None:
-        status = write_atomic(output, format_comparisons(comps, fmt), force=force)
+        status = write_atomic(output, format_comparisons(comps, fmt), by="compare", force=force)
         click.echo(f"{status:>9}  {output}")

@@ -29,6 +29,7 @@ from irtables.loaders.registry import load_file
 from irtables.loaders.seeds import average_seeds, no_seeds
 from irtables.loaders.source import KNOWN_EXTENSIONS, name_parts
 from irtables.model import COLUMNS, ResultSet
+from irtables.output.record import recorded_outputs, warn_if_changed
 
 IGNORED_DIRS = frozenset({"tables", "supplement"})
 IGNORED_FILES = frozenset({"irtables.toml"})
@@ -220,11 +221,20 @@ def _has_results(root: Path, skip: frozenset[Path]) -> bool:
     return False
 
 
-def _visible(folder: Path, skip: frozenset[Path] = frozenset()) -> list[Path]:
+def _visible(folder: Path, skip: frozenset[Path] | None = None) -> list[Path]:
+    """The entries of ``folder`` that may hold results, sorted by name.
+
+    With ``skip`` (even empty), the files in it and the outputs that irtables wrote
+    (:func:`irtables.output.record.recorded_outputs`) are left out too.
+    """
+    outputs = recorded_outputs(folder) if skip is not None else {}
     out = []
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         name = entry.name
         if skip and entry.resolve() in skip:
+            continue
+        if name in outputs and (entry.is_file() or entry.is_symlink()):
+            warn_if_changed(entry, outputs[name])
             continue
         if name.startswith((".", "_")) or name in IGNORED_FILES:
             continue

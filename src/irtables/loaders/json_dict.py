@@ -8,6 +8,7 @@ import pandas as pd
 
 from irtables.errors import InputError
 from irtables.loaders.base import Parsed, check_not_empty
+from irtables.loaders.numbers import json_number, reject_json_constant
 from irtables.loaders.source import decode_text
 
 EXPECTED = "a JSON object {query: {metric: value}}"
@@ -25,11 +26,15 @@ def read_json_dict(data: bytes, path: str) -> Parsed:
     check_not_empty(data, path, EXPECTED)
     text = decode_text(data, path)
     try:
-        doc = json.loads(text, object_pairs_hook=_no_repeats)
+        doc = json.loads(text, object_pairs_hook=_no_repeats, parse_constant=reject_json_constant)
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON: {exc.msg}", path=path, line=exc.lineno) from exc
+    except RecursionError:
+        raise InputError("invalid JSON: nested too deeply", path=path) from None
     except _RepeatedKeyError as exc:
         raise InputError(f"key {exc.key!r} appears twice in one object", path=path) from exc
+    except ValueError as exc:  # NaN, Infinity
+        raise InputError(f"invalid JSON: {exc}", path=path) from None
     if not isinstance(doc, dict) or not doc:
         raise InputError(f"expected {EXPECTED}", path=path)
     queries: list[str] = []
@@ -39,14 +44,11 @@ def read_json_dict(data: bytes, path: str) -> Parsed:
         if not isinstance(per_metric, dict):
             raise InputError(f"query {query!r}: expected an object {{metric: value}}", path=path)
         for metric, value in per_metric.items():
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise InputError(
-                    f"query {query!r}, metric {metric!r}: expected a number, got {value!r}",
-                    path=path,
-                )
             queries.append(query)
             metrics.append(metric)
-            values.append(float(value))
+            values.append(
+                json_number(value, path, None, where=f"query {query!r}, metric {metric!r}: ")
+            )
     frame = pd.DataFrame({"query": queries, "metric": metrics, "value": values})
     return Parsed(frame=frame)
 

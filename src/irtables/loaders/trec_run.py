@@ -26,6 +26,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from irtables.errors import InputError
+from irtables.loaders.numbers import check_finite, parse_number
 from irtables.model.runs import Run, encode_queries, run_from_frame
 
 Progress = Callable[[str, int, int], None]
@@ -80,12 +81,12 @@ def read_run(path: str | Path, *, name: str | None = None, progress: Progress | 
         raise InputError("no such file", path=str(p))
     fast = _stream_run(p, system, progress)
     if fast is not None:
-        return fast
+        return _finite_scores(fast)
     table, rows = _read_slow(
         p, 6, {0: pa.string(), 2: pa.string(), 4: pa.float64()}, _RUN_EXPECTED, _check_score
     )
     score = _one_chunk(table.column(2)).to_numpy(zero_copy_only=False)
-    return Run(
+    run = Run(
         name=system,
         qid=encode_queries(table.column(0)),
         docid=_one_chunk(table.column(1)),
@@ -94,6 +95,7 @@ def read_run(path: str | Path, *, name: str | None = None, progress: Progress | 
         runid=_first_tag(p),
         rows=rows,
     )
+    return _finite_scores(run)
 
 
 def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | None:
@@ -281,10 +283,16 @@ def _open_binary(path: Path) -> io.BufferedIOBase:
 
 def _check_score(ncols: int, fields: list[str]) -> str | None:
     try:
-        float(fields[4])
-    except ValueError:
-        return f"expected a number in column 5 (score), got {fields[4]!r}"
+        parse_number(fields[4], "", None, "a number in column 5 (score)")
+    except InputError as e:
+        return e.reason
     return None
+
+
+def _finite_scores(run: Run) -> Run:
+    """The run, if every score is finite (pyarrow reads ``nan`` and ``inf`` as floats)."""
+    check_finite(run.score, run.source, run.line_of, "a finite number in column 5 (score)")
+    return run
 
 
 def _first_tag(path: Path) -> str:

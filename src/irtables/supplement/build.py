@@ -7,7 +7,6 @@ from :mod:`.analysis`, the figures from :mod:`.figures`, the methods text from
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +16,7 @@ from matplotlib.figure import Figure
 from irtables.config import Config
 from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
+from irtables.output.names import file_slugs
 from irtables.render import FORMATS, render
 from irtables.stats.report import format_comparisons
 from irtables.supplement import figures as fig
@@ -104,17 +104,6 @@ def readme(built: Built, *, pdf: bool, template_dirs: Sequence[str | Path] = ())
     return _text(
         "README.md", render_page("markdown", "supplement_readme.md.j2", context, template_dirs)
     )
-
-
-def safe_name(text: str) -> str:
-    """A file-name-safe form of a dataset or metric id.
-
-    Examples
-    --------
-    >>> safe_name("RR(rel=2)@10")
-    'RR_rel_2_10'
-    """
-    return re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9.-]", "_", text)).strip("_")
 
 
 def _text(path: str, text: str) -> Output:
@@ -212,13 +201,14 @@ def _figures(
     means = _means(results, config)
     index = MetricIndex.from_results(results)
     plans: list[tuple[FigureEntry, Callable[[], Figure]]] = []
-    for dataset in _ordered(results.datasets(), [d.id for d in config.datasets]):
-        plans += _k_plan(config, dataset, means, index)
-        plans += _diff_plan(config, dataset, analyses)
-    notes: list[str] = []
     pr_source = pr_results if pr_results is not None else results
+    slugs = file_slugs([*results.datasets(), *pr_source.datasets()])  # distinct file names
+    for dataset in _ordered(results.datasets(), [d.id for d in config.datasets]):
+        plans += _k_plan(config, dataset, means, index, slugs[dataset])
+        plans += _diff_plan(config, dataset, analyses, slugs[dataset])
+    notes: list[str] = []
     pr_means = means if pr_source is results else _means(pr_source, config)
-    pr = [p for d in pr_source.datasets() for p in _pr_plan(config, d, pr_means)]
+    pr = [p for d in pr_source.datasets() for p in _pr_plan(config, d, pr_means, slugs[d])]
     if not pr:
         notes.append(
             "No precision-recall figure: the results hold no interpolated precision "
@@ -246,7 +236,7 @@ def _means(results: ResultSet, config: Config) -> Means:
 
 
 def _k_plan(
-    config: Config, dataset: str, means: Means, index: MetricIndex
+    config: Config, dataset: str, means: Means, index: MetricIndex, slug: str
 ) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
     systems = _systems_of(means, dataset, config)
     panels: dict[str, list[fig.Series]] = {}
@@ -272,12 +262,12 @@ def _k_plan(
     if not panels:
         return []
     title = f"{config.dataset_name(dataset)}: effectiveness at rank cutoffs K"
-    entry = FigureEntry(f"k-{safe_name(dataset)}", title)
+    entry = FigureEntry(f"k-{slug}", title)
     return [(entry, lambda: fig.k_curves(title, panels))]
 
 
 def _diff_plan(
-    config: Config, dataset: str, analyses: Sequence[PerQuery]
+    config: Config, dataset: str, analyses: Sequence[PerQuery], slug: str
 ) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
     mine = [p for p in analyses if p.dataset == dataset]
     if not mine:
@@ -287,12 +277,12 @@ def _diff_plan(
     label = parse_measure(metric).label
     base = config.system_name(mine[0].baseline)
     title = f"{config.dataset_name(dataset)}: per-query difference in {label} from {base}"
-    entry = FigureEntry(f"diff-{safe_name(dataset)}", title)
+    entry = FigureEntry(f"diff-{slug}", title)
     return [(entry, lambda: fig.difference_bars(title, label, panels))]
 
 
 def _pr_plan(
-    config: Config, dataset: str, means: Means
+    config: Config, dataset: str, means: Means, slug: str
 ) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
     levels: dict[str, dict[float, float]] = {}
     for (d, system, metric), value in means.items():
@@ -307,7 +297,7 @@ def _pr_plan(
     if not lines:
         return []
     title = f"{config.dataset_name(dataset)}: interpolated precision-recall"
-    entry = FigureEntry(f"pr-{safe_name(dataset)}", title)
+    entry = FigureEntry(f"pr-{slug}", title)
     return [(entry, lambda: fig.pr_curves(title, lines))]
 
 
