@@ -15,6 +15,7 @@ from irtables.cli.common import (
     RESULTS_ARG,
     handle_errors,
     main,
+    printable,
     progress_bar,
 )
 from irtables.model import MissingPolicy
@@ -99,7 +100,7 @@ def tables(
     )
     finish()
     for item in written:
-        click.echo(f"{item.status:>9}  {item.path}")
+        click.echo(f"{item.status:>9}  {printable(str(item.path))}")
 
 
 @main.command("compare")

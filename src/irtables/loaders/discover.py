@@ -24,7 +24,7 @@ import pandas as pd
 from pandas.api.types import union_categoricals
 
 from irtables.errors import InputError
-from irtables.loaders.base import LoadedFile
+from irtables.loaders.base import LoadedFile, check_name
 from irtables.loaders.registry import load_file
 from irtables.loaders.seeds import average_seeds, no_seeds
 from irtables.loaders.source import KNOWN_EXTENSIONS, name_parts
@@ -207,6 +207,8 @@ def _load_runs(
             reason = f"a run in a system folder cannot have a {clash[0]} column"
             raise InputError(reason, path=str(path))
         seed = name_parts(path)[0]
+        check_name(folder.name, "system (from the folder name)", str(path))
+        check_name(seed, "run (from the file name)", str(path))
         runs.append(replace(loaded, system=folder.name, dataset=dataset, seed=seed))
     return runs
 
@@ -259,9 +261,13 @@ def _folder_name(folder: Path) -> str:
 def _load(path: Path, input_format: str | None, dataset: str) -> LoadedFile:
     loaded = load_file(path, input_format=input_format)
     columns = loaded.frame.columns
+    system = None if "system" in columns else name_parts(path)[0]
+    for name, what in ((system, "system"), (dataset, "dataset")):
+        if name is not None and what not in columns:
+            check_name(name, f"{what} (from the file or folder name)", str(path))
     return replace(
         loaded,
-        system=None if "system" in columns else name_parts(path)[0],
+        system=system,
         dataset=None if "dataset" in columns else dataset,
     )
 

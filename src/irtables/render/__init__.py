@@ -17,9 +17,9 @@ import jinja2
 from tabulate import tabulate
 
 from irtables._version import __version__
-from irtables.errors import TemplateError, UnknownNameError, unknown_name_message
+from irtables.errors import ConfigError, TemplateError, UnknownNameError, unknown_name_message
 from irtables.render.env import make_environment
-from irtables.render.escape import escape_latex, escape_markdown
+from irtables.render.escape import escape_latex, escape_markdown, label_problem
 from irtables.tables.model import Cell, TableModel
 from irtables.tables.numbers import MINUS, MISSING
 
@@ -79,6 +79,9 @@ def _render_template(
 
 
 def _render_latex(model: TableModel, dirs: Sequence[str | Path]) -> str:
+    problem = label_problem(model.label)
+    if problem is not None:  # \label{} takes it as it is: a "}" would end it
+        raise ConfigError(f"{model.name}: label {problem}")
     context = {
         "generated": header_line("%"),
         "table": _escaped(model, escape_latex),
