@@ -105,8 +105,9 @@ def input_error(message: str, path: str, line: int | None = None) -> InputError:
     return InputError(message, path=path, line=line)
 
 
-#: Characters no name may hold: C0 and C1 controls, DEL, line and paragraph separators.
-CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: Characters no name may hold: C0 and C1 controls, DEL, line and paragraph separators,
+#: and unpaired surrogates (JSON can write them; no file can hold them as text).
+CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
 
 def check_name(name: str, what: str, path: str, line: int | None = None) -> None:

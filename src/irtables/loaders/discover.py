@@ -238,6 +238,8 @@ def _visible(folder: Path, skip: frozenset[Path] | None = None) -> list[Path]:
         if name in outputs and (entry.is_file() or entry.is_symlink()):
             warn_if_changed(entry, outputs[name])
             continue
+        if skip is not None and entry.is_dir() and _only_outputs(entry, depth=2):
+            continue  # a supplement's tables/ or figures/, wherever it was written
         if name.startswith((".", "_")) or name in IGNORED_FILES:
             continue
         if entry.is_dir() and name in IGNORED_DIRS:
@@ -246,6 +248,22 @@ def _visible(folder: Path, skip: frozenset[Path] | None = None) -> list[Path]:
             continue
         out.append(entry)
     return out
+
+
+def _only_outputs(folder: Path, *, depth: int) -> bool:
+    """Whether ``folder`` holds outputs of irtables and nothing else (hidden files aside)."""
+    outputs = recorded_outputs(folder)
+    found = False
+    for entry in folder.iterdir():
+        if entry.name in outputs:
+            found = True
+        elif entry.name.startswith("."):
+            continue
+        elif entry.is_dir() and depth > 0 and _only_outputs(entry, depth=depth - 1):
+            found = True
+        else:
+            return False
+    return found
 
 
 def _is_candidate(path: Path) -> bool:

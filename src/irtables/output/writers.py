@@ -193,7 +193,11 @@ def _locked(root: Path) -> Iterator[None]:
     except ImportError:  # pragma: no cover - not POSIX
         yield
         return
-    fd = os.open(root, os.O_RDONLY)
+    try:
+        fd = os.open(root, os.O_RDONLY)
+    except OSError:  # cannot open the folder itself: writing will say why
+        yield
+        return
     try:
         with suppress(OSError):  # a file system without locks: go on unlocked
             fcntl.flock(fd, fcntl.LOCK_EX)

@@ -12,6 +12,7 @@ from irtables.config import CompareSettings, Config, find_config
 from irtables.errors import InputError
 from irtables.loaders import load_results
 from irtables.model import ResultSet
+from irtables.output.names import file_stems
 from irtables.output.writers import Written, write_files
 from irtables.render import FORMATS, render
 from irtables.stats.report import format_comparisons
@@ -74,10 +75,11 @@ def write_tables(
     warn_lint(results)
     built = build_all(results, config, progress=progress)
     files: dict[str, str] = {}
+    stems = file_stems(t.name for t in built.tables)
     for fmt in formats or config.output.formats:
         ext = FORMATS[fmt].extension
         for model in built.tables:
-            files[f"{model.name}.{ext}"] = render(model, fmt, template_dirs=template_dirs)
+            files[f"{stems[model.name]}.{ext}"] = render(model, fmt, template_dirs=template_dirs)
     if built.comparisons is not None:
         for fmt, ext in (("csv", "csv"), ("markdown", "md")):
             files[f"significance.{ext}"] = format_comparisons(built.comparisons, fmt)

@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from irtables.config import Config
 from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
-from irtables.output.names import file_slugs
+from irtables.output.names import file_slugs, file_stems
 from irtables.render import FORMATS, render
 from irtables.stats.report import format_comparisons
 from irtables.supplement import figures as fig
@@ -118,10 +118,12 @@ def _bib_header() -> str:
 
 def _tables(built: TableSet, dirs: Sequence[str | Path]) -> list[Output]:
     out = []
+    stems = file_stems(t.name for t in built.tables)  # also what supplement.tex \inputs
     for model in built.tables:
         for fmt in TABLE_FORMATS:
             ext = FORMATS[fmt].extension
-            out.append(_text(f"tables/{model.name}.{ext}", render(model, fmt, template_dirs=dirs)))
+            text = render(model, fmt, template_dirs=dirs)
+            out.append(_text(f"tables/{stems[model.name]}.{ext}", text))
     if built.comparisons is not None:
         out.append(_text("significance.csv", format_comparisons(built.comparisons, "csv")))
         out.append(_text("significance.md", format_comparisons(built.comparisons, "markdown")))
@@ -317,12 +319,13 @@ def _context(
     from irtables.render import header_line
 
     dn, sn = config.dataset_name, config.system_name
+    stems = file_stems(t.name for t in built.tables)
     primary = [p for p in analyses if p.metric == _primary(analyses, p.dataset)]
     comparisons = built.comparisons
     return {
         "generated_tex": header_line("%"),
         "generated_md": header_line("<!--") + " -->",
-        "tables": [{"name": t.name, "title": t.title} for t in built.tables],
+        "tables": [{"name": stems[t.name], "title": t.title} for t in built.tables],
         "significance": report.significance_rows(comparisons, dn, sn) if comparisons else [],
         "sig_header": report.SIG_HEADER,
         "wtl": report.wtl_rows(analyses, dn, sn),
