@@ -100,10 +100,10 @@ def watched(scratch: Path) -> Iterator[list[tuple[str, str]]]:
 def outside(events: list[tuple[str, str]], *allowed: Path) -> list[tuple[str, str]]:
     roots = [os.path.realpath(a) for a in allowed]
     bad = []
-    for event, path in events:
+    for kind, path in events:
         real = os.path.realpath(path)
         if not any(real == r or real.startswith(r + os.sep) for r in roots):
-            bad.append((event, path))
+            bad.append((kind, path))
     return bad
 
 

@@ -17,15 +17,17 @@ from collections.abc import Iterable
 
 from irtables.errors import OutputError
 
-MAX_SLUG = 80
+MAX_SLUG = 80  # a dataset's part of a file name
+MAX_STEM = 160  # a whole file name without extension ("tableS1-" + a dataset's slug)
 _OTHER = re.compile(r"[^A-Za-z0-9_-]+")
 _RESERVED = frozenset(
     {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
 )
 
 
-def slug(name: str) -> str:
-    """A readable, file-name-safe form of ``name`` (never empty, at most 80 characters).
+def slug(name: str, *, max_length: int = MAX_SLUG) -> str:
+    """A readable, file-name-safe form of ``name`` (never empty, at most ``max_length``
+    characters; a slug is its own slug).
 
     Examples
     --------
@@ -36,7 +38,7 @@ def slug(name: str) -> str:
     """
     folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     text = _OTHER.sub("_", folded).strip("_-")
-    text = re.sub(r"__+", "_", text)[:MAX_SLUG].rstrip("_-")
+    text = re.sub(r"__+", "_", text)[:max_length].rstrip("_-")
     if not text:
         return f"n-{_digest(name)}"
     if text.lower() in _RESERVED:
@@ -44,12 +46,13 @@ def slug(name: str) -> str:
     return text
 
 
-def file_slugs(names: Iterable[str]) -> dict[str, str]:
+def file_slugs(names: Iterable[str], *, max_length: int = MAX_SLUG) -> dict[str, str]:
     """A distinct slug for each of ``names`` (distinct even ignoring case).
 
-    A name whose slug no other name shares keeps it; among names that share one, a name
-    equal to the slug keeps it and the others get ``-`` and 8 hex digits of their
-    SHA-256, so the result depends on the set of names, not on their order.
+    A name whose slug no other name shares keeps it; among names that share one (also
+    ignoring case), the first name equal to the slug keeps it and the others get ``-``
+    and 8 hex digits of their SHA-256: the result depends on the set of names, not on
+    their order.
 
     Examples
     --------
@@ -57,16 +60,30 @@ def file_slugs(names: Iterable[str]) -> dict[str, str]:
     {'x y': 'x_y-887fcea6', 'x_y': 'x_y', 'cacm': 'cacm'}
     """
     unique = list(dict.fromkeys(names))
-    plain = {n: slug(n) for n in unique}
+    plain = {n: slug(n, max_length=max_length) for n in unique}
     groups: dict[str, list[str]] = {}
     for n in unique:
         groups.setdefault(plain[n].casefold(), []).append(n)
     out: dict[str, str] = {}
     for n in unique:
-        shared = len(groups[plain[n].casefold()]) > 1
-        out[n] = f"{plain[n]}-{_digest(n)}" if shared and n != plain[n] else plain[n]
+        members = groups[plain[n].casefold()]
+        exact = sorted(m for m in members if m == plain[m])  # BM25 and bm25: one keeps it
+        keeps = len(members) == 1 or (bool(exact) and n == exact[0])
+        out[n] = plain[n] if keeps else f"{plain[n]}-{_digest(n)}"
     check_distinct(out.items(), what="names")
     return out
+
+
+def file_stems(names: Iterable[str]) -> dict[str, str]:
+    """File names (without extension) for outputs named ``names`` (``table1``,
+    ``tableS1-<dataset>``, a configured table's name): their distinct slugs.
+
+    Examples
+    --------
+    >>> file_stems(["table1", "tableS1-cast2021", "../../x"])
+    {'table1': 'table1', 'tableS1-cast2021': 'tableS1-cast2021', '../../x': 'x'}
+    """
+    return file_slugs(names, max_length=MAX_STEM)
 
 
 def check_distinct(pairs: Iterable[tuple[str, str]], *, what: str = "outputs") -> None:
