@@ -94,9 +94,16 @@ class TomlReader:
     def label(self, t: Mapping[str, Any], where: str, key: str, default: str) -> str:
         """A LaTeX label: only the characters of :data:`~irtables.render.escape.LABEL_PATTERN`
         (``{dataset}`` may stand for the dataset in Table S1's label)."""
+        value = self.opt_label(t, where, key)
+        return default if value is None else value
+
+    def opt_label(self, t: Mapping[str, Any], where: str, key: str) -> str | None:
+        """An optional LaTeX label, checked as :meth:`label` checks it."""
         from irtables.render.escape import label_problem
 
-        value = self.opt_str(t, where, key) or default
+        value = self.opt_str(t, where, key)
+        if value is None:
+            return None
         problem = label_problem(value.replace("{dataset}", "dataset"))
         if problem is not None:
             raise ConfigError(f"{self.source}: {where}.{key}: {problem}")

@@ -1,7 +1,8 @@
-"""Escaping of user strings for LaTeX and Markdown: the one place it happens."""
+"""Escaping of user strings for LaTeX, Markdown and HTML: the one place it happens."""
 
 from __future__ import annotations
 
+import html
 import re
 
 _CONTROLS = "[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029]"
@@ -115,3 +116,14 @@ def label_problem(label: str) -> str | None:
     bad = next((c for c in label if not LABEL_PATTERN.fullmatch(c)), "")
     what = f"holds {bad!r}" if label else "is empty"
     return f"{label!r} {what}; a label may only hold {LABEL_CHARACTERS}"
+
+
+def escape_html(text: str) -> str:
+    """Escape a string for HTML text and attribute values.
+
+    Examples
+    --------
+    >>> escape_html('<b>"BM25" & co</b>')
+    '&lt;b&gt;&quot;BM25&quot; &amp; co&lt;/b&gt;'
+    """
+    return html.escape(text, quote=True)

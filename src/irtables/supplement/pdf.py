@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from irtables.errors import IrtablesError
+from irtables.output.paths import inside
 
 MAX_RUNS = 4
 _RERUN = ("Rerun to get", "Table widths have changed", "Label(s) may have changed")
@@ -50,7 +51,7 @@ def compile_pdf(files: Iterable[tuple[str, bytes]], main: str = "supplement.tex"
     with tempfile.TemporaryDirectory(prefix="irtables-latex-") as tmp:
         root = Path(tmp)
         for rel, data in sources:
-            target = root / rel
+            target = inside(root, rel)  # the same check as for the output folder
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
         for _ in range(MAX_RUNS):
