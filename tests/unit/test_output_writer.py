@@ -79,7 +79,9 @@ def test_destination_that_is_not_a_regular_file_is_refused(tmp_path: Path, kind:
 
 def test_two_outputs_that_are_one_file_are_an_error(tmp_path: Path) -> None:
     with pytest.raises(OutputError, match="same file"):
-        write_files(tmp_path, [("figures/k-x_y.png", b"1"), ("figures/k-x_y.png", b"2")], by="x")
+        write_files(
+            tmp_path, [("figures/k-x_y.png", b"1"), ("figures/k-x_y.png", b"2")], by="supplement"
+        )
     with pytest.raises(OutputError, match="differ only in case"):
         write_files(tmp_path, {"BM25.csv": "1", "bm25.csv": "2"}, by="tables")
     assert list(tmp_path.iterdir()) == []

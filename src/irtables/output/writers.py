@@ -33,6 +33,7 @@ from irtables.errors import OutputError, OverwriteError
 from irtables.output.paths import inside, regular_or_absent, relative_path
 from irtables.output.record import (
     RECORD,
+    WRITERS,
     Entry,
     Record,
     file_sha256,
@@ -101,6 +102,8 @@ def write_files(
     >>> [w.status for w in write_files(out, {"a.csv": "x\\n"}, by="tables")]
     ['unchanged']
     """
+    if by not in WRITERS:
+        raise ValueError(f"unknown writer {by!r} (known: {', '.join(sorted(WRITERS))})")
     root = Path(folder)
     pairs = files.items() if isinstance(files, Mapping) else files
     blobs: dict[str, bytes] = {}
@@ -113,7 +116,7 @@ def write_files(
         _clean_temps(root, blobs)
         plans = [_plan(root, rel, data, record, force) for rel, data in blobs.items()]
         _refuse(plans)
-        dropped = _dropped(root, record, blobs, by) if remove_dropped else []
+        dropped = _dropped(record, blobs, by) if remove_dropped else []
         pending = [p for p in plans if p.changed]
         temps = _write_temps(pending)
         entries = dict(record.files)
@@ -234,7 +237,7 @@ def _refuse(plans: list[_Plan]) -> None:
     )
 
 
-def _dropped(root: Path, record: Record, blobs: Mapping[str, bytes], by: str) -> list[str]:
+def _dropped(record: Record, blobs: Mapping[str, bytes], by: str) -> list[str]:
     return sorted(rel for rel, e in record.files.items() if e.by == by and rel not in blobs)
 
 
@@ -294,6 +297,8 @@ def _save_record(root: Path, entries: Mapping[str, Entry]) -> None:
     """Write the record, unless it already holds exactly this (a rerun touches nothing)."""
     data = record_text(entries).encode("utf-8")
     path = root / RECORD
+    if not entries and not path.exists():
+        return  # nothing written, nothing to record
     with suppress(OSError):
         if regular_or_absent(path) and path.read_bytes() == data:
             return
