@@ -541,3 +541,19 @@ def test_a_refused_file_means_the_supplement_replaced_nothing(tmp_path: Path) ->
     result = invoke("supplement", str(results), "-o", str(out), "--no-pdf")
     assert_one_line_error(result, "methods.md", "nothing was written")
     assert {p: p.read_bytes() for p in files_under(out)} == before
+
+
+@pytest.mark.latex
+def test_characters_known_good_typeset_in_the_supplement_preamble(tmp_path: Path) -> None:
+    """The characters :func:`check_typesettable` does not probe, checked against pdflatex."""
+    from irtables.supplement.pdf import KNOWN_GOOD, _probe
+    from tests.unit.test_supplement_run import _require_pdflatex
+
+    _require_pdflatex()
+    results = tidy_study(tmp_path, ["dl"])
+    assert (
+        invoke("supplement", str(results), "-o", str(tmp_path / "sup"), "--no-pdf").exit_code == 0
+    )
+    preamble = (tmp_path / "sup" / "supplement.tex").read_text().split("\\begin{document}")[0]
+    assert _probe(preamble, sorted(KNOWN_GOOD)) == set()
+    assert _probe(preamble, ["中", "Ð", "é"]) == {"中", "Ð"}  # the probe can tell

@@ -28,6 +28,11 @@ _RERUN = ("Rerun to get", "Table widths have changed", "Label(s) may have change
 _PROBE = "IRTABLES-PROBE"
 #: Characters found typesettable (or not) per preamble, so that a process probes once.
 _PROBED: dict[tuple[str, str], bool] = {}
+#: Characters the supplement's preamble typesets without a probe (a test checks them
+#: against pdflatex): Latin-1 and Latin Extended-A but those OT1 lacks, and typography.
+KNOWN_GOOD = (
+    frozenset(map(chr, range(0xA1, 0x17F))) - frozenset("«»ÏÐÞðþĄąĐđĘęĦħĮįĸĿŀŉŊŋŦŧŲų")
+) | frozenset("‐‑‒–—―‘’“”†‡•…‰€™")
 
 
 class LatexError(IrtablesError):
@@ -65,7 +70,7 @@ def check_typesettable(sources: Sequence[tuple[str, bytes]], main: str) -> None:
     """Raise :class:`LatexError` naming the first string pdflatex cannot typeset."""
     texts = {rel: data.decode("utf-8", "replace") for rel, data in sources if rel.endswith(".tex")}
     preamble = texts.get(main, "").split("\\begin{document}", 1)[0]
-    wanted = sorted({c for text in texts.values() for c in text if ord(c) > 0x7E})
+    wanted = sorted({c for t in texts.values() for c in t if ord(c) > 0x7E} - KNOWN_GOOD)
     bad = untypesettable(preamble, wanted) if preamble and wanted else set()
     if not bad:
         return
