@@ -204,7 +204,7 @@ def _require_pdflatex() -> None:
 
 
 @pytest.mark.latex
-@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(datasets=st.lists(names, min_size=1, max_size=3, unique=True), system=names, shown=names)
 @example(
     datasets=["x/../../../escaped", "x y", "x_y"], system="[2pt] *b", shown="\\input{/etc/hostname}"
@@ -233,7 +233,7 @@ def test_tables_write_only_inside_and_compile(datasets: list[str], system: str, 
 
 
 @pytest.mark.latex
-@settings(max_examples=4, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, suppress_health_check=[HealthCheck.too_slow])
 @given(datasets=st.lists(names, min_size=1, max_size=2, unique=True), system=names, shown=names)
 @example(
     datasets=["x/../../../escaped", "[opt] *d"], system="\\input{/etc/hostname}", shown="%&$#_{}~^"
