@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -30,6 +28,7 @@ from hypothesis import strategies as st
 
 import irtables.supplement.figures  # noqa: F401  (matplotlib makes its folders on import)
 from irtables.cli import main
+from tests.conftest import compile_latex
 
 PIECES = [
     "..", "/", "../../", "\\", "x/../../../escaped", "/etc/hostname", "C:\\x", "~",
@@ -177,30 +176,32 @@ def run_watched(tmp: Path, *args: str) -> tuple[Result, list[tuple[str, str]]]:
     return result, events
 
 
-def compile_structure(tex: Path, workdir: Path) -> subprocess.CompletedProcess[str]:
-    """pdflatex on a table with raw input encoding: every byte is some glyph, so what is
-    checked is the structure (escaping, braces, brackets), not the fonts' coverage."""
-    doc = workdir / "wrap.tex"
-    doc.write_text(
-        "\\UseRawInputEncoding\n\\documentclass{article}\n\\usepackage{booktabs}\n"
-        f"\\begin{{document}}\n\\input{{{tex.name}}}\n\\end{{document}}\n",
-        encoding="utf-8",
-    )
-    return subprocess.run(
-        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name],
-        cwd=workdir,
-        capture_output=True,
-        text=True,
-        errors="replace",
-        timeout=120,
-    )
+def run_study(command: str, datasets: list[str], system: str, shown: str) -> None:
+    """Run ``command`` on a study with these names; check where it wrote and what it said.
 
-
-def _require_pdflatex() -> None:
-    if shutil.which("pdflatex") is None:
-        if os.environ.get("CI"):
-            pytest.fail("pdflatex is required under CI (installed by .ci/run)")
-        pytest.skip("pdflatex not installed")
+    Exit 0 or one line ``Error: ...``; every write event and every changed file inside
+    the output folder; when the command succeeded, its LaTeX compiles.
+    """
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        results = write_study(tmp / "a" / "b", datasets, [system, "plain"], shown)
+        out = tmp / "a" / "b" / "out"
+        before = snapshot(tmp)
+        result, events = run_watched(tmp, command, str(results), "-o", str(out))
+        check_outcome(result)
+        bad = outside(events, out, tmp / "scratch")
+        assert bad == [], "\n".join(map(str, bad))
+        after = snapshot(tmp)
+        changed = {p for p in after if before.get(p) != after[p]} | (set(before) - set(after))
+        assert all(Path(p).is_relative_to(out) for p in changed), sorted(changed)
+        if result.exit_code != 0:
+            return
+        if command == "supplement":  # irtables compiled it with pdflatex itself
+            assert (out / "supplement.pdf").read_bytes().startswith(b"%PDF")
+            return
+        for tex in sorted(out.glob("*.tex")):
+            done = compile_latex(f"\\input{{{tex.name}}}", out, raw_input=True)
+            assert done.returncode == 0, (tex.name, done.stdout[-1500:])
 
 
 @pytest.mark.latex
@@ -211,25 +212,7 @@ def _require_pdflatex() -> None:
 )
 @example(datasets=["\ud800", "a\x00b"], system="\u202e", shown="}\\def\\y{")
 def test_tables_write_only_inside_and_compile(datasets: list[str], system: str, shown: str) -> None:
-    _require_pdflatex()
-    with tempfile.TemporaryDirectory() as name:
-        tmp = Path(name)
-        results = write_study(tmp / "a" / "b", datasets, [system, "plain"], shown)
-        out = tmp / "a" / "b" / "out"
-        before = snapshot(tmp)
-        result, events = run_watched(tmp, "tables", str(results), "-o", str(out))
-        check_outcome(result)
-        bad = outside(events, out, tmp / "scratch")
-        assert bad == [], "\n".join(map(str, bad))
-        after = snapshot(tmp)
-        changed = {p for p in after if before.get(p) != after[p]} | (set(before) - set(after))
-        assert all(Path(p).is_relative_to(out) for p in changed), sorted(changed)
-        if result.exit_code == 0:
-            texs = sorted(out.glob("*.tex"))
-            assert texs
-            for tex in texs:
-                done = compile_structure(tex, out)
-                assert done.returncode == 0, (tex.name, done.stdout[-1500:])
+    run_study("tables", datasets, system, shown)
 
 
 @pytest.mark.latex
@@ -243,18 +226,4 @@ def test_supplement_writes_only_inside_and_its_pdf_compiles(
     datasets: list[str], system: str, shown: str
 ) -> None:
     """The supplement, PDF included: pdflatex compiles it or irtables says in one line why."""
-    _require_pdflatex()
-    with tempfile.TemporaryDirectory() as name:
-        tmp = Path(name)
-        results = write_study(tmp / "a" / "b", datasets, [system, "plain"], shown)
-        out = tmp / "a" / "b" / "sup"
-        before = snapshot(tmp)
-        result, events = run_watched(tmp, "supplement", str(results), "-o", str(out))
-        check_outcome(result)
-        bad = outside(events, out, tmp / "scratch")
-        assert bad == [], "\n".join(map(str, bad))
-        after = snapshot(tmp)
-        changed = {p for p in after if before.get(p) != after[p]} | (set(before) - set(after))
-        assert all(Path(p).is_relative_to(out) for p in changed), sorted(changed)
-        if result.exit_code == 0:
-            assert (out / "supplement.pdf").read_bytes().startswith(b"%PDF")
+    run_study("supplement", datasets, system, shown)
