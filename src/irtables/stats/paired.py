@@ -88,7 +88,7 @@ def _result(
         "system_mean": float(np.mean(a)),
         "baseline_mean": float(np.mean(b)),
         "alternative": alternative,
-        "ci": t_interval(d),
+        "ci": t_interval(d, alternative=alternative),
         "effect_size": cohens_dz(d),
     }
     base.update(fields)
@@ -338,7 +338,7 @@ def bootstrap_many(
             p, label = 1.0, ALL_ZERO
         elif col.size < 2:
             p, label = 1.0, UNDEFINED
-        ci = percentile_interval(means[:, j], level)
+        ci = percentile_interval(means[:, j], level, alternative)
         out.append(
             _result(
                 "bootstrap",

@@ -11,6 +11,7 @@ from irtables.config import Config
 from irtables.model import ResultSet
 from irtables.stats import Comparisons
 from irtables.tables.configured import build_configured
+from irtables.tables.intervals import interval_note
 from irtables.tables.layouts import (
     Markers,
     Means,
@@ -66,7 +67,10 @@ def build_all(
         found.append(sig)
         main = _main_tables(results, config, means, markers_for(sig))
         names = [config.system_name(b) for b in sig.baselines]
-        main = [_with_legend(t, legend(sig, names)) for t in main]
+        main = [
+            _with_legend(t, legend(sig, names, datasets=ds, config=config))
+            for t, ds in zip(main, _table_datasets(means, main), strict=True)
+        ]
         if sig.uses_letters:
             main = [with_letters(t, sig) for t in main]
     if ablation is not None and config.compare.markers:
@@ -76,6 +80,8 @@ def build_all(
         ablation = build_ablation(results, config, means=means, markers=_first_of(marks))
         ablation = _with_legend(ablation, _ablation_legend(sigs, config))
     tables = [*main, *([ablation] if ablation is not None else [])]
+    if config.compare.interval != "none":
+        tables = [_with_legend(t, interval_note(config.compare.interval)) for t in tables]
     out = config.output
     tables = [
         replace(t, wide=out.wide if t.wide is None else t.wide, resize=out.resize) for t in tables
@@ -94,13 +100,24 @@ def _main_tables(
     tables = [] if custom_main else [build_main(results, config, markers=markers, means=means)]
     tables += [
         build_k_breakdown(results, config, d, markers=markers, means=means)
-        for d in means.datasets
-        if any(means.metrics.has_k(d, k) for k in config.k_breakdown.k)
+        for d in _k_datasets(config, means)
     ]
     for spec in config.tables:
         built = build_configured(results, config, spec, means, markers=markers)
         tables = [*built, *tables] if spec.name == "main" else [*tables, *built]
     return tables
+
+
+def _k_datasets(config: Config, means: Means) -> list[str]:
+    return [
+        d for d in means.datasets if any(means.metrics.has_k(d, k) for k in config.k_breakdown.k)
+    ]
+
+
+def _table_datasets(means: Means, tables: Sequence[TableModel]) -> list[tuple[str, ...]]:
+    """The datasets each table shows: one for a Table S1 (``tableS1-<dataset>``), else all."""
+    by_name = {f"tableS1-{d}": (d,) for d in means.datasets}
+    return [by_name.get(t.name, means.datasets) for t in tables]
 
 
 def _significance(
