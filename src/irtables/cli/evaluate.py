@@ -105,10 +105,12 @@ def evaluate_cmd(
     """
     from irtables._arrow import skip_pandas_checks
     from irtables.evaluator.command import evaluate_files, progress_display
+    from irtables.output.writers import check_destination, write_atomic
 
     skip_pandas_checks()  # TREC runs and qrels are read and evaluated without pandas
-    from irtables.output.writers import write_atomic
 
+    if output is not None:
+        check_destination(output, force=force)  # before the evaluation, not after it
     with progress_display(runs) as progress:
         text = evaluate_files(
             qrels,
@@ -127,4 +129,5 @@ def evaluate_cmd(
     if output is None:
         click.echo(text, nl=False)
     else:
-        click.echo(f"{write_atomic(output, text, force=force):>9}  {output}", err=True)
+        status = write_atomic(output, text, by="evaluate", force=force)
+        click.echo(f"{status:>9}  {output}", err=True)
