@@ -16,10 +16,10 @@ timed from the outside (start-up included).
 To keep ``make bench`` within minutes: five distinct run files are generated per shape
 (seeded, ``bench/out/scaling``) and runs 6 to 100 are links to them (each is read and
 evaluated like any file; the page cache is warm for every tool alike). trec_eval is
-timed on up to ``--trec-calls`` calls and pytrec_eval on 1 and 2 runs; their times for
-more runs are extrapolated linearly and marked ``~`` (trec_eval's calls are independent
-processes; pytrec_eval's cost is its qrels parse plus a constant per run). irtables'
-times are always measured.
+timed on one run (median of up to ``--trec-calls`` calls) and pytrec_eval on 1 and 5
+runs; their times for other numbers of runs are extrapolated linearly and marked ``~``
+(trec_eval's calls are independent processes; pytrec_eval's cost is its qrels parse plus
+a constant per run). irtables' times are always measured.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
             ).seconds
             py = {}
             if pytrec:
-                for n in (1, 2):
+                for n in (1, len(distinct)):
                     argv_ = [PYTHON, "-c", PYTREC_EVAL, str(qrels), PYTREC_MEASURES]
                     py[n] = measure([*argv_, *map(str, distinct[:n])]).seconds
             for n in args.runs:
@@ -100,8 +100,10 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 py_text, py_ratio = "n/a", "n/a"
                 if pytrec:
-                    estimate = py[1] + (n - 1) * max(py[2] - py[1], 0.0)
-                    py_text = f"{'~' if n > 2 else ''}{estimate:.2f}"
+                    k = len(distinct)
+                    slope = max(py[k] - py[1], 0.0) / max(k - 1, 1)  # seconds per extra run
+                    estimate = py[n] if n in py else py[1] + (n - 1) * slope
+                    py_text = f"{'~' if n not in py else ''}{estimate:.2f}"
                     py_ratio = f"{ours.seconds / estimate:.2f}x"
                 rows.append(
                     [
@@ -110,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
                         n,
                         trec_text,
                         py_text,
-                        ours.seconds,
+                        f"{ours.seconds:.2f}",
                         f"{ours.peak_mib:.0f}",
                         f"{ours.seconds / trec:.2f}x",
                         py_ratio,
