@@ -49,7 +49,13 @@ def make_supplement(
     not generate are not overwritten unless ``force``. The PDF is compiled when ``pdf``
     and pdflatex is available; otherwise a note says why it is missing.
     """
-    results, config, base = resolve_study(results_path, config_path=config_path)
+    def evaluated(stage: str, done: int, total: int) -> None:
+        if progress is not None and stage == "evaluate":
+            progress("runs evaluated", done, total)
+
+    results, config, base = resolve_study(
+        results_path, config_path=config_path, jobs=None, progress=evaluated
+    )
     target = Path(outdir) if outdir is not None else default_outdir(base)
     dirs = template_dirs_for(config, base, template_dirs)
     pr = _pr_results(config, base, progress)
