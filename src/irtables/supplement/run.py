@@ -49,6 +49,7 @@ def make_supplement(
     not generate are not overwritten unless ``force``. The PDF is compiled when ``pdf``
     and pdflatex is available; otherwise a note says why it is missing.
     """
+
     def evaluated(stage: str, done: int, total: int) -> None:
         if progress is not None and stage == "evaluate":
             progress("runs evaluated", done, total)
