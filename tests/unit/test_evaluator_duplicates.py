@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
@@ -76,3 +77,46 @@ def test_string_ids_get_no_dictionary(tmp_path: Path, monkeypatch: pytest.Monkey
     evaluate(qrels, run, ["P@5"])
     assert encoded  # the query ids and the qrels' document ids are
     assert run_docs not in encoded
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("ids", ["strings", "integers", "padded integers"])
+def test_judged_rows_joined_on_codes_equal_the_string_lookup(seed: int, ids: str) -> None:
+    """Deep qrels: judged rows found through the qrels' join table of (query, document
+    code) are exactly those a lookup of the strings finds ("07" and "7" differ)."""
+    from irtables.evaluator.trec import _doc_codes, _judged_rows, _positions, index_qrels
+    from irtables.model.runs import qrels_from_frame, run_from_frame
+
+    rng = np.random.default_rng(seed)
+
+    def name(n: int) -> str:
+        if ids == "strings":
+            return f"FT{n:05d}-{n % 7}"
+        return f"0{n}" if ids == "padded integers" and n % 3 == 0 else str(n)
+
+    qrels = {"query": [], "docid": [], "rel": []}
+    run = {"query": [], "docid": [], "score": []}
+    for q in range(5):
+        judged = rng.choice(300, size=120, replace=False)
+        for n in judged:
+            qrels["query"].append(str(q))
+            qrels["docid"].append(name(int(n)))
+            qrels["rel"].append(int(rng.integers(0, 3)))
+        if ids == "padded integers":  # both "07"-style and "7"-style ids judged
+            qrels["query"] += [str(q), str(q)]
+            qrels["docid"] += ["0301", "301"]
+            qrels["rel"] += [1, 0]
+        for i, n in enumerate(rng.choice(310, size=60, replace=False)):
+            run["query"].append(str(q if q < 4 else 9))  # query 9 is not judged
+            run["docid"].append(name(int(n)))
+            run["score"].append(float(60 - i))
+    index = index_qrels(qrels_from_frame(pd.DataFrame(qrels)))
+    r = run_from_frame(pd.DataFrame(run), name="r")
+    codes = r.query_codes
+    lut = _positions(r.qid.dictionary, index.queries, missing=-1)
+    joined = _judged_rows(index, r, codes, lut, _doc_codes(r.docid))
+    looked_up = _judged_rows(index, r, codes, lut, None)
+    order_a, order_b = np.argsort(joined[0]), np.argsort(looked_up[0])
+    assert joined[0][order_a].tolist() == looked_up[0][order_b].tolist()
+    assert joined[1][order_a].tolist() == looked_up[1][order_b].tolist()
+    assert len(joined[0]) > 0
