@@ -115,3 +115,24 @@ def test_worker_count() -> None:
     assert worker_count(1, 3) == 1
     assert worker_count(None, 1) == 1
     assert worker_count(0, 100) >= 1
+
+
+def test_any_executor_can_run_the_jobs(tmp_path: Path) -> None:
+    """A cluster's executor (Dask's ``Client.get_executor()``, Ray's) is an adapter: any
+    ``concurrent.futures.Executor`` runs the same jobs; a thread pool stands in for one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from irtables.evaluator.jobs import evaluate_jobs, file_jobs
+    from irtables.evaluator.values import check_options
+
+    qrels, runs = _write_runs(tmp_path)
+    options = check_options(MEASURES)
+    jobs = file_jobs(qrels, [(r, r.stem) for r in runs], options, workers=2)
+    with pytest.warns(DataWarning):
+        serial = evaluate_jobs(jobs, workers=1)
+    with ThreadPoolExecutor(2) as pool, pytest.warns(DataWarning):
+        other = evaluate_jobs(jobs, executor=pool)
+    for a, b in zip(serial, other, strict=True):
+        assert a.system == b.system
+        assert np.array_equal(a.values, b.values)
+        assert np.array_equal(a.query_index, b.query_index)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,11 +77,14 @@ def evaluate_jobs(
     workers: int | None = 1,
     progress: Progress | None = None,
     warn: bool = True,
+    executor: Executor | None = None,
 ) -> list[RunValues]:
     """Run every job (``workers``: processes, None for every core), results in job order.
 
     Each job's notes are emitted as :class:`~irtables.errors.DataWarning`, in job order
-    (unless ``warn`` is false: the caller emits them).
+    (unless ``warn`` is false: the caller emits them). ``executor`` runs the jobs on any
+    :class:`concurrent.futures.Executor` instead (a cluster's, such as Dask's
+    ``Client.get_executor()``; its workers must see the files at the same paths).
     ``progress("evaluate", done, total)`` follows the jobs; with one worker, the bytes of
     each run file read are reported too (``("read <run>", bytes, total)``).
     """
@@ -90,17 +94,24 @@ def evaluate_jobs(
         if progress is not None:
             progress("evaluate", finished, total)
 
-    with make_executor(workers, total, preload=PRELOAD, initializer=skip_pandas_checks) as executor:
-        if isinstance(executor, SerialExecutor):
+    if executor is not None:
+        results = run_all(executor, run_job, list(jobs), done=done)
+        return _emitted(results, warn)
+    with make_executor(workers, total, preload=PRELOAD, initializer=skip_pandas_checks) as pool:
+        if isinstance(pool, SerialExecutor):
             results = []
             for finished, job in enumerate(jobs, start=1):
                 results.append(run_job(job, progress))
                 done(finished, total)
         else:
-            results = run_all(executor, run_job, list(jobs), done=done)
+            results = run_all(pool, run_job, list(jobs), done=done)
+    return _emitted(results, warn)
+
+
+def _emitted(results: list[RunValues], warn: bool) -> list[RunValues]:
     for values in results if warn else ():
         for note in values.notes:
-            warnings.warn(note, DataWarning, stacklevel=3)
+            warnings.warn(note, DataWarning, stacklevel=4)
     return results
 
 
