@@ -15,10 +15,11 @@ from typing import Literal
 import click
 
 from irtables.errors import InputError
-from irtables.evaluator.jobs import evaluate_jobs, file_jobs, qrels_index
+from irtables.evaluator.jobs import evaluate_jobs, file_jobs, qrels_queries
 from irtables.evaluator.output import format_trec_eval, format_tsv
 from irtables.evaluator.values import Average, check_options
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion
+from irtables.executor import worker_count
 from irtables.loaders.trec_run import system_name
 
 OutputFormat = Literal["tsv", "trec_eval"]
@@ -62,7 +63,8 @@ def evaluate_files(
         per_query=average == "macro",
         trec_eval=trec_eval,
     )
-    index = qrels_index(qrels_path)  # read once here (errors first), kept for the jobs
+    pooled = worker_count(jobs, len(run_paths)) > 1
+    queries = qrels_queries(qrels_path, index=not pooled)  # its errors first
     names = [system_name(p) for p in run_paths]
     if len(set(names)) != len(names):  # bm25.dl19 and bm25.dl20: keep the suffixes
         names = [p.name[:-3] if p.name.lower().endswith(".gz") else p.name for p in run_paths]
@@ -71,10 +73,10 @@ def evaluate_files(
     todo = file_jobs(qrels_path, list(zip(run_paths, names, strict=True)), options, workers=jobs)
     values = evaluate_jobs(todo, workers=jobs, progress=progress)
     if fmt == "tsv":
-        return format_tsv(values, index.queries, per_query=per_query or average == "micro")
+        return format_tsv(values, queries, per_query=per_query or average == "micro")
     return format_trec_eval(
         values,
-        index.queries,
+        queries,
         per_query=per_query,
         complete=complete,
         per_query_missing=trec_eval == "10",

@@ -71,6 +71,17 @@ def qrels_index(path: Path) -> JudgementIndex:
     return _INDEXES[key]
 
 
+def qrels_queries(path: Path, *, index: bool) -> tuple[str, ...]:
+    """The judged queries of a qrels file (sorted), read now so that its errors come
+    first; with ``index``, the file is indexed and kept for this process's jobs (else
+    only worker processes index it, and this one keeps nothing but the queries)."""
+    if index:
+        return qrels_index(path).queries
+    from irtables.loaders.qrels import read_qrels
+
+    return read_qrels(path).queries
+
+
 def evaluate_jobs(
     jobs: Sequence[RunJob],
     *,

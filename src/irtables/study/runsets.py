@@ -41,7 +41,7 @@ def evaluate_datasets(
     """
     from irtables.cache import Cache, content_hashes
     from irtables.evaluator.api import to_results
-    from irtables.evaluator.jobs import RunJob, evaluate_jobs, qrels_index
+    from irtables.evaluator.jobs import RunJob, evaluate_jobs, qrels_index, qrels_queries
     from irtables.evaluator.values import RunValues, check_options
     from irtables.executor import worker_count
     from irtables.loaders.trec_run import system_name
@@ -72,8 +72,7 @@ def evaluate_datasets(
         names = [name for _, name in runs]
         if len(set(names)) != len(names):
             raise InputError(f"datasets {spec.id}: two runs have the same name: {', '.join(names)}")
-        index = qrels_index(qrels)  # read once here (errors first); kept for the jobs
-        plans.append((spec, index.queries))
+        plans.append((spec, qrels))
         found.append([None] * len(runs))
         for r, (path, name) in enumerate(runs):
             key = None
@@ -85,7 +84,9 @@ def evaluate_datasets(
                 if found[d][r] is not None:
                     continue
             todo.append((d, r, key, RunJob(qrels, path, name, options)))
-    if worker_count(jobs, len(todo)) == 1:  # in this process: share the indexes read above
+    serial = worker_count(jobs, len(todo)) == 1  # else only the workers index the qrels
+    queries = [qrels_queries(qrels, index=serial) for _, qrels in plans]  # errors first
+    if serial:  # in this process: the indexes just read are shared by the jobs
         todo = [
             (d, r, k, replace(job, qrels=qrels_index(Path(str(job.qrels)))))
             for d, r, k, job in todo
@@ -96,12 +97,12 @@ def evaluate_datasets(
         if store is not None and key is not None:
             store.put(key, fresh)
     parts = []
-    for (spec, queries), slots in zip(plans, found, strict=True):
+    for (spec, _), judged, slots in zip(plans, queries, found, strict=True):
         done = [v for v in slots if v is not None]
         for v in done:
             for note in v.notes:
                 warnings.warn(note, DataWarning, stacklevel=2)
-        parts.append(to_results(done, queries, dataset=spec.id))
+        parts.append(to_results(done, judged, dataset=spec.id))
     return ResultSet.concat(parts)
 
 
