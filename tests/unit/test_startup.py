@@ -10,6 +10,7 @@ import importlib
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -117,3 +118,14 @@ def test_choice_names_match_the_registries() -> None:
     assert tuple(ALL_TESTS) == ALL_TEST_NAMES
     assert tuple(CORRECTIONS) == CORRECTION_NAMES
     assert tuple(FAMILIES) == FAMILY_NAMES
+
+
+def test_evaluate_imports_no_pandas(tmp_path: Path) -> None:
+    """``irtables evaluate`` of TREC files reads, ranks and writes without pandas (whose
+    import alone takes longer than a small evaluation)."""
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_text("1 0 d1 1\n1 0 d2 0\n2 0 d3 2\n")
+    run.write_text("1 Q0 d1 1 2.5 r\n1 Q0 d2 2 1.5 r\n2 Q0 d4 1 3.0 r\n2 Q0 d3 2 1.0 r\n")
+    args = ["evaluate", str(qrels), str(run), "-m", "map", "-m", "ndcg_cut_10", "-q", "-j", "1"]
+    assert "pandas" not in _imported(*args)
+    assert "pandas" not in _imported(*args, "--format", "trec_eval")
