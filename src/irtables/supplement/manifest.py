@@ -39,6 +39,8 @@ class Manifest:
     inputs: Mapping[str, str]
     outputs: Mapping[str, str]
     notes: tuple[str, ...] = field(default=())
+    #: dataset id -> how irtables evaluated its runs (trec_eval version, -l, -M, -c)
+    evaluation: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def to_json(self) -> str:
         """Stable JSON: sorted keys, two-space indent, a final newline."""
@@ -54,6 +56,7 @@ class Manifest:
             "inputs": dict(self.inputs),
             "outputs": dict(self.outputs),
             "notes": list(self.notes),
+            "evaluation": {k: dict(v) for k, v in self.evaluation.items()},
         }
         return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False, default=str) + "\n"
 
@@ -72,6 +75,7 @@ class Manifest:
                 inputs=dict(data["inputs"]),
                 outputs=dict(data["outputs"]),
                 notes=tuple(data.get("notes", ())),
+                evaluation=dict(data.get("evaluation", {})),
             )
         except (ValueError, KeyError, TypeError) as e:
             raise InputError(f"not an irtables manifest ({e})", path=source) from None

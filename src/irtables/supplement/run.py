@@ -126,6 +126,16 @@ def _manifest(
         inputs=hash_inputs(input_files(results_path, config, base), target),
         outputs={o.path: sha256_hex(o.data) for o in outputs},
         notes=tuple(notes),
+        evaluation={
+            d.id: {
+                "trec_eval": d.trec_eval,
+                "relevance": d.relevance,
+                "depth": d.depth,
+                "complete": d.complete,
+            }
+            for d in config.datasets
+            if d.evaluated
+        },
     )
 
 
