@@ -20,7 +20,7 @@ import pytest
 from irtables.evaluator.api import evaluate
 from irtables.evaluator.output import summary_values
 from irtables.loaders.qrels import read_qrels
-from irtables.measures import parse_measure
+from irtables.measures import at_threshold, parse_measure
 
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures"
 if not FIXTURES.exists():  # the checkout may live elsewhere
@@ -126,7 +126,11 @@ def test_matches_trec_eval_9_0_8(case: Case) -> None:
     names = sorted({name for name, _, _ in expected})
     unknown = [n for n in names if not IMPLEMENTED.match(n) and not NOT_IMPLEMENTED.match(n)]
     assert not unknown, f"classify these trec_eval measures: {unknown}"
-    measures = {n: parse_measure(n).name for n in names if IMPLEMENTED.match(n)}
+    measures = {
+        n: at_threshold(parse_measure(n), case.relevance).name
+        for n in names
+        if IMPLEMENTED.match(n)
+    }
     if not measures:
         pytest.skip("no implemented measure in this file")
     with warnings.catch_warnings():

@@ -95,7 +95,8 @@ def test_ties_broken_by_docid_descending_and_rank_ignored() -> None:
 def test_relevance_threshold_and_depth() -> None:
     frame = evaluate(QRELS, RUN, ["P@5", "ndcg_cut_5"], relevance=2, depth=1).frame
     values = dict(zip(frame["metric"], frame["value"], strict=True))
-    assert values["P@5"] == pytest.approx(1 / 5)
+    assert set(values) == {"P(rel=2)@5", "nDCG@5"}  # the threshold is in the name it changes
+    assert values["P(rel=2)@5"] == pytest.approx(1 / 5)
     ideal = 3 + 2 / math.log2(3) + 1 / math.log2(4) + 1 / math.log2(5)
     assert values["nDCG@5"] == pytest.approx(2 / ideal)  # gain unaffected by -l
 
@@ -165,7 +166,7 @@ def test_cli_evaluate_tsv_and_errors(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == "system\tquery\tmetric\tvalue"
-    assert lines[1] == "tiny\tall\tP@2\t0.25"
+    assert lines[1] == "tiny\tmean\tP@2\t0.25"
     assert "Warning: tiny: 1 run queries" in result.stderr
     bad = runner.invoke(
         main, ["evaluate", str(DATA / "tiny.qrels"), str(DATA / "bad_score.run"), "-m", "P_2"]

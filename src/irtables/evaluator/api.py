@@ -31,7 +31,7 @@ from irtables.evaluator.ranking import (
 )
 from irtables.evaluator.trec import JudgementIndex, Ranking, index_qrels, rank_run
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion, trec_eval_version
-from irtables.measures import Measure, parse_measure
+from irtables.measures import Measure, at_threshold, parse_measure
 from irtables.model import ResultSet
 from irtables.model.runs import Qrels, Run, qrels_from_frame, run_from_frame
 
@@ -91,13 +91,20 @@ def evaluate(
         Names in trec_eval, ir_measures or ranx spelling (``ndcg_cut_10``, ``nDCG@10``).
     relevance
         Lowest grade that counts as relevant for binary measures (trec_eval ``-l``).
+        A threshold other than 1 joins the names of the measures it changes
+        (``AP(rel=2)``, ``P(rel=2)@10``; nDCG, whose gain is the grade, stays ``nDCG@10``),
+        so that tables, captions and methods built from the values state it. A name
+        that states its own threshold (``AP(rel=3)``) keeps it.
     depth
         Keep only the top ``depth`` documents of each query (trec_eval ``-M``).
     missing_queries
         ``"ignore"``: queries judged but not retrieved are left out (trec_eval 9.x);
         ``"zero"``: they are scored on an empty ranking, 0 (trec_eval ``-c``).
     per_query
-        Per-query values, or one mean per system and metric (query ``all``).
+        Per-query values, or one mean per system and metric (query ``mean``): the
+        mean over the queries for every measure, counts included (trec_eval's ``all``
+        line sums NumRet, NumRel and NumRelRet; see
+        :func:`~irtables.evaluator.output.summary_values`).
     dataset
         The dataset column of the result.
     average
@@ -120,7 +127,7 @@ def evaluate(
     Returns
     -------
     ResultSet
-        Metric names are canonical (``nDCG@10``); queries are strings.
+        Metric names are canonical (``nDCG@10``, ``AP(rel=2)``); queries are strings.
 
     Examples
     --------
@@ -139,7 +146,7 @@ def evaluate(
     if average not in ("macro", "micro"):
         raise InputError(f"average must be 'macro' or 'micro', got {average!r}")
     version = trec_eval_version(trec_eval)
-    parsed = _measures(measures)
+    parsed = _measures(measures, relevance)
     if average == "micro":
         if per_query:
             raise InputError("micro averaging pools all queries: use per_query=False")
@@ -168,11 +175,14 @@ def evaluate(
     return result if per_query or average == "micro" else means(result)
 
 
+MEAN_QUERY = "mean"
+
+
 def means(results: ResultSet) -> ResultSet:
-    """Macro average: one mean per (dataset, system, metric), query ``all``."""
+    """Macro average: one mean per (dataset, system, metric), query ``mean``."""
     table = results.means().reset_index()
     table = table.rename(columns={"mean": "value"}).drop(columns="n")
-    table["query"] = "all"
+    table["query"] = MEAN_QUERY
     return ResultSet.from_frame(table)
 
 
@@ -267,11 +277,12 @@ def _report(run: Run, index: JudgementIndex, ranking: Ranking, missing: str) -> 
         warnings.warn(f"{run.name}: " + "; ".join(notes), DataWarning, stacklevel=4)
 
 
-def _measures(measures: str | Measure | Sequence[str | Measure]) -> list[Measure]:
+def _measures(measures: str | Measure | Sequence[str | Measure], relevance: int) -> list[Measure]:
+    """Parsed measures at the relevance threshold, which joins the names it changes."""
     items = [measures] if isinstance(measures, str | Measure) else list(measures)
     out: list[Measure] = []
     for item in items:
-        m = item if isinstance(item, Measure) else parse_measure(item)
+        m = at_threshold(item if isinstance(item, Measure) else parse_measure(item), relevance)
         if m.family not in _FAMILIES:
             raise InputError(f"measure {m.name} is not computed by irtables evaluate")
         if m not in out:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,12 +13,13 @@ import click
 import numpy as np
 import pandas as pd
 
-from irtables.errors import InputError
+from irtables.errors import DataWarning, InputError
 from irtables.evaluator.api import Average, evaluate, means
 from irtables.evaluator.output import to_trec_eval, to_tsv
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion
 from irtables.loaders.qrels import read_qrels
 from irtables.loaders.trec_run import read_run, system_name
+from irtables.measures import parse_measure
 from irtables.model import ResultSet
 
 OutputFormat = Literal["tsv", "trec_eval"]
@@ -41,12 +43,14 @@ def evaluate_files(
 
     The qrels are read and indexed once for all runs; the runs are read one at a time
     (only one is in memory). ``fmt="tsv"`` gives the tidy table ``system query metric
-    value`` (query ``all`` holds the mean unless ``per_query``); ``fmt="trec_eval"``
-    gives trec_eval's layout (``-q`` when ``per_query``). ``average="micro"`` pools
-    P@K and R@K counts over queries (tsv only). ``trec_eval`` chooses the semantics
-    (``"9.0.8"`` or ``"10"``), also of the trec_eval layout: ``runid`` is the tag of the
-    run's last line, and with ``complete`` only 10 prints per-query lines for judged
-    queries a run lacks. ``progress`` is passed to :func:`~irtables.evaluator.api.evaluate`.
+    value``: one row per query with ``per_query``, else one per run and measure, query
+    ``mean``, holding the mean over the queries (counts too); ``fmt="trec_eval"`` gives
+    trec_eval's layout (``-q`` when ``per_query``), whose ``all`` line sums the counts.
+    ``average="micro"`` pools P@K and R@K counts over queries (tsv only). ``trec_eval``
+    chooses the semantics (``"9.0.8"`` or ``"10"``), also of the trec_eval layout:
+    ``runid`` is the tag of the run's last line, and with ``complete`` only 10 prints
+    per-query lines for judged queries a run lacks. ``progress`` is passed to
+    :func:`~irtables.evaluator.api.evaluate`.
     """
     if average == "micro" and (per_query or fmt != "tsv"):
         raise InputError("--average micro gives one value per run: use it without -q, in tsv")
@@ -85,6 +89,7 @@ def evaluate_files(
     if complete:  # trec_eval -c prints num_rel "all" over grades >= 1, ignoring -l
         total = int(np.count_nonzero(qrels.grade >= 1))
         quirk = dict.fromkeys(names, total)
+        _warn_num_rel_quirk(results, relevance, total)
         if trec_eval == "9.0.8":  # no per-query lines for judged queries the run lacks
             unprinted = {n: set(qrels.queries) - retrieved[n] for n in names}
     return to_trec_eval(
@@ -93,6 +98,23 @@ def evaluate_files(
         runids=runids,
         complete_num_rel=quirk,
         unprinted=unprinted,
+        relevance=relevance,
+    )
+
+
+def _warn_num_rel_quirk(results: ResultSet, relevance: int, total: int) -> None:
+    """Under ``-c -l N`` (N != 1), trec_eval's ``num_rel`` ``all`` line counts grade >= 1."""
+    frame = results.frame
+    rows = frame[[parse_measure(str(m)).family == "NumRel" for m in frame["metric"]]]
+    if relevance == 1 or rows.empty:
+        return
+    per_query = int(rows.groupby("system", observed=True)["value"].sum().iloc[0])
+    warnings.warn(
+        f"num_rel 'all' is {total}: under -c, trec_eval counts there the documents judged "
+        f">= 1 of every judged query, whatever -l; the per-query num_rel lines (and the "
+        f"TSV's NumRel(rel={relevance})) count grade >= {relevance}: {per_query} in all",
+        DataWarning,
+        stacklevel=3,
     )
 
 
