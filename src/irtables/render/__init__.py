@@ -114,27 +114,47 @@ def _render_markdown(model: TableModel, dirs: Sequence[str | Path]) -> str:
 
 
 def _render_csv(model: TableModel, dirs: Sequence[str | Path]) -> str:
+    """The displayed numbers; markers and an ablation's Δ in columns of their own."""
     del dirs  # CSV has no template
     buffer = io.StringIO()
     buffer.write(header_line("#") + "\n")
     writer = csv.writer(buffer, lineterminator="\n")
     grouped = len(model.stub) == 1 and any(g.label for g in model.groups)
-    header = [*(["Group"] if grouped else []), *model.stub, *(c.label for c in model.columns)]
+    rows = [(g, r, _by_column(r.cells, len(model.columns))) for g in model.groups for r in g.rows]
+    columns = range(len(model.columns))
+    marked = [any((c := cells[j]) is not None and c.markers for *_, cells in rows) for j in columns]
+    delta = [any((c := cells[j]) is not None and c.delta for *_, cells in rows) for j in columns]
+    header = [*(["Group"] if grouped else []), *model.stub]
+    for j, column in enumerate(model.columns):
+        header += [column.label]
+        header += [f"{column.label} markers"] if marked[j] else []
+        header += [f"{column.label} Δ"] if delta[j] else []
     if model.description_header:
         header.append(model.description_header)
     writer.writerow(header)
-    for group in model.groups:
-        for row in group.rows:
-            stub = [group.label or "", row.label][-len(model.stub) - int(grouped) :]
-            values = []
-            for cell in row.cells:
-                values.append("" if cell.text == MISSING else cell.text.replace(MINUS, "-"))
-                values.extend([""] * (cell.span - 1))
-            line = [*stub, *values]
-            if model.description_header:
-                line.append(row.description or "")
-            writer.writerow(line)
+    for group, row, cells in rows:
+        stub = [group.label or "", row.label][-len(model.stub) - int(grouped) :]
+        values = []
+        for j, cell in enumerate(cells):
+            text = "" if cell is None or cell.text == MISSING else cell.text
+            values.append(text.replace(MINUS, "-"))
+            if marked[j]:
+                values.append(cell.markers if cell is not None else "")
+            if delta[j]:
+                values.append(cell.delta.replace(MINUS, "-") if cell is not None else "")
+        line = [*stub, *values]
+        if model.description_header:
+            line.append(row.description or "")
+        writer.writerow(line)
     return buffer.getvalue()
+
+
+def _by_column(cells: Sequence[Cell], width: int) -> list[Cell | None]:
+    """The cell of each column (None where a spanning cell covers it)."""
+    out: list[Cell | None] = []
+    for cell in cells:
+        out += [cell] + [None] * (cell.span - 1)
+    return (out + [None] * width)[:width]
 
 
 def _stub(model: TableModel, group: str | None, row: str, index: int) -> list[str]:

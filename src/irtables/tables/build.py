@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import pandas as pd
 
 from irtables.config import Config
+from irtables.errors import DroppedMetricWarning
 from irtables.model import ResultSet
 from irtables.stats import Comparisons
 from irtables.tables.layouts import (
@@ -17,6 +19,7 @@ from irtables.tables.layouts import (
     build_k_breakdown,
     build_main,
     collect_means,
+    dropped_main_metrics,
     missing_policy,
 )
 from irtables.tables.model import Cell, Row, RowGroup, TableModel
@@ -57,6 +60,7 @@ def build_all(
     """
     missing = missing_policy(config)
     means = collect_means(results, config, missing=missing, seeds=seeds)
+    _warn_dropped(means, config)
     main = _main_tables(results, config, means, None)
     ablation = build_ablation(results, config, means=means) if config.ablation else None
     found: list[Significance] = []
@@ -65,9 +69,9 @@ def build_all(
         found.append(sig)
         main = _main_tables(results, config, means, markers_for(sig))
         names = [config.system_name(b) for b in sig.baselines]
-        main = [_with_legend(t, legend(sig, names)) for t in main]
+        main = [_with_legend(t, legend(sig, names)) if _tested(t, sig) else t for t in main]
         if sig.uses_letters:
-            main = [with_letters(t, sig) for t in main]
+            main = [with_letters(t, sig) if _tested(t, sig) else t for t in main]
     if ablation is not None and config.compare.markers:
         sigs = _ablation_significance(results, config, means, ablation)
         found.extend(sigs)
@@ -78,6 +82,18 @@ def build_all(
     out = config.output
     tables = [replace(t, wide=out.wide, resize=out.resize) for t in tables]
     return TableSet(tuple(pad_markers(t) for t in tables), _merged(found))
+
+
+def _warn_dropped(means: Means, config: Config) -> None:
+    dropped = dropped_main_metrics(means, config)
+    if dropped:
+        warnings.warn(
+            f"Table 1 leaves out {', '.join(dropped)}: no dataset's results hold "
+            f"{'it' if len(dropped) == 1 else 'them'} (set tables.main.metrics to choose "
+            "the columns)",
+            DroppedMetricWarning,
+            stacklevel=3,
+        )
 
 
 def _main_tables(
@@ -152,6 +168,14 @@ def _merged(found: Sequence[Significance]) -> Comparisons | None:
     first = found[0].comparisons
     rows = tuple(r for s in found for r in s.comparisons.results)
     return replace(first, results=rows)
+
+
+def _tested(table: TableModel, sig: Significance) -> bool:
+    """Whether a comparison ran on the table's data (else its caption has no legend:
+    Table S1 of a dataset without the baseline does not explain markers it cannot have)."""
+    return any(
+        r.dataset in table.datasets and r.metric in table.metrics for r in sig.comparisons.results
+    )
 
 
 def _with_legend(table: TableModel, text: str) -> TableModel:

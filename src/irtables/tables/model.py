@@ -14,7 +14,8 @@ class Cell:
     """One displayed number.
 
     ``text`` is the formatted value (``"0.512"`` or ``"–"``); ``value`` the unrounded
-    mean; ``note`` an optional annotation shown after the number (an ablation's Δ);
+    mean; ``note`` an optional annotation shown after the number (an ablation's Δ,
+    ``"(−0.034)"``), ``delta`` that difference alone (``"−0.034"``, for CSV);
     ``span`` > 1 when one value stands for several columns (MAP in a K breakdown);
     ``spread`` the ``± 0.010`` shown right after the number (the standard deviation over
     a system's seeds, with ``output.seeds = "mean_std"``).
@@ -29,6 +30,7 @@ class Cell:
     span: int = 1
     pad: str = ""  # invisible marker text that aligns this cell with marked ones (LaTeX)
     spread: str = ""  # "± 0.010": standard deviation over seeds, shown after the number
+    delta: str = ""  # an ablation row's difference from its full model, as displayed
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,7 @@ class TableModel:
     notes: tuple[str, ...] = ()
     description_header: str | None = None
     metrics: tuple[str, ...] = ()  # canonical metrics shown, for the significance tests
+    datasets: tuple[str, ...] = ()  # dataset ids whose results the table shows
     wide: bool = False  # LaTeX table* instead of table
     resize: bool = False  # LaTeX: scale the tabular to the line width
 
