@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 
 from irtables.config import Config
+from irtables.config_tables import TABLE_LAYOUTS, TableSpec
 from irtables.errors import (
     DroppedMetricWarning,
     IrtablesError,
@@ -14,13 +16,10 @@ from irtables.errors import (
 from irtables.model import ResultSet
 from irtables.tables.build import TableSet, build_all
 from irtables.tables.layouts import Markers
-from irtables.tables.model import Cell, Column, Row, RowGroup, TableModel
+from irtables.tables.model import Cell, Column, ColumnGroup, Row, RowGroup, TableModel
 
-LAYOUTS: dict[str, str] = {
-    "main": "Table 1: datasets x systems, one column per metric",
-    "k_breakdown": "Table S1: for one dataset, metric x system rows, one column per K",
-    "ablation": "ablation: methods as rows, metrics as columns, a description column",
-}
+LAYOUTS: dict[str, str] = dict(TABLE_LAYOUTS)
+BUILT_IN = ("main", "k_breakdown", "ablation")
 
 
 def build_table(
@@ -43,11 +42,13 @@ def build_table(
         Per-query results.
     layout
         ``"main"`` (Table 1), ``"k_breakdown"`` (Table S1 of ``dataset``, default the
-        first) or ``"ablation"`` (needs ``[tables.ablation]``).
+        first), ``"ablation"`` (needs ``[tables.ablation]``), the name of a
+        ``[tables.<name>]`` section, or another layout of :data:`LAYOUTS`: the first
+        section with that layout, else one with its defaults (built as if configured).
     config
         The study configuration (default: :class:`Config` defaults).
     dataset
-        The dataset of a ``k_breakdown`` table.
+        The dataset of a table made per dataset (``k_breakdown``).
 
     Examples
     --------
@@ -60,29 +61,48 @@ def build_table(
     [('a', '0.300', False), ('b', '0.500', True)]
     """
     cfg = config or Config()
-    if layout not in LAYOUTS:
+    named = next((s for s in cfg.tables if s.name == layout), None)
+    if named is None and layout not in LAYOUTS:
         raise UnknownNameError(unknown_name_message("layout", layout, LAYOUTS))
     if layout == "ablation" and cfg.ablation is None:
         raise IrtablesError("no ablation table is configured ([tables.ablation])")
     datasets = results.datasets()
     target = dataset or (datasets[0] if datasets else "")
-    if layout == "k_breakdown" and target not in datasets:
-        raise UnknownNameError(unknown_name_message("dataset", target, datasets))
-    name = {"main": "table1", "k_breakdown": f"tableS1-{target}", "ablation": "ablation"}
+    if dataset is not None and dataset not in datasets:
+        raise UnknownNameError(unknown_name_message("dataset", dataset, datasets))
+    if named is None and layout not in BUILT_IN:
+        named = next((s for s in cfg.tables if s.layout == layout), None)
+        if named is None:  # not configured: as if it were, with its defaults
+            named = TableSpec(layout, layout)
+            cfg = replace(cfg, tables=(*cfg.tables, named))
+    if named is not None:  # one table named after the section, or one per dataset
+        stem = "table1" if named.name == "main" else named.name
+    else:
+        stem = {"main": "table1", "k_breakdown": f"tableS1-{target}"}.get(layout, "ablation")
     with warnings.catch_warnings():
-        if layout != "main":  # Table 1 is built (its tests share corrections), not shown
+        if stem != "table1":  # Table 1 is built (its tests share corrections), not shown
             warnings.simplefilter("ignore", DroppedMetricWarning)
         tables = build_all(results, cfg).tables
-    for table in tables:
-        if table.name == name[layout]:
-            return table
-    raise IrtablesError(f"dataset {target} has no measure at any K of tables.k_breakdown.k")
+    found = [t for t in tables if t.name == stem or _of_dataset(t.name, stem, dataset)]
+    if not found:
+        raise IrtablesError(
+            f"no table {layout!r} for dataset {target}: it has no measure to show"
+            if layout == "k_breakdown" or dataset is not None
+            else f"no table {layout!r} was built from these results"
+        )
+    return found[0]
+
+
+def _of_dataset(name: str, stem: str, dataset: str | None) -> bool:
+    """Whether ``name`` is the per-dataset table ``<stem>-<dataset>`` (any, for None)."""
+    return name == f"{stem}-{dataset}" if dataset is not None else name.startswith(f"{stem}-")
 
 
 __all__ = [
     "LAYOUTS",
     "Cell",
     "Column",
+    "ColumnGroup",
     "Markers",
     "Row",
     "RowGroup",

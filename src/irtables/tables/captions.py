@@ -17,6 +17,7 @@ def describe_numbers(
     *,
     groups: Sequence[RowGroup],
     runs: Mapping[str, int] | None = None,
+    highlight: str = "Best value per column within each group in bold",
 ) -> tuple[str, ...]:
     """Sentences for a caption: query counts, seeds, relevance thresholds, gain, counts,
     highlighting and differences, each only when the table has it.
@@ -24,7 +25,8 @@ def describe_numbers(
     ``queries`` is the number of queries each dataset's means are over; ``metrics`` the
     canonical metrics shown for each dataset; ``groups`` the table's rows, whose cells
     say whether anything is bold, underlined or has a Δ; ``runs`` the number of seeds of
-    each shown system (display name) that has several.
+    each shown system (display name) that has several; ``highlight`` what bold is
+    compared across.
     """
     notes = [_query_sentence(queries, config, datasets)]
     if runs:
@@ -41,12 +43,16 @@ def describe_numbers(
     counts = [FAMILIES[f].label for f in sorted(families) if f in FAMILIES and FAMILIES[f].count]
     if counts:
         notes.append(f"{', '.join(counts)}: means per query, not sums.")
-    notes.extend(highlight_sentences(groups))
+    notes.extend(highlight_sentences(groups, highlight))
     return tuple(notes)
 
 
-def highlight_sentences(groups: Sequence[RowGroup]) -> list[str]:
+def highlight_sentences(
+    groups: Sequence[RowGroup], highlight: str = "Best value per column within each group in bold"
+) -> list[str]:
     """What bold, underline and parentheses mean, for those the cells use.
+
+    ``highlight`` says what the bold value is the best of.
 
     Examples
     --------
@@ -59,7 +65,6 @@ def highlight_sentences(groups: Sequence[RowGroup]) -> list[str]:
     bold, underline = any(c.best for c in cells), any(c.second for c in cells)
     notes = []
     if bold:
-        highlight = "Best value per column within each group in bold"
         notes.append(highlight + ("; second best underlined." if underline else "."))
     if any(c.delta for c in cells):
         notes.append("Parentheses: difference from the full model, computed from the values shown.")
