@@ -20,7 +20,8 @@ EXAMPLE = REPO / "results"
 @pytest.fixture(scope="module")
 def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("cli")
-    result = CliRunner().invoke(main, ["tables", str(EXAMPLE), "-o", str(out)])
+    every_format = [a for f in FORMATS for a in ("-f", f)]
+    result = CliRunner().invoke(main, ["tables", str(EXAMPLE), "-o", str(out), *every_format])
     assert result.exit_code == 0, result.output
     return out
 
