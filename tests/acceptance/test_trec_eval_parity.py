@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import gzip
 import re
-import shlex
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ from irtables.evaluator.api import evaluate
 from irtables.evaluator.output import summary_values
 from irtables.loaders.qrels import read_qrels
 from irtables.measures import at_threshold, parse_measure
+from tests.acceptance.binary_parity import trec_eval_files, trec_eval_options
 
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures"
 if not FIXTURES.exists():  # the checkout may live elsewhere
@@ -57,33 +57,16 @@ def _resolve(folder: Path, name: str) -> Path:
 
 
 def _parse_command(folder: Path, output: str, command: str) -> Case:
-    args = shlex.split(command)[1:]
-    relevance, depth, complete, files = 1, None, False, []
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a in ("-l", "-M", "-m"):
-            value, i = args[i + 1], i + 2
-        elif a.startswith(("-l", "-M", "-m")) and len(a) > 2:
-            value, a, i = a[2:], a[:2], i + 1
-        else:
-            value, i = "", i + 1
-        if a == "-l":
-            relevance = int(value)
-        elif a == "-M":
-            depth = int(value)
-        elif a == "-c":
-            complete = True
-        elif not a.startswith("-"):
-            files.append(a)
+    options = trec_eval_options(command)
+    files = trec_eval_files(command)
     return Case(
         folder,
         folder / output,
         _resolve(folder, files[0]),
         _resolve(folder, files[1]),
-        relevance,
-        depth,
-        complete,
+        options.relevance,
+        options.depth,
+        options.complete,
     )
 
 
