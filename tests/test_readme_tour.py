@@ -121,3 +121,19 @@ def test_the_diff_example_compares_the_last_commit(tmp_path: Path) -> None:
     tsv.write_text(tsv.read_text().replace("\t0.0\n", "\t1.0\n", 1))
     changed = subprocess.run(["bash", "-c", command], cwd=root, capture_output=True, text=True)
     assert changed.returncode == 0 and "no differences" not in changed.stdout
+
+
+def test_the_readme_output_keys_show_the_defaults() -> None:
+    """``second_best = true`` was once documented as the default; the code said false."""
+    import tomllib
+
+    from irtables.config import Output, parse_config
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"^\[output\]\n(.*?)\n\n", text, re.M | re.S)
+    assert block, "README has no [output] block"
+    documented = tomllib.loads("[output]\n" + block.group(1))
+    documented["output"].pop("templates")  # an example folder, not a default
+    parsed = parse_config(documented).output
+    for key in documented["output"]:
+        assert getattr(parsed, key) == getattr(Output(), key), key

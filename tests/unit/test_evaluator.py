@@ -175,3 +175,26 @@ def test_cli_evaluate_tsv_and_errors(tmp_path: Path) -> None:
     out = tmp_path / "eval.tsv"
     written = runner.invoke(main, [*args, "-q", "--format", "trec_eval", "-o", str(out)])
     assert written.exit_code == 0 and out.read_text().startswith("P_2")
+
+
+def test_num_rel_under_c_l2_is_labelled_and_the_tsv_matches_the_per_query_lines() -> None:
+    """trec_eval -c prints num_rel 'all' over grade >= 1 whatever -l: said, not hidden."""
+    args = [
+        "evaluate", str(DATA / "tiny.qrels"), str(DATA / "tiny.run"), "-m", "num_rel",
+        "-c", "-l", "2", "-q",
+    ]  # fmt: skip
+    runner = CliRunner()
+    layout = runner.invoke(main, [*args, "--format", "trec_eval"])
+    assert layout.exit_code == 0, layout.output
+    lines = [line.split("\t") for line in layout.stdout.splitlines()]
+    per_query = {q: v for name, q, v in lines if name.strip() == "num_rel" and q != "all"}
+    assert per_query == {"1": "1", "2": "0"}  # grade >= 2; 9.0.8 prints no line for 3
+    assert ["num_rel", "all", "4"] in [[n.strip(), q, v] for n, q, v in lines]
+    assert "Warning: num_rel 'all' is 4: under -c, trec_eval counts" in layout.stderr
+    tsv = runner.invoke(main, args)
+    rows = [line.split("\t") for line in tsv.stdout.splitlines()[1:]]
+    assert {q: float(v) for _, q, m, v in rows if m == "NumRel(rel=2)"} == {
+        "1": 1.0,
+        "2": 0.0,
+        "3": 0.0,
+    }
