@@ -8,7 +8,7 @@ expected.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,10 @@ SEED_DISPLAYS = ("mean", "mean_std")
 DEFAULT_MAIN_METRICS = ("NDCG@10", "MRR@10", "MAP", "P@10", "R@100")
 DEFAULT_K_METRICS = ("NDCG", "P", "R", "MRR", "MAP")
 DEFAULT_KS = (1, 3, 5, 10, 20, 100, 1000)
+#: How table cells show the 95% interval of a mean (``[compare] interval``).
+INTERVALS = ("none", "half-width", "bounds")
+#: Differences the topic-set-size table plans for (``[compare] differences``).
+DEFAULT_DIFFERENCES = (0.02, 0.05, 0.1)
 CONFIG_NAME = "irtables.toml"
 
 
@@ -82,12 +86,22 @@ class Output:
 
 @dataclass(frozen=True)
 class CompareSettings:
-    """Significance tests behind the markers in the tables (``[compare]``)."""
+    """Significance tests behind the markers in the tables (``[compare]``).
+
+    ``baseline`` applies to every dataset; ``dataset_baselines`` (``baseline = {dataset =
+    "system"}`` in the file) names the baseline(s) of single datasets and wins over it.
+    ``correction`` None means ``holm`` for the paired tests; the all-pairs tests
+    (``tukey``, ``randomized-tukey``) adjust for all pairs themselves. ``interval`` adds
+    each mean's 95% interval to the table cells (``half-width``: ``0.512 ± 0.021``;
+    ``bounds``: ``0.512 [0.491, 0.533]``) and error bars to the metric-vs-K figure.
+    ``power`` and ``differences`` plan the supplement's topic-set-size table.
+    """
 
     baseline: tuple[str, ...] = ()
+    dataset_baselines: tuple[tuple[str, tuple[str, ...]], ...] = ()
     all_pairs: bool = False
     test: str = "t"
-    correction: str = "holm"
+    correction: str | None = None
     family: str = "metric"
     alpha: float = 0.05
     alternative: str = "two-sided"
@@ -96,11 +110,32 @@ class CompareSettings:
     markers: bool = True
     better: str = "†"
     worse: str = "‡"
+    interval: str = "none"
+    power: float = 0.8
+    differences: tuple[float, ...] = DEFAULT_DIFFERENCES
 
     @property
     def enabled(self) -> bool:
         """Markers are shown when there is something to compare with."""
-        return self.markers and (bool(self.baseline) or self.all_pairs)
+        return self.markers and (
+            bool(self.baseline) or bool(self.dataset_baselines) or self.all_pairs
+        )
+
+    def baselines_of(self, dataset: str) -> tuple[str, ...]:
+        """The baseline(s) of ``dataset``: its own if configured, else the global ones."""
+        own = dict(self.dataset_baselines)
+        return own.get(dataset, self.baseline)
+
+    def baseline_spec(self, datasets: Sequence[str]) -> list[str] | dict[str, tuple[str, ...]]:
+        """What :func:`~irtables.stats.compare` takes as ``baseline``: a list, or per dataset.
+
+        Per-dataset keys are kept even when they name no dataset, so a typo is reported.
+        """
+        if not self.dataset_baselines:
+            return list(self.baseline)
+        spec = {d: self.baseline for d in datasets if self.baseline}
+        spec.update(dict(self.dataset_baselines))
+        return spec
 
 
 @dataclass(frozen=True)
@@ -221,13 +256,20 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
     tables = r.table(data, "tables")
     specs = parse_table_specs(r, tables)
     custom_main = any(s.name == "main" for s in specs)
-    compare = r.table(data, "compare")
+    compare = _compare(r, r.table(data, "compare"))
+    output = _output(r, r.table(data, "output"))
+    if compare.interval != "none" and output.seeds == "mean_std":
+        raise r.error(
+            "compare.interval",
+            'none with output.seeds = "mean_std" (both put ± in the cells)',
+            compare.interval,
+        )
     return Config(
         path=source,
         datasets=_datasets(r, data),
         systems=_named_list(r, data, "systems"),
-        compare=_compare(r, compare),
-        output=_output(r, r.table(data, "output")),
+        compare=compare,
+        output=output,
         main=MainTable() if custom_main else _main(r, r.table(tables, "tables.main")),
         k_breakdown=_k_breakdown(r, r.table(tables, "tables.k_breakdown")),
         ablation=_ablation(r, tables.get("ablation")),
@@ -297,35 +339,111 @@ def _named_list(r: TomlReader, data: Mapping[str, Any], key: str) -> tuple[Named
 
 
 def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
-    from irtables.stats import CORRECTIONS, FAMILIES, TESTS
+    from irtables.stats import ALL_PAIRS_TESTS, ALL_TESTS, CORRECTIONS, FAMILIES
 
     w = "compare"
     d = CompareSettings()
-    r.only(t, w, set(CompareSettings.__dataclass_fields__))
-    baseline = t.get("baseline", [])
-    baselines = [baseline] if isinstance(baseline, str) else baseline
-    if not isinstance(baselines, list) or not all(isinstance(b, str) and b for b in baselines):
-        raise r.error(f"{w}.baseline", "a system id or a list of them", baseline)
-    alpha = t.get("alpha", d.alpha)
-    if not isinstance(alpha, float | int) or isinstance(alpha, bool) or not 0 < alpha < 1:
-        raise r.error(f"{w}.alpha", "a number between 0 and 1", alpha)
+    r.only(t, w, set(CompareSettings.__dataclass_fields__) - {"dataset_baselines"})
+    baselines, per_dataset = _baselines(r, t.get("baseline", []))
+    alpha = _fraction(r, t, "alpha", d.alpha)
     resamples = r.int_(t, w, "resamples", d.resamples)
     if resamples < 1:
         raise r.error(f"{w}.resamples", "a positive integer", resamples)
+    test = r.choice(t, w, "test", ALL_TESTS, d.test)
+    correction = None
+    if "correction" in t:
+        correction = r.choice(t, w, "correction", CORRECTIONS, "holm")
+        if test in ALL_PAIRS_TESTS:
+            raise r.error(
+                f"{w}.correction",
+                f"no correction with test {test} (it adjusts for all pairs itself)",
+                correction,
+            )
+    differences = t.get("differences", list(d.differences))
+    if (
+        not isinstance(differences, list)
+        or not differences
+        or not all(
+            isinstance(x, float | int) and not isinstance(x, bool) and x > 0 for x in differences
+        )
+    ):
+        raise r.error(f"{w}.differences", "a non-empty list of positive numbers", differences)
     return CompareSettings(
-        baseline=tuple(baselines),
+        baseline=baselines,
+        dataset_baselines=per_dataset,
         all_pairs=r.bool_(t, w, "all_pairs", d.all_pairs),
-        test=r.choice(t, w, "test", TESTS, d.test),
-        correction=r.choice(t, w, "correction", CORRECTIONS, d.correction),
+        test=test,
+        correction=correction,
         family=r.choice(t, w, "family", FAMILIES, d.family),
-        alpha=float(alpha),
+        alpha=alpha,
         alternative=r.choice(t, w, "alternative", ("two-sided", "greater", "less"), d.alternative),
         resamples=resamples,
         seed=r.int_(t, w, "seed", d.seed),
         markers=r.bool_(t, w, "markers", d.markers),
         better=r.opt_str(t, w, "better") or d.better,
         worse=r.opt_str(t, w, "worse") or d.worse,
+        interval=r.choice(t, w, "interval", INTERVALS, d.interval),
+        power=_fraction(r, t, "power", d.power),
+        differences=tuple(float(x) for x in differences),
     )
+
+
+def _fraction(r: TomlReader, t: Mapping[str, Any], key: str, default: float) -> float:
+    value = t.get(key, default)
+    if not isinstance(value, float | int) or isinstance(value, bool) or not 0 < value < 1:
+        raise r.error(f"compare.{key}", "a number between 0 and 1", value)
+    return float(value)
+
+
+def _system_ids(value: Any) -> list[str] | None:
+    ids = [value] if isinstance(value, str) else value
+    if isinstance(ids, list) and all(isinstance(b, str) and b for b in ids):
+        return ids
+    return None
+
+
+def _baselines(
+    r: TomlReader, value: Any
+) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+    """``compare.baseline``: a system id, a list of them, or a table ``{dataset = id(s)}``."""
+    if isinstance(value, dict):
+        per = []
+        for dataset, ids in value.items():
+            found = _system_ids(ids)
+            if found is None:
+                raise r.error(f"compare.baseline.{dataset}", "a system id or a list of them", ids)
+            per.append((dataset, tuple(found)))
+        return (), tuple(per)
+    found = _system_ids(value)
+    if found is None:
+        raise r.error(
+            "compare.baseline",
+            "a system id, a list of them, or a table {dataset = system id}",
+            value,
+        )
+    return tuple(found), ()
+
+
+def baseline_overrides(
+    values: Sequence[str],
+) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+    """Command-line ``--baseline`` values: ``SYSTEM`` for every dataset, ``DATASET=SYSTEM``
+    for one (repeatable), as (global baselines, per-dataset baselines).
+
+    Examples
+    --------
+    >>> baseline_overrides(["bm25", "cacm=bm25-anserini"])
+    (('bm25',), (('cacm', ('bm25-anserini',)),))
+    """
+    every: list[str] = []
+    per: dict[str, list[str]] = {}
+    for v in values:
+        dataset, sep, system = v.partition("=")
+        if sep and dataset and system:
+            per.setdefault(dataset, []).append(system)
+        else:
+            every.append(v)
+    return tuple(every), tuple((d, tuple(s)) for d, s in per.items())
 
 
 def _output(r: TomlReader, t: Mapping[str, Any]) -> Output:

@@ -96,7 +96,7 @@ def _result(
         "system_mean": float(np.mean(a)),
         "baseline_mean": float(np.mean(b)),
         "alternative": alternative,
-        "ci": t_interval(d),
+        "ci": t_interval(d, alternative=alternative),
         "effect_size": cohens_dz(d),
     }
     base.update(fields)
@@ -360,7 +360,7 @@ def bootstrap_many(
             p, label = 1.0, UNDEFINED
         elif is_constant(col):
             p, label = 1.0, constant_method(float(np.std(col, ddof=1)))
-        ci = percentile_interval(means[:, j], level)
+        ci = percentile_interval(means[:, j], level, alternative)
         out.append(
             _result(
                 "bootstrap",

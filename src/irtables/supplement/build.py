@@ -21,6 +21,7 @@ from irtables.render import FORMATS, render
 from irtables.stats.report import format_comparisons
 from irtables.supplement import figures as fig
 from irtables.supplement import report
+from irtables.supplement.across import across_datasets
 from irtables.supplement.analysis import PerQuery, compare_queries
 from irtables.supplement.bibliography import bibtex
 from irtables.supplement.methods import methods_model
@@ -89,10 +90,14 @@ def build_supplement(
         results, config, analyses, pr_results, report_progress, built.tables
     )
     out += fig_files
+    across = across_datasets(results, config, built)
+    out += across.outputs
+    figures += across.figures
+    notes += across.notes
     used = _used_metrics(results, config, built)
     queries = {d: int(n) for d, n in _query_counts(results).items() if d in used}
-    model = methods_model(config, used, queries, built.comparisons)
-    context = _context(config, built, analyses, figures, notes, model)
+    model = methods_model(config, used, queries, built.comparisons, across=across.summary)
+    context = {**_context(config, built, analyses, figures, notes, model), **across.context}
     out += [
         _text("methods.tex", render_page("latex", "methods.tex.j2", context, template_dirs)),
         _text("methods.md", render_page("markdown", "methods.md.j2", context, template_dirs)),
@@ -159,7 +164,8 @@ def _analyses(results: ResultSet, config: Config, built: TableSet) -> list[PerQu
         systems = _ordered(results.systems(dataset), [s.id for s in config.systems])
         if len(systems) < 2:
             continue
-        baseline = config.baseline if config.baseline in systems else systems[0]
+        own = [b for b in config.compare.baselines_of(dataset) if b in systems]
+        baseline = own[0] if own else systems[0]
         present = set(results.metrics(dataset))
         for metric in (m for m in main.metrics if m in present):
             out += compare_queries(
@@ -238,9 +244,10 @@ def _figures(
 ) -> tuple[list[FigureEntry], list[Output], list[str]]:
     means = _means(results, config)
     index = MetricIndex.from_results(results)
+    bars = _error_bars(results, config)
     plans: list[tuple[FigureEntry, Callable[[], Figure]]] = []
     for dataset in _ordered(results.datasets(), [d.id for d in config.datasets]):
-        plans += _k_plan(config, dataset, means, index)
+        plans += _k_plan(config, dataset, means, index, bars)
         plans += _diff_plan(config, dataset, analyses)
     notes: list[str] = []
     pr_source = pr_results if pr_results is not None else results
@@ -273,8 +280,22 @@ def _means(results: ResultSet, config: Config) -> Means:
     return {(str(d), str(s), str(m)): v for (d, s, m), v in zip(keys, values, strict=True)}
 
 
+def _error_bars(results: ResultSet, config: Config) -> dict[tuple[str, str, str], float]:
+    """Half-widths of the means' 95% intervals when ``compare.interval`` asks for them."""
+    if config.compare.interval == "none":
+        return {}
+    from irtables.tables.intervals import mean_intervals
+
+    found = mean_intervals(results, missing=missing_policy(config))
+    return {key: (high - low) / 2 for key, (low, high) in found.items()}
+
+
 def _k_plan(
-    config: Config, dataset: str, means: Means, index: MetricIndex
+    config: Config,
+    dataset: str,
+    means: Means,
+    index: MetricIndex,
+    bars: dict[tuple[str, str, str], float],
 ) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
     systems = _systems_of(means, dataset, config)
     panels: dict[str, list[fig.Series]] = {}
@@ -294,6 +315,9 @@ def _k_plan(
                 tuple(
                     (float(k), means[(dataset, s, m)]) for k, m in found if (dataset, s, m) in means
                 ),
+                tuple(bars.get((dataset, s, m), 0.0) for _, m in found if (dataset, s, m) in means)
+                if bars
+                else (),
             )
             for s in systems
         ]

@@ -13,6 +13,7 @@ from irtables.errors import DroppedMetricWarning
 from irtables.model import ResultSet
 from irtables.stats import Comparisons
 from irtables.tables.configured import build_configured
+from irtables.tables.intervals import interval_note
 from irtables.tables.layouts import (
     Markers,
     Means,
@@ -70,7 +71,12 @@ def build_all(
         found.append(sig)
         main = _main_tables(results, config, means, markers_for(sig))
         names = [config.system_name(b) for b in sig.baselines]
-        main = [_with_legend(t, legend(sig, names)) if _tested(t, sig) else t for t in main]
+        main = [
+            _with_legend(t, legend(sig, names, datasets=t.datasets, config=config))
+            if _tested(t, sig)
+            else t
+            for t in main
+        ]
         if sig.uses_letters:
             main = [with_letters(t, sig) if _tested(t, sig) else t for t in main]
     if ablation is not None and config.compare.markers:
@@ -80,6 +86,8 @@ def build_all(
         ablation = build_ablation(results, config, means=means, markers=_first_of(marks))
         ablation = _with_legend(ablation, _ablation_legend(sigs, config))
     tables = [*main, *([ablation] if ablation is not None else [])]
+    if config.compare.interval != "none":
+        tables = [_with_legend(t, interval_note(config.compare.interval)) for t in tables]
     out = config.output
     tables = [
         replace(t, wide=out.wide if t.wide is None else t.wide, resize=out.resize) for t in tables
@@ -108,13 +116,18 @@ def _main_tables(
     tables = [] if custom_main else [build_main(results, config, markers=markers, means=means)]
     tables += [
         build_k_breakdown(results, config, d, markers=markers, means=means)
-        for d in means.datasets
-        if any(means.metrics.has_k(d, k) for k in config.k_breakdown.k)
+        for d in _k_datasets(config, means)
     ]
     for spec in config.tables:
         built = build_configured(results, config, spec, means, markers=markers)
         tables = [*built, *tables] if spec.name == "main" else [*tables, *built]
     return tables
+
+
+def _k_datasets(config: Config, means: Means) -> list[str]:
+    return [
+        d for d in means.datasets if any(means.metrics.has_k(d, k) for k in config.k_breakdown.k)
+    ]
 
 
 def _significance(
@@ -180,9 +193,11 @@ def _merged(found: Sequence[Significance]) -> Comparisons | None:
 
 
 def _tested(table: TableModel, sig: Significance) -> bool:
-    """Whether a comparison ran on the table's data (else its caption has no legend:
-    Table S1 of a dataset without the baseline does not explain markers it cannot have)."""
-    return any(
+    """Whether a comparison ran on the table's data, or was meant to and could not (a
+    dataset without its baseline). Else the caption has no legend: Table S1 of a dataset
+    with a single system does not explain markers it cannot have."""
+    lacking = dict(sig.comparisons.without_baseline)
+    return any(d in lacking for d in table.datasets) or any(
         r.dataset in table.datasets and r.metric in table.metrics for r in sig.comparisons.results
     )
 

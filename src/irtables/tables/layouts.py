@@ -37,6 +37,8 @@ class Means:
     # systems with several runs: (dataset, system, metric) -> (std over seeds, n seeds)
     spread: dict[tuple[str, str, str], tuple[float, int]] = field(default_factory=dict)
     runs: dict[tuple[str, str], int] = field(default_factory=dict)  # (dataset, system) -> n
+    # [compare] interval: (dataset, system, metric) -> 95% interval (low, high) of the mean
+    intervals: dict[tuple[str, str, str], tuple[float, float]] = field(default_factory=dict)
 
     def runs_in(self, datasets: Sequence[str], config: Config) -> dict[str, int]:
         """Seed counts of the systems of ``datasets`` with several runs, by display name."""
@@ -78,7 +80,12 @@ def collect_means(
     systems = {d: _ordered(results.systems(d), [s.id for s in config.systems]) for d in datasets}
     spread, runs = seed_spread(results.seeds if seeds is None else seeds)
     index = MetricIndex.from_results(results)
-    return Means(table, counts, queries, datasets, systems, index, spread, runs)
+    intervals = {}
+    if config.compare.interval != "none":
+        from irtables.tables.intervals import mean_intervals
+
+        intervals = mean_intervals(results, missing=missing)
+    return Means(table, counts, queries, datasets, systems, index, spread, runs, intervals)
 
 
 def build_main(
@@ -344,8 +351,16 @@ def _group(
 
 
 def _spread_text(m: Means, config: Config, dataset: str, system: str, key: str | None) -> str:
-    """``± 0.010`` for a system with several seeds when ``output.seeds = "mean_std"``."""
+    """``± 0.010`` for a system with several seeds when ``output.seeds = "mean_std"``;
+    the mean's 95% interval instead when ``compare.interval`` asks for it."""
     out = config.output
+    bounds = m.intervals.get((dataset, system, key)) if key else None
+    mean = m.get(dataset, system, key)
+    if bounds is not None and mean is not None:
+        from irtables.tables.intervals import interval_text
+
+        style = config.compare.interval
+        return interval_text(mean, bounds, style, out.decimals, out.leading_zero)
     found = m.spread.get((dataset, system, key)) if key and out.seeds == "mean_std" else None
     if found is None or found[1] < 2:
         return ""
