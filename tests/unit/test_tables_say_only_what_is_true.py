@@ -142,3 +142,11 @@ def test_csv_keeps_delta_and_markers_in_their_own_columns() -> None:
     table1 = built.tables[0]
     t1 = list(csv.reader(io.StringIO(render(table1, "csv").split("\n", 1)[1])))
     assert "(" not in "".join(",".join(r) for r in t1)  # no Δ, no notes glued to numbers
+
+
+def test_counts_are_labelled_as_means_per_query() -> None:
+    rs = _results({("d", "a"): [10.0, 20.0], ("d", "b"): [12.0, 30.0]}, metric="NumRel")
+    cfg = parse_config({"tables": {"main": {"metrics": ["NumRel"]}}})
+    table = build_all(rs, cfg).tables[0]
+    assert "#Rel: means per query, not sums." in table.full_caption
+    assert [r.cells[0].text for r in table.groups[0].rows] == ["15.000", "21.000"]
