@@ -77,16 +77,21 @@ def trec_eval_binaries() -> dict[str, Path]:
 
 
 def compile_latex(
-    tex_body: str, workdir: Path, packages: tuple[str, ...] = ()
+    tex_body: str, workdir: Path, packages: tuple[str, ...] = (), *, raw_input: bool = False
 ) -> subprocess.CompletedProcess[str]:
-    """Compile a table inside a minimal article with pdflatex (required under CI)."""
+    """Compile a table inside a minimal article with pdflatex (required under CI).
+
+    ``raw_input`` reads the source as bytes (``\\UseRawInputEncoding``): any character
+    is some glyph, so what is checked is the LaTeX structure, not the fonts' coverage.
+    """
     if shutil.which("pdflatex") is None:
         if os.environ.get("CI"):
             pytest.fail("pdflatex is required under CI (installed by .ci/run)")
         pytest.skip("pdflatex not installed")
     doc = workdir / "doc.tex"
     doc.write_text(
-        "\\documentclass{article}\n\\usepackage{booktabs}\n"
+        ("\\UseRawInputEncoding\n" if raw_input else "")
+        + "\\documentclass{article}\n\\usepackage{booktabs}\n"
         + "".join(f"\\usepackage{{{p}}}\n" for p in packages)
         + "\\begin{document}\n"
         + tex_body
@@ -98,5 +103,6 @@ def compile_latex(
         cwd=workdir,
         capture_output=True,
         text=True,
+        errors="replace",
         timeout=120,
     )

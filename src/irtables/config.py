@@ -30,6 +30,7 @@ INTERVALS = ("none", "half-width", "bounds")
 #: Differences the topic-set-size table plans for (``[compare] differences``).
 DEFAULT_DIFFERENCES = (0.02, 0.05, 0.1)
 CONFIG_NAME = "irtables.toml"
+MAX_CONFIG_BYTES = 16 << 20
 
 
 @dataclass(frozen=True)
@@ -216,6 +217,24 @@ class Config:
         """Display name of a system (its id when none is configured)."""
         return next((s.name for s in self.systems if s.id == system_id), system_id)
 
+    def check_distinct_names(self, rows: Sequence[tuple[str, str]], where: str) -> None:
+        """Refuse two systems shown under one name in one part of a table.
+
+        ``rows`` are (system id, name shown) of one row group: ``BM25`` twice would
+        leave a reader guessing which row is which.
+        """
+        seen: dict[str, str] = {}
+        for system, shown in rows:
+            other = seen.setdefault(shown, system)
+            if other != system:
+                pair = (other, system)
+                keys = [f"systems[{i}].name" for i, s in enumerate(self.systems) if s.id in pair]
+                raise ConfigError(
+                    f"{self.path or '<config>'}: {', '.join(keys) or '[[systems]] name'}: "
+                    f"systems {other!r} and {system!r} are both shown as {shown!r} in {where}; "
+                    "give them distinct names"
+                )
+
 
 def find_config(results_dir: str | Path, explicit: str | Path | None = None) -> Config:
     """Load ``explicit`` if given, else ``results_dir/irtables.toml`` if present, else defaults."""
@@ -230,13 +249,33 @@ def find_config(results_dir: str | Path, explicit: str | Path | None = None) -> 
 def load_config(path: str | Path) -> Config:
     """Read and validate a TOML configuration file."""
     p = Path(path)
+    raw = read_config_bytes(p)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        raise ConfigError(f"{p}: configuration file not found") from None
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        raise ConfigError(
+            f"{p}:{line}: expected UTF-8 text, got byte 0x{raw[e.start]:02x}"
+        ) from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{p}: not valid TOML: {e}") from None
     return parse_config(data, source=str(p))
+
+
+def read_config_bytes(path: Path) -> bytes:
+    """The bytes of a configuration file (at most :data:`MAX_CONFIG_BYTES`)."""
+    try:
+        with path.open("rb") as f:
+            raw = f.read(MAX_CONFIG_BYTES + 1)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: configuration file not found") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read the configuration: {e.strerror or e}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES >> 20} MiB: not a configuration")
+    return raw
 
 
 def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config:
@@ -293,7 +332,7 @@ def _datasets(r: TomlReader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]
             {"id", "name", "qrels", "runs", "relevance", "depth", "complete", "measures"}
             | {"trec_eval"},
         )
-        ident = r.req_str(item, w, "id")
+        ident = r.ident(item, w, "id")
         runs = item.get("runs", [])
         runs = [runs] if isinstance(runs, str) else runs
         if not isinstance(runs, list) or not all(isinstance(x, str) and x for x in runs):
@@ -310,7 +349,7 @@ def _datasets(r: TomlReader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]
         out.append(
             DatasetSpec(
                 id=ident,
-                name=r.opt_str(item, w, "name") or ident,
+                name=r.text(item, w, "name") or ident,
                 qrels=qrels,
                 runs=tuple(runs),
                 relevance=relevance,
@@ -320,7 +359,17 @@ def _datasets(r: TomlReader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]
                 trec_eval=r.choice(item, w, "trec_eval", TREC_EVAL_VERSIONS, "9.0.8"),
             )
         )
+    _check_unique_ids(r, "datasets", out)
     return tuple(out)
+
+
+def _check_unique_ids(r: TomlReader, key: str, items: Sequence[Named]) -> None:
+    """Two entries with one id: which name or setting is meant? An error naming both."""
+    first: dict[str, int] = {}
+    for i, item in enumerate(items):
+        j = first.setdefault(item.id, i)
+        if j != i:
+            raise r.error(f"{key}[{i}].id", f"an id not already used by {key}[{j}]", item.id)
 
 
 def _named_list(r: TomlReader, data: Mapping[str, Any], key: str) -> tuple[Named, ...]:
@@ -333,8 +382,9 @@ def _named_list(r: TomlReader, data: Mapping[str, Any], key: str) -> tuple[Named
         if not isinstance(item, dict):
             raise r.error(where, "a table with id and name", item)
         r.only(item, where, {"id", "name"})
-        ident = r.req_str(item, where, "id")
-        out.append(Named(ident, r.opt_str(item, where, "name") or ident))
+        ident = r.ident(item, where, "id")
+        out.append(Named(ident, r.text(item, where, "name") or ident))
+    _check_unique_ids(r, key, out)
     return tuple(out)
 
 
@@ -380,8 +430,8 @@ def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
         resamples=resamples,
         seed=r.int_(t, w, "seed", d.seed),
         markers=r.bool_(t, w, "markers", d.markers),
-        better=r.opt_str(t, w, "better") or d.better,
-        worse=r.opt_str(t, w, "worse") or d.worse,
+        better=r.text(t, w, "better") or d.better,
+        worse=r.text(t, w, "worse") or d.worse,
         interval=r.choice(t, w, "interval", INTERVALS, d.interval),
         power=_fraction(r, t, "power", d.power),
         differences=tuple(float(x) for x in differences),
@@ -483,11 +533,29 @@ def _output(r: TomlReader, t: Mapping[str, Any]) -> Output:
         second_best=r.bool_(t, w, "second_best", False),
         templates=r.opt_str(t, w, "templates"),
         missing=missing,
-        lower_is_better=r.str_list(t, w, "lower_is_better", ()),
+        lower_is_better=_metric_labels(r, t, w, "lower_is_better"),
         wide=_wide(r, t, w),
         resize=r.bool_(t, w, "resize", False),
         seeds=r.choice(t, w, "seeds", SEED_DISPLAYS, "mean"),
     )
+
+
+def _metric_labels(r: TomlReader, t: Mapping[str, Any], where: str, key: str) -> tuple[str, ...]:
+    """Metric names in any spelling, as the labels tables show (``ndcg_cut_10`` -> NDCG@10).
+
+    A name that is no metric is an error: silently ignoring it would leave a column's
+    best value decided the wrong way round.
+    """
+    from irtables.errors import UnknownNameError
+    from irtables.measures import parse_measure
+
+    labels = []
+    for i, name in enumerate(r.str_list(t, where, key, ())):
+        try:
+            labels.append(parse_measure(name).label)
+        except UnknownNameError as e:
+            raise ConfigError(f"{r.source}: {where}.{key}[{i}]: {e.reason}") from None
+    return tuple(labels)
 
 
 def _wide(r: TomlReader, t: Mapping[str, Any], w: str) -> bool | None:
@@ -505,8 +573,8 @@ def _main(r: TomlReader, t: Mapping[str, Any]) -> MainTable:
     return MainTable(
         metrics=r.str_list(t, w, "metrics", DEFAULT_MAIN_METRICS),
         average=r.bool_(t, w, "average", False),
-        caption=r.opt_str(t, w, "caption"),
-        label=r.opt_str(t, w, "label") or MainTable.label,
+        caption=r.text(t, w, "caption"),
+        label=r.label(t, w, "label", MainTable.label),
     )
 
 
@@ -519,8 +587,8 @@ def _k_breakdown(r: TomlReader, t: Mapping[str, Any]) -> KBreakdownTable:
     return KBreakdownTable(
         metrics=r.str_list(t, w, "metrics", DEFAULT_K_METRICS),
         k=tuple(ks),
-        caption=r.opt_str(t, w, "caption"),
-        label=r.opt_str(t, w, "label") or KBreakdownTable.label,
+        caption=r.text(t, w, "caption"),
+        label=r.label(t, w, "label", KBreakdownTable.label),
     )
 
 
@@ -541,8 +609,8 @@ def _ablation(r: TomlReader, t: Any) -> AblationTable | None:
         groups=tuple(_ablation_group(r, g, f"{w}.groups[{i}]") for i, g in enumerate(groups)),
         metrics=r.str_list(t, w, "metrics", AblationTable.metrics),
         delta=r.bool_(t, w, "delta", False),
-        caption=r.opt_str(t, w, "caption"),
-        label=r.opt_str(t, w, "label") or AblationTable.label,
+        caption=r.text(t, w, "caption"),
+        label=r.label(t, w, "label", AblationTable.label),
     )
 
 
@@ -562,11 +630,11 @@ def _ablation_group(r: TomlReader, g: Any, w: str) -> AblationGroup:
         parsed.append(
             AblationRow(
                 system=r.req_str(row, rw, "system"),
-                name=r.opt_str(row, rw, "name"),
-                description=r.opt_str(row, rw, "description") or "",
+                name=r.text(row, rw, "name"),
+                description=r.text(row, rw, "description") or "",
             )
         )
     full = r.req_str(g, w, "full")
     if full not in {row.system for row in parsed}:
         raise r.error(f"{w}.full", "one of the group's row systems", full)
-    return AblationGroup(name=r.opt_str(g, w, "name"), full=full, rows=tuple(parsed))
+    return AblationGroup(name=r.text(g, w, "name"), full=full, rows=tuple(parsed))

@@ -76,7 +76,7 @@ def test_markdown_output_marks_best_and_second() -> None:
 
 def test_csv_has_plain_numbers_and_markers_in_their_own_column() -> None:
     text = render(_model(system="x"), "csv")
-    assert text.splitlines()[1:] == [
+    assert text.splitlines() == [
         "Dataset,System,MAP,MAP markers,P@10",
         "data_set #1,x,0.500,†,",
         "data_set #1,plain,0.400,,0.100",

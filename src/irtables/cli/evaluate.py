@@ -107,8 +107,10 @@ def evaluate_cmd(
     long (run files over 50 MB, about a million lines, or three runs or more).
     """
     from irtables.evaluator.command import evaluate_files, progress_display
-    from irtables.output.writers import write_atomic
+    from irtables.output.writers import check_destination, write_atomic
 
+    if output is not None:
+        check_destination(output, force=force)  # before the evaluation, not after it
     with progress_display(runs) as progress:
         text = evaluate_files(
             qrels,
@@ -126,4 +128,5 @@ def evaluate_cmd(
     if output is None:
         click.echo(text, nl=False)
     else:
-        click.echo(f"{write_atomic(output, text, force=force):>9}  {output}", err=True)
+        status = write_atomic(output, text, by="evaluate", force=force)
+        click.echo(f"{status:>9}  {output}", err=True)

@@ -15,6 +15,7 @@ from irtables.cli.common import (
     RESULTS_ARG,
     handle_errors,
     main,
+    printable,
     progress_bar,
 )
 from irtables.config import CompareSettings, baseline_overrides
@@ -97,7 +98,7 @@ def tables(
     )
     finish()
     for item in written:
-        click.echo(f"{item.status:>9}  {item.path}")
+        click.echo(f"{item.status:>9}  {printable(str(item.path))}")
 
 
 @main.command("compare")
@@ -181,11 +182,13 @@ def compare(
     correction, or the all-pairs procedures tukey and randomized-tukey, which compare every
     system of a dataset at once on the system x topic design.
     """
-    from irtables.output.writers import write_atomic
+    from irtables.output.writers import check_destination, write_atomic
     from irtables.stats import compare as run
     from irtables.stats.report import format_comparisons
     from irtables.study.pipeline import resolve_study, with_overrides
 
+    if output is not None:
+        check_destination(output, force=force)
     rs, config, _ = resolve_study(
         results, config_path=config_path, input_format=input_format, missing=missing
     )
@@ -221,7 +224,7 @@ def compare(
     finish()
     click.echo(format_comparisons(comps, "terminal"), nl=False)
     if output is not None:
-        status = write_atomic(output, format_comparisons(comps, fmt), force=force)
+        status = write_atomic(output, format_comparisons(comps, fmt), by="compare", force=force)
         click.echo(f"{status:>9}  {output}")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import re
 
+_CONTROLS = "[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029]"
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
     "&": r"\&",
@@ -19,6 +20,12 @@ _LATEX_SPECIAL = {
     "<": r"\textless{}",
     ">": r"\textgreater{}",
     "|": r"\textbar{}",
+    # after a row's \\ LaTeX would take "[2pt]" as a skip and "*" as \\*; in \item[...]
+    # a "]" would end the label
+    "[": "{[}",
+    "]": "{]}",
+    "*": "{*}",
+    "`": r"\textasciigrave{}",  # ?` and !` are ligatures for inverted marks
     # typographic characters that pdflatex cannot take as they are
     "–": "--",
     "—": "---",
@@ -35,37 +42,84 @@ _LATEX_SPECIAL = {
     "√": r"$\surd$",
     "†": r"\dag{}",
     "‡": r"\ddag{}",
-    "∗": "*",
+    "∗": "{*}",
     "·": r"$\cdot$",
     "…": r"\ldots{}",
 }
-_LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX_SPECIAL))
+_LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX_SPECIAL) + "|-(?=-)|" + _CONTROLS)
 
 _MD_RE = re.compile(r"([\\`*_{}\[\]<>|#~])")
 
 
 def escape_latex(text: str) -> str:
-    r"""Escape a string for LaTeX text mode.
+    r"""Escape a string for LaTeX text mode: every character comes out as itself.
+
+    Specials are escaped; ``[``, ``]`` and ``*`` are braced (a row starting with
+    ``[2pt]`` would otherwise lose it); ``--`` is kept from becoming a dash; line breaks
+    and tabs become spaces and other control characters are shown as ````.
 
     Examples
     --------
     >>> escape_latex("BM25_k1 & 50% {x}")
     'BM25\\_k1 \\& 50\\% \\{x\\}'
-    >>> escape_latex("a − b")
-    'a $-$ b'
+    >>> escape_latex("a − b"), escape_latex("[2pt] x--y")
+    ('a $-$ b', '{[}2pt{]} x-{}-y')
     """
-    return _LATEX_RE.sub(lambda m: _LATEX_SPECIAL[m.group(0)], text)
+    return _LATEX_RE.sub(_latex_replacement, text)
+
+
+def _latex_replacement(match: re.Match[str]) -> str:
+    found = match.group(0)
+    if found in _LATEX_SPECIAL:
+        return _LATEX_SPECIAL[found]
+    if found == "-":
+        return "-{}"
+    if found in "\t\n\r\f\v\u2028\u2029":
+        return " "
+    return rf"\textbackslash{{}}x{ord(found):02x}"
 
 
 def escape_markdown(text: str) -> str:
-    r"""Escape a string for a GitHub Markdown table cell.
+    r"""Escape a string for a GitHub Markdown table cell (line breaks become spaces,
+    other control characters are shown as ``\x1b``).
 
     Examples
     --------
     >>> escape_markdown("a|b *c*")
     'a\\|b \\*c\\*'
     """
-    return _MD_RE.sub(r"\\\1", text.replace("\n", " "))
+    plain = re.sub(_CONTROLS, _visible_control, text)
+    return _MD_RE.sub(r"\\\1", plain)
+
+
+def _visible_control(match: re.Match[str]) -> str:
+    found = match.group(0)
+    return " " if found in "\t\n\r\f\v\u2028\u2029" else f"\\x{ord(found):02x}"
+
+
+#: What a LaTeX label may hold: it goes into \label{...} and \ref{...} unescaped.
+LABEL_PATTERN = re.compile(r"[A-Za-z0-9:._/-]+")
+LABEL_CHARACTERS = "letters, digits and : . _ / -"
+
+
+def label_problem(label: str) -> str | None:
+    r"""Why ``label`` cannot be a LaTeX label, or None when it can.
+
+    A label is written into ``\label{}`` as it is (escaping would change what
+    ``\ref`` must say), so it may only hold :data:`LABEL_CHARACTERS`.
+
+    Examples
+    --------
+    >>> label_problem("tab:s1-dl19") is None
+    True
+    >>> label_problem("tab:x}{y")
+    "'tab:x}{y' holds '}'; a label may only hold letters, digits and : . _ / -"
+    """
+    if LABEL_PATTERN.fullmatch(label):
+        return None
+    bad = next((c for c in label if not LABEL_PATTERN.fullmatch(c)), "")
+    what = f"holds {bad!r}" if label else "is empty"
+    return f"{label!r} {what}; a label may only hold {LABEL_CHARACTERS}"
 
 
 def escape_html(text: str) -> str:

@@ -58,7 +58,8 @@ class Across:
 def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Across:
     """Meta-analyses of the Table 1 comparisons made on two datasets or more, their forest
     plots, and the topic-set size of every dataset with two systems or more."""
-    from irtables.supplement.build import FigureEntry, Output, safe_name
+    from irtables.output.names import file_slugs
+    from irtables.supplement.build import FigureEntry, Output
 
     main = next((t for t in built.tables if t.layout == "main"), None)
     metrics = list(main.metrics) if main is not None else []
@@ -75,7 +76,7 @@ def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Acro
             title = f"Meta-analysis of {label} across datasets"
             mine = [m for m in analyses if m.metric == metric]
             files = fig.render_all(forest_plot(title, mine, dn, sn))
-            stem = f"forest-{safe_name(metric)}"
+            stem = f"forest-{file_slugs(metrics)[metric]}"
             out.outputs += [Output(f"figures/{stem}.{ext}", d) for ext, d in files.items()]
             out.figures.append(FigureEntry(stem, title))
     else:

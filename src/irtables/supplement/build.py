@@ -7,7 +7,6 @@ from :mod:`.analysis`, the figures from :mod:`.figures`, the methods text from
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -17,6 +16,7 @@ from matplotlib.figure import Figure
 from irtables.config import Config
 from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
+from irtables.output.names import MAX_STEM, file_slugs, file_stems, slug
 from irtables.render import FORMATS, render
 from irtables.stats.report import format_comparisons
 from irtables.supplement import figures as fig
@@ -115,17 +115,6 @@ def readme(built: Built, *, pdf: bool, template_dirs: Sequence[str | Path] = ())
     )
 
 
-def safe_name(text: str) -> str:
-    """A file-name-safe form of a dataset or metric id.
-
-    Examples
-    --------
-    >>> safe_name("RR(rel=2)@10")
-    'RR_rel_2_10'
-    """
-    return re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9.-]", "_", text)).strip("_")
-
-
 def _text(path: str, text: str) -> Output:
     return Output(path, text.encode("utf-8"))
 
@@ -138,10 +127,12 @@ def _bib_header() -> str:
 
 def _tables(built: TableSet, dirs: Sequence[str | Path]) -> list[Output]:
     out = []
+    stems = file_stems(t.name for t in built.tables)  # also what supplement.tex \inputs
     for model in built.tables:
         for fmt in TABLE_FORMATS:
             ext = FORMATS[fmt].extension
-            out.append(_text(f"tables/{model.name}.{ext}", render(model, fmt, template_dirs=dirs)))
+            text = render(model, fmt, template_dirs=dirs)
+            out.append(_text(f"tables/{stems[model.name]}.{ext}", text))
     if built.comparisons is not None:
         out.append(_text("significance.csv", format_comparisons(built.comparisons, "csv")))
         out.append(_text("significance.md", format_comparisons(built.comparisons, "markdown")))
@@ -229,7 +220,8 @@ def _sensitivity_plan(
         spec = next((s for s in config.tables if s.name == table.name), None)
         if table.layout != "sensitivity" or (spec is not None and not spec.figure):
             continue
-        entry = FigureEntry(f"sensitivity-{safe_name(table.name)}", table.caption.rstrip("."))
+        stem = f"sensitivity-{slug(table.name, max_length=MAX_STEM)}"
+        entry = FigureEntry(stem, table.caption.rstrip("."))
         plans.append((entry, lambda t=table: sensitivity_figure(t)))  # type: ignore[misc]
     return plans
 
@@ -246,13 +238,14 @@ def _figures(
     index = MetricIndex.from_results(results)
     bars = _error_bars(results, config)
     plans: list[tuple[FigureEntry, Callable[[], Figure]]] = []
-    for dataset in _ordered(results.datasets(), [d.id for d in config.datasets]):
-        plans += _k_plan(config, dataset, means, index, bars)
-        plans += _diff_plan(config, dataset, analyses)
-    notes: list[str] = []
     pr_source = pr_results if pr_results is not None else results
+    slugs = file_slugs([*results.datasets(), *pr_source.datasets()])  # distinct file names
+    for dataset in _ordered(results.datasets(), [d.id for d in config.datasets]):
+        plans += _k_plan(config, dataset, means, index, bars, slugs[dataset])
+        plans += _diff_plan(config, dataset, analyses, slugs[dataset])
+    notes: list[str] = []
     pr_means = means if pr_source is results else _means(pr_source, config)
-    pr = [p for d in pr_source.datasets() for p in _pr_plan(config, d, pr_means)]
+    pr = [p for d in pr_source.datasets() for p in _pr_plan(config, d, pr_means, slugs[d])]
     if not pr:
         notes.append(
             "No precision-recall figure: the results hold no interpolated precision "
@@ -296,6 +289,7 @@ def _k_plan(
     means: Means,
     index: MetricIndex,
     bars: dict[tuple[str, str, str], float],
+    slug: str,
 ) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
     systems = _systems_of(means, dataset, config)
     panels: dict[str, list[fig.Series]] = {}
@@ -324,12 +318,12 @@ def _k_plan(
     if not panels:
         return []
     title = f"{config.dataset_name(dataset)}: effectiveness at rank cutoffs K"
-    entry = FigureEntry(f"k-{safe_name(dataset)}", title)
+    entry = FigureEntry(f"k-{slug}", title)
     return [(entry, lambda: fig.k_curves(title, panels))]
 
 
 def _diff_plan(
-    config: Config, dataset: str, analyses: Sequence[PerQuery]
+    config: Config, dataset: str, analyses: Sequence[PerQuery], slug: str
 ) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
     mine = [p for p in analyses if p.dataset == dataset]
     if not mine:
@@ -339,12 +333,12 @@ def _diff_plan(
     label = parse_measure(metric).label
     base = config.system_name(mine[0].baseline)
     title = f"{config.dataset_name(dataset)}: per-query difference in {label} from {base}"
-    entry = FigureEntry(f"diff-{safe_name(dataset)}", title)
+    entry = FigureEntry(f"diff-{slug}", title)
     return [(entry, lambda: fig.difference_bars(title, label, panels))]
 
 
 def _pr_plan(
-    config: Config, dataset: str, means: Means
+    config: Config, dataset: str, means: Means, slug: str
 ) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
     levels: dict[str, dict[float, float]] = {}
     for (d, system, metric), value in means.items():
@@ -359,7 +353,7 @@ def _pr_plan(
     if not lines:
         return []
     title = f"{config.dataset_name(dataset)}: interpolated precision-recall"
-    entry = FigureEntry(f"pr-{safe_name(dataset)}", title)
+    entry = FigureEntry(f"pr-{slug}", title)
     return [(entry, lambda: fig.pr_curves(title, lines))]
 
 
@@ -379,12 +373,13 @@ def _context(
     from irtables.render import header_line
 
     dn, sn = config.dataset_name, config.system_name
+    stems = file_stems(t.name for t in built.tables)
     primary = [p for p in analyses if p.metric == _primary(analyses, p.dataset)]
     comparisons = built.comparisons
     return {
         "generated_tex": header_line("%"),
         "generated_md": header_line("<!--") + " -->",
-        "tables": [{"name": t.name, "title": t.title} for t in built.tables],
+        "tables": [{"name": stems[t.name], "title": t.title} for t in built.tables],
         "models": list(built.tables),
         "significance": report.significance_rows(comparisons, dn, sn) if comparisons else [],
         "sig_header": report.SIG_HEADER,

@@ -92,6 +92,10 @@ def build_all(
     tables = [
         replace(t, wide=out.wide if t.wide is None else t.wide, resize=out.resize) for t in tables
     ]
+    for t in tables:  # two rows shown as "BM25" in one group: which is which?
+        for g in t.groups:
+            where = f"{t.title}" + (f" ({g.label})" if g.label else "")
+            config.check_distinct_names([(r.key, r.label) for r in g.rows], where)
     return TableSet(tuple(pad_markers(t) for t in tables), _merged(found))
 
 

@@ -15,6 +15,7 @@ from irtables.config import AblationTable, Config
 from irtables.errors import IrtablesError
 from irtables.measures import Measure, parse_measure
 from irtables.model import MissingPolicy, ResultSet
+from irtables.output.names import file_slugs
 from irtables.tables.captions import describe_numbers
 from irtables.tables.metrics import MetricIndex, family_of
 from irtables.tables.model import Cell, Column, Row, RowGroup, TableModel
@@ -186,15 +187,16 @@ def build_k_breakdown(
         groups.append(_group(config, family.base_label, rows, cols, dataset, markers, m, span=span))
     caption = config.k_breakdown.caption or "All measures at every cutoff K on {dataset}."
     name = config.dataset_name(dataset)
+    slug = file_slugs([*m.datasets, dataset])[dataset]  # names data: never raw in a path
     return TableModel(
         layout="k_breakdown",
-        name=f"tableS1-{dataset}",
+        name=f"tableS1-{slug}",
         title=f"Table S{m.datasets.index(dataset) + 1 if dataset in m.datasets else 1}",
         stub=("Metric", "System"),
         columns=tuple(Column(f"K={k}", f"K={k}") for k in ks),
         groups=tuple(groups),
         caption=caption.replace("{dataset}", name),
-        label=config.k_breakdown.label.replace("{dataset}", dataset),
+        label=config.k_breakdown.label.replace("{dataset}", slug),
         notes=describe_numbers(
             m.queries,
             config,
