@@ -131,7 +131,7 @@ def test_csv_keeps_delta_and_markers_in_their_own_columns() -> None:
     config = parse_config({**cfg, "compare": {"baseline": "full"}})
     built = build_all(rs, config)
     ablation = next(t for t in built.tables if t.layout == "ablation")
-    rows = list(csv.reader(io.StringIO(render(ablation, "csv").split("\n", 1)[1])))
+    rows = list(csv.reader(io.StringIO(render(ablation, "csv"))))
     header = rows[0]
     assert header[:5] == ["Group", "Method", "MAP", "MAP markers", "MAP Δ"]
     by_method = {r[1]: dict(zip(header, r, strict=True)) for r in rows[1:]}
@@ -140,7 +140,7 @@ def test_csv_keeps_delta_and_markers_in_their_own_columns() -> None:
     assert by_method["ablated"]["MAP Δ"] == "+0.034"
     assert by_method["full"]["MAP Δ"] == ""
     table1 = built.tables[0]
-    t1 = list(csv.reader(io.StringIO(render(table1, "csv").split("\n", 1)[1])))
+    t1 = list(csv.reader(io.StringIO(render(table1, "csv"))))
     assert "(" not in "".join(",".join(r) for r in t1)  # no Δ, no notes glued to numbers
 
 
