@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from irtables.config import Config
-from irtables.config_tables import TABLE_LAYOUTS, TableSpec
+from irtables.config.tables import TABLE_LAYOUTS, TableSpec
 from irtables.errors import UnknownNameError, unknown_name_message
 from irtables.model import ResultSet
 from irtables.tables.build import TableSet, build_all
