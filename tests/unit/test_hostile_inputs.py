@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
 
+from irtables.base.record import RECORD
 from irtables.cli import main
-from irtables.output.record import RECORD
 from irtables.output.writers import sha256_hex
 
 RUNS = Path(__file__).resolve().parents[1] / "data" / "runs"

@@ -27,9 +27,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from irtables.base.numbers import check_finite, parse_number
 from irtables.errors import DataWarning, InputError
 from irtables.loaders.base import check_name
-from irtables.loaders.numbers import check_finite, parse_number
 from irtables.model.runs import Run, encode_queries, run_from_frame
 
 Progress = Callable[[str, int, int], None]

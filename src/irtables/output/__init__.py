@@ -1,10 +1,11 @@
 """Writing outputs: all or nothing, inside the output folder, never over a file irtables
-did not write (:mod:`.writers`), with file names from :mod:`.names`, paths checked by
-:mod:`.paths` and the record of written files in :mod:`.record`."""
+did not write (:mod:`.writers`), with file names from :mod:`irtables.base.filenames`, paths
+checked by :mod:`irtables.base.paths` and the record of written files in
+:mod:`irtables.base.record`."""
 
 from __future__ import annotations
 
-from irtables.output.record import file_sha256, sha256_hex
+from irtables.base.record import file_sha256, sha256_hex
 from irtables.output.writers import (
     WriteStatus,
     Written,

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from irtables.base.paths import is_relative_path
+from irtables.base.record import file_sha256
 from irtables.errors import InputError
-from irtables.output.paths import is_relative_path
-from irtables.output.record import file_sha256
 
 MANIFEST = "manifest.json"
 SCHEMA = 1
@@ -68,7 +68,7 @@ class Manifest:
         """Read a manifest written by :meth:`to_json`; a bad one is an :class:`InputError`.
 
         The manifest may have been edited: every hash must be 64 hex digits and every
-        output a path inside the folder (:func:`~irtables.output.paths.relative_path`).
+        output a path inside the folder (:func:`~irtables.base.paths.relative_path`).
         Input paths (``../results/x.tsv``) are only compared, never opened.
         """
         try:

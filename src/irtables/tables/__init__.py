@@ -6,7 +6,7 @@ import warnings
 from dataclasses import replace
 
 from irtables.config import Config
-from irtables.config_tables import TABLE_LAYOUTS, TableSpec
+from irtables.config.tables import TABLE_LAYOUTS, TableSpec
 from irtables.errors import (
     DroppedMetricWarning,
     IrtablesError,

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
+from irtables.base.filenames import file_slugs
 from irtables.config import AblationTable, Config
 from irtables.errors import IrtablesError
 from irtables.measures import Measure, parse_measure
 from irtables.model import MissingPolicy, ResultSet
-from irtables.output.names import file_slugs
 from irtables.tables.captions import describe_numbers
 from irtables.tables.metrics import MetricIndex, family_of
 from irtables.tables.model import Cell, Column, Row, RowGroup, TableModel

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from irtables.config import DEFAULT_MAIN_METRICS, Config
-from irtables.config_tables import SystemGroup, TableSpec
+from irtables.config.tables import SystemGroup, TableSpec
 from irtables.errors import IrtablesError
 from irtables.measures import Measure, parse_measure
 from irtables.tables.captions import describe_numbers

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from irtables.config import Config
-from irtables.config_tables import TableSpec
+from irtables.config.tables import TableSpec
 from irtables.errors import IrtablesError
 from irtables.measures import parse_measure
 from irtables.tables.captions import describe_numbers

@@ -9,7 +9,7 @@ drawn from the same model by :mod:`irtables.supplement.sensitivity`.
 from __future__ import annotations
 
 from irtables.config import Config
-from irtables.config_tables import TableSpec
+from irtables.config.tables import TableSpec
 from irtables.errors import IrtablesError
 from irtables.measures import parse_measure
 from irtables.tables.captions import describe_numbers
