@@ -1,8 +1,9 @@
 """irtables: paper tables, significance tests and supplementary material from IR results.
 
 The steps of ``irtables tables`` as a library: :func:`load_results` reads per-query
-results into a :class:`ResultSet`, :func:`build_table` makes a table model and
-:func:`render` writes it as LaTeX, Markdown or CSV.
+results into a :class:`ResultSet` (or :func:`evaluate` computes them from runs and qrels),
+:func:`build_table` makes a table model and :func:`render` writes it as LaTeX, Markdown or
+CSV.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from irtables._version import __version__
     from irtables.config import Config, load_config
     from irtables.errors import IrtablesError
+    from irtables.evaluator import evaluate
     from irtables.loaders import load_results
     from irtables.measures import Measure, parse_measure
     from irtables.model import Aligned, ResultSet
@@ -27,20 +29,12 @@ __getattr__, __dir__ = lazy_exports(
     __name__,
     {
         "irtables._version": ("__version__",),
-        "irtables.config": (
-            "Config",
-            "load_config",
-        ),
+        "irtables.config": ("Config", "load_config"),
         "irtables.errors": ("IrtablesError",),
+        "irtables.evaluator": ("evaluate",),
         "irtables.loaders": ("load_results",),
-        "irtables.measures": (
-            "Measure",
-            "parse_measure",
-        ),
-        "irtables.model": (
-            "Aligned",
-            "ResultSet",
-        ),
+        "irtables.measures": ("Measure", "parse_measure"),
+        "irtables.model": ("Aligned", "ResultSet"),
         "irtables.tables": ("build_table",),
     },
 )
@@ -53,6 +47,7 @@ __all__ = [
     "ResultSet",
     "__version__",
     "build_table",
+    "evaluate",
     "load_config",
     "load_results",
     "parse_measure",

@@ -77,6 +77,10 @@ class DataWarning(IrtablesWarning):
     """Something in the data looks suspicious but is not an error."""
 
 
+class DroppedMetricWarning(DataWarning):
+    """A table leaves out a default metric that the results do not hold."""
+
+
 def unknown_name_message(kind: str, name: str, known: Iterable[str]) -> str:
     """Say that ``name`` is unknown, suggest the closest known name and list the choices.
 

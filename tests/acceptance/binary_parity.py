@@ -94,7 +94,8 @@ class Tally:
         self.examples.extend(other.examples[: max(0, 20 - len(self.examples))])
 
 
-def _options(command: str) -> Options:
+def trec_eval_options(command: str) -> Options:
+    """The ``-c``, ``-l`` and ``-M`` of a trec_eval command line (``-lN`` or ``-l N``)."""
     args = shlex.split(command)[1:]
     complete, relevance, depth = False, 1, None
     i = 0
@@ -113,6 +114,12 @@ def _options(command: str) -> Options:
         elif a == "-c":
             complete = True
     return Options(complete, relevance, depth)
+
+
+def trec_eval_files(command: str) -> tuple[str, str]:
+    """The qrels and run file of a trec_eval command line (its last two arguments)."""
+    args = shlex.split(command)
+    return args[-2], args[-1]
 
 
 def _plain(path: Path, workdir: Path) -> Path:
@@ -136,9 +143,8 @@ def fixture_cases(workdir: Path, fixtures: Path = FIXTURES) -> list[Case]:
         with manifest.open() as fh:
             rows = list(csv.reader(fh, delimiter="\t"))[1:]
         for row in rows:
-            files = [a for a in shlex.split(row[3])[1:] if not a.startswith("-")]
-            qrels, run = folder / files[-2], folder / files[-1]
-            options = _options(row[3])
+            qrels, run = (folder / f for f in trec_eval_files(row[3]))
+            options = trec_eval_options(row[3])
             if (qrels, run, options) not in found:
                 name = f"{folder.name}/{qrels.name}+{run.name.removesuffix('.gz')}"
                 found[(qrels, run, options)] = Case(

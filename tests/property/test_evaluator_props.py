@@ -22,7 +22,7 @@ from hypothesis import reject as reject_example
 from hypothesis import strategies as st
 
 from irtables.evaluator.api import evaluate
-from irtables.measures import parse_measure
+from irtables.measures import at_threshold, parse_measure
 
 CUTS = (1, 3, 5, 10)
 PYTREC_MEASURES = {
@@ -117,11 +117,9 @@ def reference() -> Iterator[_Reference]:
     ref.close()
 
 
-def _our_names(pytrec_names: set[str]) -> dict[str, str]:
-    names = {}
-    for key in pytrec_names:
-        names[key] = parse_measure(key).name
-    return names
+def _our_names(pytrec_names: set[str], level: int) -> dict[str, str]:
+    """pytrec_eval's names -> ours at relevance ``level`` (``AP(rel=2)`` at level 2)."""
+    return {key: at_threshold(parse_measure(key), level).name for key in pytrec_names}
 
 
 def _frame(data: dict[str, dict[str, float]], value: str) -> pd.DataFrame:
@@ -162,7 +160,7 @@ def test_values_equal_pytrec_eval(
     if not names:
         assert run_frame.empty or not set(run_frame["query"]) & set(qrels)
         return
-    ours_for = _our_names(set(names))
+    ours_for = _our_names(set(names), level)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         frame = evaluate(

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from irtables.base.filenames import file_slugs, slug
+from irtables.base.paths import inside, relative_path
+from irtables.base.record import RECORD, parse_record, read_record
 from irtables.errors import OutputError, OverwriteError
-from irtables.output.names import file_slugs, slug
-from irtables.output.paths import inside, relative_path
-from irtables.output.record import RECORD, parse_record, read_record
 from irtables.output.writers import check_destination, sha256_hex, write_atomic, write_files
 
 HOSTILE_PATHS = [

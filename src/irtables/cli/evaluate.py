@@ -28,7 +28,14 @@ from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TREC_EVAL_VERSIONS
     required=True,
     help="Measure (trec_eval, ir_measures or ranx spelling); repeatable.",
 )
-@click.option("-q", "--per-query", is_flag=True, help="Per-query values, not only means.")
+@click.option(
+    "-q",
+    "--per-query",
+    is_flag=True,
+    help="One row per query (the TSV irtables tables reads) instead of one row per run and "
+    "measure, query 'mean', holding the mean over the queries (counts too; trec_eval's "
+    "'all' line sums NumRet, NumRel and NumRelRet: see --format trec_eval).",
+)
 @click.option(
     "-c",
     "complete",

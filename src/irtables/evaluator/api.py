@@ -57,13 +57,20 @@ def evaluate(
         Names in trec_eval, ir_measures or ranx spelling (``ndcg_cut_10``, ``nDCG@10``).
     relevance
         Lowest grade that counts as relevant for binary measures (trec_eval ``-l``).
+        A threshold other than 1 joins the names of the measures it changes
+        (``AP(rel=2)``, ``P(rel=2)@10``; nDCG, whose gain is the grade, stays ``nDCG@10``),
+        so that tables, captions and methods built from the values state it. A name
+        that states its own threshold (``AP(rel=3)``) keeps it.
     depth
         Keep only the top ``depth`` documents of each query (trec_eval ``-M``).
     missing_queries
         ``"ignore"``: queries judged but not retrieved are left out (trec_eval 9.x);
         ``"zero"``: they are scored on an empty ranking, 0 (trec_eval ``-c``).
     per_query
-        Per-query values, or one mean per system and metric (query ``all``).
+        Per-query values, or one mean per system and metric (query ``mean``): the
+        mean over the queries for every measure, counts included (trec_eval's ``all``
+        line sums NumRet, NumRel and NumRelRet; see
+        :func:`~irtables.evaluator.output.summary_values`).
     dataset
         The dataset column of the result.
     average
@@ -91,7 +98,7 @@ def evaluate(
     Returns
     -------
     ResultSet
-        Metric names are canonical (``nDCG@10``); queries are strings.
+        Metric names are canonical (``nDCG@10``, ``AP(rel=2)``); queries are strings.
 
     Examples
     --------
@@ -140,11 +147,14 @@ def to_results(
     return ResultSet.from_frame(frame)
 
 
+MEAN_QUERY = "mean"
+
+
 def means(results: ResultSet) -> ResultSet:
-    """Macro average: one mean per (dataset, system, metric), query ``all``."""
+    """Macro average: one mean per (dataset, system, metric), query ``mean``."""
     table = results.means().reset_index()
     table = table.rename(columns={"mean": "value"}).drop(columns="n")
-    table["query"] = "all"
+    table["query"] = MEAN_QUERY
     return ResultSet.from_frame(table)
 
 

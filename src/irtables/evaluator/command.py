@@ -7,6 +7,7 @@ small evaluation is a fast process.
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,13 +15,14 @@ from typing import Literal
 
 import click
 
-from irtables.errors import InputError
+from irtables.errors import DataWarning, InputError
 from irtables.evaluator.jobs import evaluate_jobs, file_jobs, qrels_queries
 from irtables.evaluator.output import format_trec_eval, format_tsv
-from irtables.evaluator.values import Average, check_options
+from irtables.evaluator.values import Average, RunValues, check_options
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion
 from irtables.executor import worker_count
 from irtables.loaders.trec_run import system_name
+from irtables.measures import parse_measure
 
 OutputFormat = Literal["tsv", "trec_eval"]
 
@@ -46,7 +48,9 @@ def evaluate_files(
     time, None: every core), read by the job, so that one run per worker is in memory.
     ``fmt="tsv"`` gives the tidy table ``system query metric value`` (query ``all``
     holds the mean unless ``per_query``); ``fmt="trec_eval"`` gives trec_eval's layout
-    (``-q`` when ``per_query``). ``average="micro"`` pools P@K and R@K counts over
+    (``-q`` when ``per_query``), whose ``all`` line sums the counts; the TSV without
+    ``per_query`` has one row per run and measure, query ``mean``, holding the mean over
+    the queries (counts too). ``average="micro"`` pools P@K and R@K counts over
     queries (tsv only). ``trec_eval`` chooses the semantics (``"9.0.8"`` or ``"10"``),
     also of the trec_eval layout: ``runid`` is the tag of the run's last line, and with
     ``complete`` only 10 prints per-query lines for judged queries a run lacks.
@@ -74,13 +78,33 @@ def evaluate_files(
     values = evaluate_jobs(todo, workers=jobs, progress=progress)
     if fmt == "tsv":
         return format_tsv(values, queries, per_query=per_query or average == "micro")
+    if complete:
+        _warn_num_rel_quirk(values, relevance)
     return format_trec_eval(
         values,
         queries,
         per_query=per_query,
         complete=complete,
         per_query_missing=trec_eval == "10",
+        relevance=relevance,
     )
+
+
+def _warn_num_rel_quirk(values: Sequence[RunValues], relevance: int) -> None:
+    """Under ``-c -l N`` (N != 1), trec_eval's ``num_rel`` ``all`` line counts grade >= 1."""
+    for v in values[:1]:
+        rows = [i for i, m in enumerate(v.metrics) if parse_measure(m).family == "NumRel"]
+        if relevance == 1 or not rows:
+            return
+        per_query = int(v.values[rows[0]].sum())
+        warnings.warn(
+            f"num_rel 'all' is {v.relevant_total}: under -c, trec_eval counts there the "
+            "documents judged >= 1 of every judged query, whatever -l; the per-query "
+            f"num_rel lines (and the TSV's NumRel(rel={relevance})) count grade >= "
+            f"{relevance}: {per_query} in all",
+            DataWarning,
+            stacklevel=3,
+        )
 
 
 LONG_INPUT_BYTES = 50 * 2**20  # about a million TREC run lines

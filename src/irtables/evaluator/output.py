@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from irtables.model import ResultSet
 
 TSV_HEADER = ("system", "query", "metric", "value")
+#: The query of the rows that hold a mean over the queries.
+MEAN_QUERY = "mean"
 COUNT_FAMILIES = frozenset({"NumRet", "NumRel", "NumRelRet"})
 
 
@@ -55,16 +57,21 @@ def to_tsv(results: ResultSet) -> str:
     return out.getvalue()
 
 
-def trec_eval_name(metric: str) -> str:
+def trec_eval_name(metric: str, relevance: int = 1) -> str:
     """trec_eval's spelling of a canonical measure name, when trec_eval has the measure.
+
+    ``relevance`` is the threshold trec_eval is told (``-l``): a name stating that
+    threshold gets trec_eval's name, one stating another keeps its own.
 
     Examples
     --------
     >>> [trec_eval_name(m) for m in ("nDCG@10", "AP", "R@100", "IPrec@0.1", "RR@10")]
     ['ndcg_cut_10', 'map', 'recall_100', 'iprec_at_recall_0.10', 'RR@10']
+    >>> trec_eval_name("AP(rel=2)", relevance=2), trec_eval_name("AP(rel=2)")
+    ('map', 'AP(rel=2)')
     """
     m = parse_measure(metric)
-    if m.rel is not None:
+    if m.rel is not None and m.rel != relevance:
         return m.name
     return _TREC_NAMES.get(m.family, _no_name)(m) or m.name
 
@@ -122,11 +129,13 @@ def to_trec_eval(
     runids: dict[str, str] | None = None,
     complete_num_rel: dict[str, int] | None = None,
     unprinted: Mapping[str, Collection[str]] | None = None,
+    relevance: int = 1,
 ) -> str:
     """trec_eval's layout: ``name<TAB>query<TAB>value``, per query (``-q``) then ``all``.
 
     ``unprinted`` names, per system, queries that count in ``all`` but get no per-query
     lines: trec_eval 9.0.8 with ``-c`` prints none for a judged query the run lacks.
+    ``relevance`` is trec_eval's ``-l``: measures at that threshold get trec_eval's names.
     """
     out = io.StringIO()
     summary = summary_values(results, complete_num_rel=complete_num_rel)
@@ -139,32 +148,33 @@ def to_trec_eval(
                 if query in hidden:
                     continue
                 for metric, value in zip(qgroup["metric"], qgroup["value"], strict=True):
-                    out.write(_line(str(metric), str(query), float(value)))
+                    out.write(_line(str(metric), str(query), float(value), relevance))
         if runids is not None:
             out.write(f"{'runid':<22}\tall\t{runids.get(system, system)}\n")
         rows = summary[summary["system"] == system]
         if len(rows):
             out.write(f"{'num_q':<22}\tall\t{int(rows['n'].max())}\n")
         for metric, value in zip(rows["metric"], rows["value"], strict=True):
-            out.write(_line(str(metric), "all", float(value)))
+            out.write(_line(str(metric), "all", float(value), relevance))
     return out.getvalue()
 
 
-def _line(metric: str, query: str, value: float) -> str:
-    name, count = _trec_eval_label(metric)
+def _line(metric: str, query: str, value: float, relevance: int = 1) -> str:
+    name, count = _trec_eval_label(metric, relevance)
     text = str(round(value)) if count else f"{value:.4f}"
     return f"{name}\t{query}\t{text}\n"
 
 
 @lru_cache(maxsize=1024)
-def _trec_eval_label(metric: str) -> tuple[str, bool]:
+def _trec_eval_label(metric: str, relevance: int) -> tuple[str, bool]:
     """trec_eval's padded name of a metric, and whether its values are counts."""
-    return f"{trec_eval_name(metric):<22}", parse_measure(metric).family in COUNT_FAMILIES
+    name = trec_eval_name(metric, relevance)
+    return f"{name:<22}", parse_measure(metric).family in COUNT_FAMILIES
 
 
 def format_tsv(runs: Sequence[RunValues], queries: Sequence[str], *, per_query: bool) -> str:
     """:func:`to_tsv` of the runs' values (``per_query=False``: each metric's mean over
-    queries, summed in query order as trec_eval does, as query ``all``).
+    queries, counts too, summed in query order as trec_eval does, as query ``mean``).
 
     ``queries`` are the qrels' queries, which ``RunValues.query_index`` points into.
     """
@@ -183,7 +193,7 @@ def format_tsv(runs: Sequence[RunValues], queries: Sequence[str], *, per_query: 
             continue  # no query: no mean
         means = (_sums(v.values) / v.values.shape[1]).tolist()
         for metric, mean in zip(v.metrics, means, strict=True):
-            out.write(f"{v.system}\tall\t{metric}\t{float(mean)!r}\n")
+            out.write(f"{v.system}\t{MEAN_QUERY}\t{metric}\t{float(mean)!r}\n")
     return out.getvalue()
 
 
@@ -194,13 +204,15 @@ def format_trec_eval(
     per_query: bool,
     complete: bool = False,
     per_query_missing: bool = False,
+    relevance: int = 1,
 ) -> str:
     """:func:`to_trec_eval` of the runs' values: per-query lines (``-q``), then ``runid``,
     ``num_q`` and each metric's ``all`` line (sums for counts, means otherwise).
 
     With ``complete`` (``-c``), ``num_rel``'s ``all`` line counts the grades >= 1 of the
     whole qrels, and judged queries a run lacks get per-query lines only with
-    ``per_query_missing`` (trec_eval 10; 9.0.8 prints none).
+    ``per_query_missing`` (trec_eval 10; 9.0.8 prints none). ``relevance`` is trec_eval's
+    ``-l``: measures at that threshold get trec_eval's names.
     """
     out = io.StringIO()
     for v in runs:
@@ -210,7 +222,7 @@ def format_trec_eval(
             for j in np.flatnonzero(shown).tolist():
                 query = queries[int(v.query_index[j])]
                 for metric, value in zip(v.metrics, v.values[:, j].tolist(), strict=True):
-                    out.write(_line(metric, query, value))
+                    out.write(_line(metric, query, value, relevance))
         out.write(f"{'runid':<22}\tall\t{v.runid}\n")
         if not n_queries or not v.metrics:
             continue
@@ -220,7 +232,7 @@ def format_trec_eval(
             if family == "NumRel" and complete:
                 total = float(v.relevant_total)
             value = total if family in COUNT_FAMILIES else total / max(n_queries, 1)
-            out.write(_line(metric, "all", value))
+            out.write(_line(metric, "all", value, relevance))
     return out.getvalue()
 
 

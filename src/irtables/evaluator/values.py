@@ -35,7 +35,7 @@ from irtables.evaluator.ranking import (
 )
 from irtables.evaluator.trec import IntArray, JudgementIndex, Ranking, rank_run
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion
-from irtables.measures import Measure, parse_measure
+from irtables.measures import Measure, at_threshold, parse_measure
 from irtables.model.runs import Run
 
 MissingQueries = Literal["ignore", "zero"]
@@ -137,7 +137,7 @@ def check_options(
     if average not in ("macro", "micro"):
         raise InputError(f"average must be 'macro' or 'micro', got {average!r}")
     version = trec_eval_version(trec_eval)
-    parsed = _measures(measures)
+    parsed = _measures(measures, relevance)
     if average == "micro":
         if per_query:
             raise InputError("micro averaging pools all queries: use per_query=False")
@@ -244,11 +244,12 @@ def _notes(run: Run, index: JudgementIndex, ranking: Ranking, missing: str) -> t
     return (f"{run.name}: " + "; ".join(notes),) if notes else ()
 
 
-def _measures(measures: str | Measure | Sequence[str | Measure]) -> list[Measure]:
+def _measures(measures: str | Measure | Sequence[str | Measure], relevance: int) -> list[Measure]:
+    """Parsed measures at the relevance threshold, which joins the names it changes."""
     items = [measures] if isinstance(measures, str | Measure) else list(measures)
     out: list[Measure] = []
     for item in items:
-        m = item if isinstance(item, Measure) else parse_measure(item)
+        m = at_threshold(item if isinstance(item, Measure) else parse_measure(item), relevance)
         if m.family not in FAMILY_FUNCTIONS:
             raise InputError(f"measure {m.name} is not computed by irtables evaluate")
         if m not in out:

@@ -14,8 +14,8 @@ from collections.abc import Iterator, Mapping, Sequence
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
+from irtables.base.numbers import parse_number
 from irtables.errors import InputError
-from irtables.loaders.numbers import parse_number
 from irtables.loaders.source import decode_text
 
 #: pyarrow type of a categorical string column.
@@ -112,7 +112,7 @@ def first_record(data: bytes, path: str, *, delimiter: str, quoting: bool) -> tu
 
 
 def parse_float(text: str, path: str, line: int, what: str = "value") -> float:
-    """Parse a number strictly (:mod:`irtables.loaders.numbers`), naming the line if not."""
+    """Parse a number strictly (:mod:`irtables.base.numbers`), naming the line if not."""
     return parse_number(text, path, line, f"a number as {what}")
 
 

@@ -25,13 +25,13 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from irtables.base.record import recorded_outputs, warn_if_changed
 from irtables.errors import InputError
 from irtables.loaders.base import LoadedFile, check_name
 from irtables.loaders.registry import load_file
 from irtables.loaders.seeds import average_seeds, no_seeds
 from irtables.loaders.source import KNOWN_EXTENSIONS, name_parts
 from irtables.model import COLUMNS, ResultSet
-from irtables.output.record import recorded_outputs, warn_if_changed
 
 IGNORED_DIRS = frozenset({"tables", "supplement"})
 IGNORED_FILES = frozenset({"irtables.toml"})
@@ -286,7 +286,7 @@ def _visible(folder: Path, skip: frozenset[Path] | None = None) -> list[Path]:
     """The entries of ``folder`` that may hold results, sorted by name.
 
     With ``skip`` (even empty), the files in it and the outputs that irtables wrote
-    (:func:`irtables.output.record.recorded_outputs`) are left out too.
+    (:func:`irtables.base.record.recorded_outputs`) are left out too.
     """
     outputs = recorded_outputs(folder) if skip is not None else {}
     out = []

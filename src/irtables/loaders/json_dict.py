@@ -7,9 +7,9 @@ import json
 
 import pandas as pd
 
+from irtables.base.numbers import json_number, reject_json_constant
 from irtables.errors import InputError, UnknownNameError
 from irtables.loaders.base import Parsed, check_not_empty
-from irtables.loaders.numbers import json_number, reject_json_constant
 from irtables.loaders.source import decode_text
 
 EXPECTED = "a JSON object {query: {metric: value}} or {metric: {query: value}}"

@@ -14,12 +14,12 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from irtables.base.numbers import numbers_from_strings
 from irtables.errors import InputError
 from irtables.loaders.base import Parsed
 from irtables.loaders.columns import is_index, tidy_roles
 from irtables.loaders.json_dict import nested_frame
 from irtables.loaders.normalize import finish
-from irtables.loaders.numbers import numbers_from_strings
 from irtables.loaders.seeds import average_seeds
 from irtables.model import ResultSet
 

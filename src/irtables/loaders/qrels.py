@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from irtables.base.numbers import integers_from_strings, parse_integer
 from irtables.errors import InputError
-from irtables.loaders.numbers import integers_from_strings, parse_integer
 from irtables.loaders.trec_run import (
     _TABULAR_SUFFIXES,
     _one_chunk,

@@ -16,6 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from irtables.base.numbers import json_number, reject_json_constant
 from irtables.errors import InputError, UnknownNameError
 from irtables.loaders.base import Parsed, check_not_empty
 from irtables.loaders.columns import tidy_roles, wide_roles
@@ -28,7 +29,6 @@ from irtables.loaders.delimited import (
     records,
     sniff_delimiter,
 )
-from irtables.loaders.numbers import json_number, reject_json_constant
 from irtables.loaders.source import PARQUET_MAGIC, decode_text, main_extension
 from irtables.measures import parse_measure
 

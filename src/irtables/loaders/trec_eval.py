@@ -13,10 +13,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from irtables.base.numbers import parse_number
 from irtables.errors import InputError
 from irtables.loaders.base import Parsed, check_not_empty
 from irtables.loaders.delimited import DICT_STRING, fast_read, field_count_message, records
-from irtables.loaders.numbers import parse_number
 from irtables.measures import TREC_EVAL_NON_MEASURES
 
 SUMMARY_QUERY = "all"

@@ -28,9 +28,9 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from irtables._arrow import to_numpy
+from irtables.base.numbers import check_finite, parse_number
 from irtables.errors import DataWarning, InputError
 from irtables.loaders.base import check_name
-from irtables.loaders.numbers import check_finite, parse_number
 from irtables.model.runs import Run, encode_queries, run_from_frame
 
 if TYPE_CHECKING:  # tabular runs only: a TREC run file is read without pandas

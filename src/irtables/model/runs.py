@@ -139,10 +139,10 @@ def _line_of(source: str) -> Callable[[int], int | None]:
 
 
 def _numbers(column: pd.Series, source: str, what: str) -> npt.NDArray[np.float64]:
-    """Strictly parsed finite numbers (strings as :mod:`irtables.loaders.numbers` reads them)."""
+    """Strictly parsed finite numbers (strings as :mod:`irtables.base.numbers` reads them)."""
     import pandas as pd
 
-    from irtables.loaders.numbers import check_finite, numbers_from_strings
+    from irtables.base.numbers import check_finite, numbers_from_strings
 
     line_of = _line_of(source)
     if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
@@ -156,7 +156,7 @@ def _integers(column: pd.Series, source: str, what: str) -> npt.NDArray[np.int64
     """Strictly parsed int64 grades: ``1e30`` or ``1.5`` is an error, not a cast."""
     import pandas as pd
 
-    from irtables.loaders.numbers import integers_from_strings, whole_numbers
+    from irtables.base.numbers import integers_from_strings, whole_numbers
 
     line_of = _line_of(source)
     if pd.api.types.is_integer_dtype(column):

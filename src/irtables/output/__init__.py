@@ -1,6 +1,7 @@
 """Writing outputs: all or nothing, inside the output folder, never over a file irtables
-did not write (:mod:`.writers`), with file names from :mod:`.names`, paths checked by
-:mod:`.paths` and the record of written files in :mod:`.record`."""
+did not write (:mod:`.writers`), with file names from :mod:`irtables.base.filenames`, paths
+checked by :mod:`irtables.base.paths` and the record of written files in
+:mod:`irtables.base.record`."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING
 from irtables._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from irtables.output.record import file_sha256, sha256_hex
+    from irtables.base.record import file_sha256, sha256_hex
     from irtables.output.writers import (
         WriteStatus,
         Written,
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
-        "irtables.output.record": ("file_sha256", "sha256_hex"),
+        "irtables.base.record": ("file_sha256", "sha256_hex"),
         "irtables.output.writers": (
             "WriteStatus",
             "Written",

@@ -3,13 +3,13 @@ did not write, never outside the output folder.
 
 :func:`write_files` is the one place where irtables writes or deletes files. In order:
 
-1. every relative path passes :func:`~irtables.output.paths.relative_path` and no two
+1. every relative path passes :func:`~irtables.base.paths.relative_path` and no two
    are the same file (also ignoring case);
 2. the folder is locked (``flock``) against a concurrent irtables, and temporary files
    that a crashed run left behind are removed;
 3. every destination is checked before any is written: it must be absent or a regular
    file inside the folder whose bytes are already the new ones, or what the record
-   (:mod:`~irtables.output.record`) says irtables wrote there, or ``force``; one refusal
+   (:mod:`~irtables.base.record`) says irtables wrote there, or ``force``; one refusal
    and nothing is written;
 4. new contents go to temporary files beside their destinations (mode from the umask),
    which replace the destinations only once all of them are on disk; a full disk
@@ -29,9 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from irtables.errors import OutputError, OverwriteError
-from irtables.output.paths import inside, regular_or_absent, relative_path
-from irtables.output.record import (
+from irtables.base.paths import inside, regular_or_absent, relative_path
+from irtables.base.record import (
     RECORD,
     WRITERS,
     Entry,
@@ -41,6 +40,7 @@ from irtables.output.record import (
     record_text,
     sha256_hex,
 )
+from irtables.errors import OutputError, OverwriteError
 
 WriteStatus = Literal["written", "unchanged", "removed"]
 _TEMP = re.compile(r"\.irtables-(\d+)-[0-9a-f]{8}\.tmp")
@@ -80,7 +80,7 @@ def write_files(
     """Write ``files`` (relative path -> text or bytes, or such pairs) into ``folder``,
     all or nothing.
 
-    ``by`` names the command (a :data:`~irtables.output.record.WRITERS` key). With
+    ``by`` names the command (a :data:`~irtables.base.record.WRITERS` key). With
     ``remove_dropped``, files that ``by`` wrote before but are not in ``files`` are
     deleted, if their bytes are still what it wrote. Strings are written as UTF-8.
 

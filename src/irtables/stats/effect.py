@@ -30,26 +30,50 @@ def _scipy_stats() -> Any:
     return stats
 
 
+#: A standard deviation of the differences at most this fraction of their magnitude
+#: (at least 1) is floating-point rounding, not variance: the differences are constant.
+NOISE = 1e-10
+
+
+def is_constant(d: FloatArray, sd: float | None = None) -> bool:
+    """Whether differences are constant, exactly or up to floating-point rounding.
+
+    ``0.1 - 0.0`` and ``0.3 - 0.2`` differ in the last bit: their standard deviation
+    (1.96e-17) is rounding error, and a test dividing by it would find t = 7e15.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> is_constant(np.array([0.1 - 0.0, 0.3 - 0.2])), is_constant(np.array([0.1, 0.2]))
+    (True, False)
+    """
+    if d.size < 2:
+        return False
+    spread = float(np.std(d, ddof=1)) if sd is None else sd
+    return spread <= NOISE * max(1.0, float(np.abs(d).max()))
+
+
 def cohens_dz(d: FloatArray) -> float | None:
     """Cohen's d_z: the mean difference divided by the standard deviation (ddof=1).
 
     Returns 0.0 when every difference is zero and ``None`` when it is undefined
-    (fewer than two differences, or a constant nonzero difference).
+    (fewer than two differences, or a constant nonzero difference, also when its
+    standard deviation is only rounding error: see :func:`is_constant`).
 
     Examples
     --------
     >>> import numpy as np
     >>> round(cohens_dz(np.array([0.1, 0.3, 0.2])), 6)
     2.0
-    >>> cohens_dz(np.zeros(4)), cohens_dz(np.array([0.5]))
-    (0.0, None)
+    >>> cohens_dz(np.zeros(4)), cohens_dz(np.array([0.5])), cohens_dz(np.array([0.1, 0.3 - 0.2]))
+    (0.0, None, None)
     """
     if d.size and not d.any():
         return 0.0
     if d.size < 2:
         return None
     sd = float(np.std(d, ddof=1))
-    return float(np.mean(d)) / sd if sd > 0 else None
+    return None if is_constant(d, sd) else float(np.mean(d)) / sd
 
 
 def t_interval(

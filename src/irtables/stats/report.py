@@ -10,8 +10,8 @@ import math
 import pandas as pd
 from tabulate import tabulate
 
+from irtables.base.header import header_line
 from irtables.errors import UnknownNameError, unknown_name_message
-from irtables.render import header_line
 from irtables.stats.comparisons import Comparisons
 
 REPORT_FORMATS: tuple[str, ...] = ("terminal", "markdown", "csv")

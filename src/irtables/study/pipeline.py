@@ -8,11 +8,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from irtables.base.filenames import file_stems
 from irtables.config import CompareSettings, Config, find_config
 from irtables.errors import InputError
 from irtables.loaders import load_results
 from irtables.model import ResultSet
-from irtables.output.names import file_stems
 from irtables.output.writers import Written, write_files
 from irtables.render import FORMATS, render
 from irtables.stats.report import format_comparisons

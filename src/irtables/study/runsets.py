@@ -16,11 +16,10 @@ from pathlib import Path
 
 from irtables.config import Config, DatasetSpec
 from irtables.errors import DataWarning, InputError, UnknownNameError
-from irtables.measures import FAMILIES, Measure, parse_measure
+from irtables.measures import FAMILIES, Measure, at_threshold, parse_measure
 from irtables.model import ResultSet
 
 Progress = Callable[[str, int, int], None]
-GRADED = frozenset({"nDCG", "nDCG_exp", "ERR", "NumRet", "Judged"})
 
 
 def evaluate_datasets(
@@ -140,7 +139,7 @@ def dataset_measures(spec: DatasetSpec, config: Config) -> list[Measure]:
         names = _shown(config)
     out: dict[str, Measure] = {}
     for name in names:
-        m = _with_threshold(parse_measure(name), spec.relevance)
+        m = at_threshold(parse_measure(name), spec.relevance)
         out.setdefault(m.name, m)
     return list(out.values())
 
@@ -159,12 +158,6 @@ def _shown(config: Config) -> list[str]:
     if config.ablation is not None:
         names.extend(config.ablation.metrics)
     return names
-
-
-def _with_threshold(m: Measure, relevance: int) -> Measure:
-    if m.family in GRADED or m.extra is not None or relevance == 1 or m.rel is not None:
-        return m
-    return Measure(m.family, m.k, relevance, m.param)
 
 
 def _path(base: Path, name: str, dataset: str, what: str) -> Path:

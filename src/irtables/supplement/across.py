@@ -58,7 +58,7 @@ class Across:
 def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Across:
     """Meta-analyses of the Table 1 comparisons made on two datasets or more, their forest
     plots, and the topic-set size of every dataset with two systems or more."""
-    from irtables.output.names import file_slugs
+    from irtables.base.filenames import file_slugs
     from irtables.supplement.build import FigureEntry, Output
 
     main = next((t for t in built.tables if t.layout == "main"), None)

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
+from irtables.base.filenames import MAX_STEM, file_slugs, file_stems, slug
 from irtables.config import Config
 from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
-from irtables.output.names import MAX_STEM, file_slugs, file_stems, slug
 from irtables.render import FORMATS, render
 from irtables.stats.report import format_comparisons
 from irtables.supplement import figures as fig
@@ -120,7 +120,7 @@ def _text(path: str, text: str) -> Output:
 
 
 def _bib_header() -> str:
-    from irtables.render import header_line
+    from irtables.base.header import header_line
 
     return header_line("%") + "\n\n"
 
@@ -370,7 +370,7 @@ def _context(
     notes: Sequence[str],
     model: object,
 ) -> dict[str, object]:
-    from irtables.render import header_line
+    from irtables.base.header import header_line
 
     dn, sn = config.dataset_name, config.system_name
     stems = file_stems(t.name for t in built.tables)

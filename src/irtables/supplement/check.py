@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Literal
 
 from irtables._version import __version__
+from irtables.base.paths import inside, regular_or_absent
+from irtables.base.record import file_sha256
 from irtables.errors import OutputError
-from irtables.output.paths import inside, regular_or_absent
-from irtables.output.record import file_sha256
 from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, read_manifest, relative
 from irtables.supplement.study import config_file, default_outdir, input_files, locate
 

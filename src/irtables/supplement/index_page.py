@@ -12,8 +12,9 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from irtables.output.names import file_stems
-from irtables.render import header_line, html_table
+from irtables.base.filenames import file_stems
+from irtables.base.header import header_line
+from irtables.render import html_table
 from irtables.render.escape import escape_html
 from irtables.supplement.build import Built, Output
 from irtables.supplement.templates import render_page

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from irtables.base.paths import is_relative_path
+from irtables.base.record import file_sha256
 from irtables.errors import InputError
-from irtables.output.paths import is_relative_path
-from irtables.output.record import file_sha256
 
 MANIFEST = "manifest.json"
 SCHEMA = 1
@@ -42,6 +42,8 @@ class Manifest:
     inputs: Mapping[str, str]
     outputs: Mapping[str, str]
     notes: tuple[str, ...] = field(default=())
+    #: dataset id -> how irtables evaluated its runs (trec_eval version, -l, -M, -c)
+    evaluation: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def to_json(self) -> str:
         """Stable JSON: sorted keys, two-space indent, a final newline."""
@@ -57,6 +59,7 @@ class Manifest:
             "inputs": dict(self.inputs),
             "outputs": dict(self.outputs),
             "notes": list(self.notes),
+            "evaluation": {k: dict(v) for k, v in self.evaluation.items()},
         }
         return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False, default=str) + "\n"
 
@@ -65,7 +68,7 @@ class Manifest:
         """Read a manifest written by :meth:`to_json`; a bad one is an :class:`InputError`.
 
         The manifest may have been edited: every hash must be 64 hex digits and every
-        output a path inside the folder (:func:`~irtables.output.paths.relative_path`).
+        output a path inside the folder (:func:`~irtables.base.paths.relative_path`).
         Input paths (``../results/x.tsv``) are only compared, never opened.
         """
         try:
@@ -80,6 +83,7 @@ class Manifest:
                 inputs=_hashes(data["inputs"]),
                 outputs=_hashes(data["outputs"]),
                 notes=tuple(str(n) for n in data.get("notes", ())),
+                evaluation=dict(data.get("evaluation", {})),
             )
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
             raise InputError(f"not an irtables manifest ({e})", path=source) from None

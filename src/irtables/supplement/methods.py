@@ -52,12 +52,23 @@ class MetricEntry:
 
 @dataclass(frozen=True)
 class DatasetEntry:
-    """A dataset: display name, number of queries and the relevance threshold."""
+    """A dataset: display name, number of queries, the relevance threshold and, when
+    irtables evaluated its runs, the trec_eval version whose semantics it used."""
 
     id: str
     name: str
     queries: int
     relevance: int
+    trec_eval: str | None = None  # None: per-query values read from result files
+
+
+@dataclass(frozen=True)
+class EvaluationGroup:
+    """Datasets whose per-query values came the same way: evaluated by irtables with
+    trec_eval ``version``'s semantics, or (``version`` None) read from result files."""
+
+    version: str | None
+    names: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -120,6 +131,19 @@ class MethodsModel:
         return any(m.binary for m in self.metrics)
 
     @property
+    def evaluation(self) -> tuple[EvaluationGroup, ...]:
+        """How the per-query values were obtained, grouped by trec_eval version."""
+        groups: dict[str | None, list[str]] = {}
+        for d in self.datasets:
+            groups.setdefault(d.trec_eval, []).append(d.name)
+        return tuple(EvaluationGroup(v, tuple(names)) for v, names in groups.items())
+
+    @property
+    def interpolated(self) -> bool:
+        """Whether interpolated precision (IPrec, 11-pt AP) is reported."""
+        return any(m.family in ("IPrec", "11pt") for m in self.metrics)
+
+    @property
     def one_threshold(self) -> bool:
         """Whether every dataset uses the same relevance threshold."""
         return len({d.relevance for d in self.datasets}) <= 1
@@ -164,6 +188,7 @@ def methods_model(
     """
     measures = [parse_measure(name) for names in used.values() for name in names]
     metrics = _metric_entries(measures)
+    evaluated = {d.id: d.trec_eval for d in config.datasets if d.evaluated}
     test = None
     if comparisons is not None and len(comparisons):
         test = _test_entry(comparisons, config.compare.resamples)
@@ -177,7 +202,9 @@ def methods_model(
         metrics=metrics,
         ks=tuple(sorted({k for m in metrics for k in m.ks})),
         datasets=tuple(
-            DatasetEntry(d, config.dataset_name(d), queries.get(d, 0), _threshold(used[d]))
+            DatasetEntry(
+                d, config.dataset_name(d), queries.get(d, 0), _threshold(used[d]), evaluated.get(d)
+            )
             for d in used
         ),
         missing=config.output.missing,

@@ -20,8 +20,8 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from irtables.base.paths import inside
 from irtables.errors import IrtablesError
-from irtables.output.paths import inside
 
 MAX_RUNS = 4
 _RERUN = ("Rerun to get", "Table widths have changed", "Label(s) may have changed")

@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 
 from tabulate import tabulate
 
+from irtables.base.header import header_line
 from irtables.measures import parse_measure
-from irtables.render import header_line
 from irtables.render.escape import escape_markdown
 from irtables.stats import Comparisons
 from irtables.supplement.analysis import PerQuery, QueryChange

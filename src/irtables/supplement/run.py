@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from irtables._version import __version__
+from irtables.base.record import sha256_hex
 from irtables.config import Config
 from irtables.model import ResultSet
-from irtables.output.record import sha256_hex
 from irtables.output.writers import Written, write_files
 from irtables.study.pipeline import resolve_study, template_dirs_for
 from irtables.supplement.build import Output, build_supplement, readme
@@ -128,6 +128,16 @@ def _manifest(
         inputs=hash_inputs(input_files(results_path, config, base), target),
         outputs={o.path: sha256_hex(o.data) for o in outputs},
         notes=tuple(notes),
+        evaluation={
+            d.id: {
+                "trec_eval": d.trec_eval,
+                "relevance": d.relevance,
+                "depth": d.depth,
+                "complete": d.complete,
+            }
+            for d in config.datasets
+            if d.evaluated
+        },
     )
 
 
@@ -136,7 +146,7 @@ def _write(
 ) -> list[Written]:
     """Write every output and the manifest at once; outputs of an earlier build that
     this one no longer makes are removed if untouched (the record of written files
-    says what irtables wrote: :mod:`irtables.output.record`)."""
+    says what irtables wrote: :mod:`irtables.base.record`)."""
     files = [(o.path, o.data) for o in outputs]
     files.append((MANIFEST, manifest.to_json().encode("utf-8")))
     return write_files(target, files, by="supplement", force=force, remove_dropped=True)

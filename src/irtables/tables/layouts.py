@@ -11,15 +11,15 @@ from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
+from irtables.base.filenames import file_slugs
 from irtables.config import AblationTable, Config
 from irtables.errors import IrtablesError
 from irtables.measures import Measure, parse_measure
 from irtables.model import MissingPolicy, ResultSet
-from irtables.output.names import file_slugs
 from irtables.tables.captions import describe_numbers
 from irtables.tables.metrics import MetricIndex, family_of
 from irtables.tables.model import Cell, Column, Row, RowGroup, TableModel
-from irtables.tables.numbers import MISSING, format_number, rank_flags
+from irtables.tables.numbers import MISSING, displayed_difference, format_number, rank_flags
 
 # (dataset, system, canonical metric) -> marker text, e.g. "†"
 Markers = Callable[[str, str, str], str]
@@ -98,9 +98,7 @@ def build_main(
 ) -> TableModel:
     """Table 1: one row group per dataset, one row per system, one column per metric."""
     m = means or collect_means(results, config, missing=missing_policy(config))
-    explicit = config.main.metrics != type(config.main)().metrics
-    requested = [parse_measure(name) for name in config.main.metrics]
-    columns = m.metrics.columns(requested, strict=explicit, table="tables.main")
+    columns = main_columns(m, config)
     groups = []
     for dataset in m.datasets:
         rows = [
@@ -127,11 +125,29 @@ def build_main(
             config,
             m.datasets,
             used,
-            second=_second(config),
+            groups=groups,
             runs=m.runs_in(m.datasets, config),
         ),
         metrics=tuple(dict.fromkeys(k for keys in used.values() for k in keys)),
+        datasets=m.datasets,
     )
+
+
+def main_columns(m: Means, config: Config) -> list[Measure]:
+    """Table 1's columns: the configured metrics (each must be present), or those of the
+    default metrics that the results hold (see :func:`dropped_main_metrics`)."""
+    explicit = config.main.metrics != type(config.main)().metrics
+    requested = [parse_measure(name) for name in config.main.metrics]
+    return m.metrics.columns(requested, strict=explicit, table="tables.main")
+
+
+def dropped_main_metrics(m: Means, config: Config) -> list[str]:
+    """Labels of the default Table 1 metrics that the results lack (left out silently
+    by :func:`main_columns`); empty when ``tables.main.metrics`` is configured."""
+    if config.main.metrics != type(config.main)().metrics:
+        return []
+    shown = {c.name for c in main_columns(m, config)}
+    return [label for label in config.main.metrics if parse_measure(label).name not in shown]
 
 
 def build_k_breakdown(
@@ -186,10 +202,11 @@ def build_k_breakdown(
             config,
             (dataset,),
             {dataset: used},
-            second=_second(config),
+            groups=groups,
             runs=m.runs_in((dataset,), config),
         ),
         metrics=tuple(dict.fromkeys(used)),
+        datasets=(dataset,),
     )
 
 
@@ -231,12 +248,12 @@ def build_ablation(
             config,
             (dataset,),
             {dataset: used},
-            second=_second(config),
-            delta=spec.delta,
+            groups=groups,
             runs=m.runs_in((dataset,), config),
         ),
         description_header="Description",
         metrics=tuple(used),
+        datasets=(dataset,),
     )
 
 
@@ -259,30 +276,35 @@ def _ablation_group(
             )
     rows = [(r.system, [m.get(dataset, r.system, k) for k in keys]) for r in group.rows]
     built = _group(config, group.name, rows, columns, dataset, markers, m)
-    full = [m.get(dataset, group.full, k) for k in keys]
+    full = next(
+        b.cells for r, b in zip(group.rows, built.rows, strict=True) if r.system == group.full
+    )
     out = []
     for spec_row, built_row in zip(group.rows, built.rows, strict=True):
         cells = built_row.cells
         if spec.delta and spec_row.system != group.full:
             cells = tuple(
-                _with_delta(cell, full_value, config)
-                for cell, full_value in zip(cells, full, strict=True)
+                _with_delta(cell, full_cell, config)
+                for cell, full_cell in zip(cells, full, strict=True)
             )
         label = spec_row.name or config.system_name(spec_row.system)
         out.append(Row(built_row.key, label, cells, spec_row.description))
     return RowGroup(group.name, tuple(out))
 
 
-def _with_delta(cell: Cell, full: float | None, config: Config) -> Cell:
-    if cell.value is None or full is None:
+def _with_delta(cell: Cell, full: Cell, config: Config) -> Cell:
+    """The difference from the full model, from the values as displayed.
+
+    ``0.710`` beside a full model shown as ``0.676`` gets ``(+0.034)``, whatever the
+    unrounded means: a Δ never contradicts the numbers printed next to it.
+    """
+    delta = displayed_difference(cell.text, full.text)
+    if delta is None:
         return cell
-    note = format_number(
-        cell.value - full,
-        config.output.decimals,
-        leading_zero=config.output.leading_zero,
-        sign=True,
+    text = format_number(
+        delta, config.output.decimals, leading_zero=config.output.leading_zero, sign=True
     )
-    return replace(cell, note=f"({note})")
+    return replace(cell, note=f"({text})", delta=text)
 
 
 def _group(
@@ -371,10 +393,6 @@ def _higher(config: Config, measure: Measure) -> bool:
     return measure.higher_is_better
 
 
-def _second(config: Config) -> bool:
-    return config.output.second_best
-
-
 def missing_policy(config: Config) -> MissingPolicy:
     """The configured policy for systems that miss queries of their dataset."""
     policy = config.output.missing
@@ -395,4 +413,6 @@ __all__ = [
     "build_k_breakdown",
     "build_main",
     "collect_means",
+    "dropped_main_metrics",
+    "main_columns",
 ]

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from irtables.config_reader import TomlReader
-from irtables.config_tables import TableSpec, parse_table_specs
+from irtables.config.reader import TomlReader
+from irtables.config.tables import TableSpec, parse_table_specs
 from irtables.errors import ConfigError
 from irtables.evaluator.versions import TREC_EVAL_VERSIONS
 

@@ -92,14 +92,14 @@ class TomlReader:
         return value
 
     def label(self, t: Mapping[str, Any], where: str, key: str, default: str) -> str:
-        """A LaTeX label: only the characters of :data:`~irtables.render.escape.LABEL_PATTERN`
+        """A LaTeX label: only the characters of :data:`~irtables.base.labels.LABEL_PATTERN`
         (``{dataset}`` may stand for the dataset in Table S1's label)."""
         value = self.opt_label(t, where, key)
         return default if value is None else value
 
     def opt_label(self, t: Mapping[str, Any], where: str, key: str) -> str | None:
         """An optional LaTeX label, checked as :meth:`label` checks it."""
-        from irtables.render.escape import label_problem
+        from irtables.base.labels import label_problem
 
         value = self.opt_str(t, where, key)
         if value is None:

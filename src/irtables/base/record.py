@@ -12,7 +12,7 @@ command that wrote it. It decides three things:
   to be read back), so a folder can hold results and tables side by side.
 
 The record is input like any other file: anyone may have edited it. Reading it, every
-path must pass :func:`~irtables.output.paths.relative_path`, every hash be 64 hex digits
+path must pass :func:`~irtables.base.paths.relative_path`, every hash be 64 hex digits
 and every writer a known command; other entries are dropped with a warning and so
 grant nothing. A missing or unreadable record grants nothing either: files that differ
 from what irtables would write are then refused until ``--force``.
@@ -29,8 +29,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from irtables.base.paths import is_relative_path
 from irtables.errors import DataWarning
-from irtables.output.paths import is_relative_path
 
 RECORD = ".irtables-written.json"
 SCHEMA = 1

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from irtables.config_reader import TomlReader
+from irtables.config.reader import TomlReader
 
 #: Layouts a ``[tables.<name>]`` section may name, with what each shows.
 TABLE_LAYOUTS: dict[str, str] = {
