@@ -10,7 +10,7 @@ import warnings
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -18,6 +18,10 @@ from irtables._version import __version__
 from irtables.errors import IrtablesError
 from irtables.loaders.registry import LOADERS
 from irtables.model.policy import MISSING_POLICIES
+
+if TYPE_CHECKING:
+    from irtables.config import Config
+    from irtables.model import ResultSet
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -146,6 +150,31 @@ NO_CACHE_OPT = click.option(
     help="Evaluate every run given as qrels + runs again, without reading or writing the "
     "cache (DIR/.irtables-cache; `irtables cache clear` empties it).",
 )
+
+
+def resolve_for_command(
+    results: Path,
+    *,
+    config_path: Path | None,
+    input_format: str | None,
+    missing: str | None,
+    jobs: int,
+    no_cache: bool,
+    progress: Callable[[str, int, int], None] | None,
+) -> tuple[ResultSet, Config, Path]:
+    """:func:`~irtables.study.pipeline.resolve_study` with the command's options
+    (``--jobs 0``: every core; ``--no-cache``)."""
+    from irtables.study.pipeline import resolve_study
+
+    return resolve_study(
+        results,
+        config_path=config_path,
+        input_format=input_format,
+        missing=missing,
+        jobs=jobs or None,
+        cache=not no_cache,
+        progress=progress,
+    )
 
 
 def study_progress() -> tuple[

@@ -19,6 +19,7 @@ from irtables.cli.common import (
     main,
     printable,
     progress_bar,
+    resolve_for_command,
     study_progress,
 )
 from irtables.config import CompareSettings, baseline_overrides
@@ -86,17 +87,17 @@ def tables(
     evaluated on every core; a run whose file, qrels and options did not change since the
     last time comes from the cache.
     """
-    from irtables.study.pipeline import resolve_study, template_dirs_for, write_tables
+    from irtables.study.pipeline import template_dirs_for, write_tables
 
     evaluated, tested, finish = study_progress()
     try:
-        rs, config, base = resolve_study(
+        rs, config, base = resolve_for_command(
             results,
             config_path=config_path,
             input_format=input_format,
             missing=missing,
-            jobs=jobs or None,
-            cache=not no_cache,
+            jobs=jobs,
+            no_cache=no_cache,
             progress=evaluated,
         )
         if baselines:
@@ -206,19 +207,19 @@ def compare(
     from irtables.output.writers import check_destination, write_atomic
     from irtables.stats import compare as run
     from irtables.stats.report import format_comparisons
-    from irtables.study.pipeline import resolve_study, with_overrides
+    from irtables.study.pipeline import with_overrides
 
     if output is not None:
         check_destination(output, force=force)
     evaluated, _, finish = study_progress()
     try:
-        rs, config, _ = resolve_study(
+        rs, config, _ = resolve_for_command(
             results,
             config_path=config_path,
             input_format=input_format,
             missing=missing,
-            jobs=jobs or None,
-            cache=not no_cache,
+            jobs=jobs,
+            no_cache=no_cache,
             progress=evaluated,
         )
     finally:
