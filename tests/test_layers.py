@@ -15,10 +15,6 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "irtables"
 LAYERS: dict[str, int] = {
     "_version": 0,
     "errors": 0,
-    "_lazy": 0,  # lazy package attributes (names of submodules, imported on use)
-    "_arrow": 0,  # Arrow arrays to numpy without pyarrow's pandas bridge
-    "names": 0,  # the names of the statistics registries, for the command line's choices
-    "executor": 1,  # where units of work run (in process, a process pool, any Executor)
     "base": 1,
     "measures": 2,
     "model": 3,
@@ -43,8 +39,6 @@ LAYERS: dict[str, int] = {
 EXCEPTIONS: dict[tuple[str, str], str] = {
     # Jupyter's display protocol: a table renders itself (_repr_html_), lazily.
     ("irtables.tables.model", "render"): "notebook display of a TableModel",
-    # The [compare] keys are checked against the names of the tests and corrections.
-    ("irtables.config", "stats"): "names of tests, corrections and families",
 }
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from irtables.names import ALL_TEST_NAMES, CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
+from irtables.base.names import ALL_TEST_NAMES, CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
 from irtables.stats import ALL_TESTS, CORRECTIONS, FAMILIES, TESTS
 
 HEAVY = ("pandas", "scipy", "matplotlib", "pyarrow", "jinja2", "numpy", "statsmodels")

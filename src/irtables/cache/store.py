@@ -41,7 +41,7 @@ def content_hashes(paths: Sequence[Path]) -> dict[Path, str]:
         return {p: content_hash(p) for p in unique}
     from concurrent.futures import ThreadPoolExecutor
 
-    from irtables.executor import available_cores
+    from irtables.base.executor import available_cores
 
     with ThreadPoolExecutor(max_workers=min(available_cores(), len(unique))) as pool:
         return dict(zip(unique, pool.map(content_hash, unique), strict=True))
@@ -195,7 +195,7 @@ def _write_entry(path: Path, key: str, values: RunValues) -> None:
 def _read_entry(path: Path, key: str) -> RunValues:
     import pyarrow.parquet as pq
 
-    from irtables._arrow import to_numpy
+    from irtables.base.arrow import to_numpy
 
     table = pq.read_table(path)
     meta = json.loads(table.schema.metadata[_META])

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from irtables.base.names import TEST_NAMES
 from irtables.cli.common import (
     INPUT_FORMAT_OPT,
     JOBS_OPT,
@@ -16,7 +17,6 @@ from irtables.cli.common import (
     handle_errors,
     main,
 )
-from irtables.names import TEST_NAMES
 
 
 @main.command("lint")

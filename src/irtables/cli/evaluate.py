@@ -110,7 +110,7 @@ def evaluate_cmd(
     otherwise. A progress bar is shown on standard error when it is a terminal and the
     work is long (run files over 50 MB, about a million lines, or three runs or more).
     """
-    from irtables._arrow import skip_pandas_checks
+    from irtables.base.arrow import skip_pandas_checks
     from irtables.evaluator.command import evaluate_files, progress_display
     from irtables.output.writers import check_destination, write_atomic
 

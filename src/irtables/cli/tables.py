@@ -8,6 +8,7 @@ from typing import cast
 
 import click
 
+from irtables.base.names import ALL_TEST_NAMES, CORRECTION_NAMES, FAMILY_NAMES
 from irtables.cli.common import (
     CONFIG_OPT,
     INPUT_FORMAT_OPT,
@@ -24,7 +25,6 @@ from irtables.cli.common import (
 )
 from irtables.config import CompareSettings, baseline_overrides
 from irtables.model.policy import MissingPolicy
-from irtables.names import ALL_TEST_NAMES, CORRECTION_NAMES, FAMILY_NAMES
 from irtables.render import FORMATS
 
 

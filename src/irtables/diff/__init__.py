@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from irtables._lazy import lazy_exports
+from irtables.base.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from irtables.diff.compute import (

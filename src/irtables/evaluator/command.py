@@ -15,12 +15,12 @@ from typing import Literal
 
 import click
 
+from irtables.base.executor import worker_count
 from irtables.errors import DataWarning, InputError
 from irtables.evaluator.jobs import evaluate_jobs, file_jobs, qrels_queries
 from irtables.evaluator.output import format_trec_eval, format_tsv
 from irtables.evaluator.values import Average, RunValues, check_options
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion
-from irtables.executor import worker_count
 from irtables.loaders.trec_run import system_name
 from irtables.measures import parse_measure
 

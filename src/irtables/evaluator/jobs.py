@@ -4,7 +4,7 @@ A :class:`RunJob` names its qrels and its run by path (or carries them), so it c
 sent to a worker process, or to a cluster, as it is; :func:`run_job` is the module-level
 function that does the work. A worker reads and indexes a qrels file once and keeps it
 for the next runs against the same file (keyed by path, size and modification time).
-:func:`evaluate_jobs` runs the jobs on an executor from :func:`irtables.executor.make_executor`
+:func:`evaluate_jobs` runs the jobs on an executor from :func:`irtables.base.executor.make_executor`
 and returns the results in job order, so outputs are the same for any number of workers.
 """
 
@@ -16,11 +16,11 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 
-from irtables._arrow import skip_pandas_checks
+from irtables.base.arrow import skip_pandas_checks
+from irtables.base.executor import SerialExecutor, make_executor, run_all
 from irtables.errors import DataWarning
 from irtables.evaluator.trec import JudgementIndex, index_qrels
 from irtables.evaluator.values import Options, RunValues, measure_run
-from irtables.executor import SerialExecutor, make_executor, run_all
 from irtables.model.runs import Qrels, Run
 
 Progress = Callable[[str, int, int], None]
@@ -138,7 +138,7 @@ def file_jobs(
     With one worker (or one run), the qrels are indexed here once and shared; with a
     pool, a qrels file is named by path and each worker indexes it once.
     """
-    from irtables.executor import worker_count
+    from irtables.base.executor import worker_count
 
     pooled = worker_count(workers, len(runs)) > 1
     source: Path | JudgementIndex

@@ -29,7 +29,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from irtables._arrow import string_hashes, to_numpy
+from irtables.base.arrow import string_hashes, to_numpy
 from irtables.errors import InputError
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion, ranking_scores
 from irtables.model.runs import Qrels, Run

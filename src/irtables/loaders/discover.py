@@ -190,7 +190,7 @@ def _prefetched(paths: list[Path], input_format: str | None) -> Iterator[Reader]
         return
     from concurrent.futures import ThreadPoolExecutor
 
-    from irtables.executor import available_cores
+    from irtables.base.executor import available_cores
 
     pool = ThreadPoolExecutor(max_workers=min(available_cores(), len(paths)))
     try:

@@ -19,7 +19,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from irtables._arrow import to_numpy
+from irtables.base.arrow import to_numpy
 from irtables.errors import InputError
 
 if TYPE_CHECKING:  # frames are only one way in: reading files needs no pandas

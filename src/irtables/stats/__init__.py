@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from irtables._lazy import lazy_exports
+from irtables.base.lazy import lazy_exports
 
 # Eager: the submodule irtables.stats.compare would otherwise shadow the function.
 from irtables.stats.compare import compare

@@ -38,11 +38,11 @@ def evaluate_datasets(
     (:mod:`irtables.cache`) and only the other pairs are evaluated (then stored).
     ``progress("evaluate", done, total)`` counts the pairs evaluated.
     """
+    from irtables.base.executor import worker_count
     from irtables.cache import Cache, content_hashes
     from irtables.evaluator.api import to_results
     from irtables.evaluator.jobs import RunJob, evaluate_jobs, qrels_index, qrels_queries
     from irtables.evaluator.values import RunValues, check_options
-    from irtables.executor import worker_count
     from irtables.loaders.trec_run import system_name
 
     specs = [spec for spec in config.datasets if spec.evaluated]

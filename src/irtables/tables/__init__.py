@@ -6,7 +6,7 @@ import warnings
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from irtables._lazy import lazy_exports
+from irtables.base.lazy import lazy_exports
 from irtables.config import Config
 from irtables.config.tables import TABLE_LAYOUTS, TableSpec
 from irtables.errors import (
