@@ -60,8 +60,15 @@ class Hit:
     check: str
     rows: IntArray
     metrics: tuple[str, ...]
-    values: FloatArray  # len(rows) x len(metrics)
     message: Message
+    values: FloatArray | None = None  # len(rows) x len(metrics); None: the grid's columns
+    cols: tuple[int, ...] = ()  # ... ``cols`` at ``rows``, read when a violation is shown
+
+    def values_at(self, grid: Grid, i: int) -> FloatArray:
+        """The values of the ``i``-th row of this hit, in the order of ``metrics``."""
+        if self.values is not None:
+            return np.asarray(self.values[i], dtype=np.float64)
+        return np.asarray(grid.values[int(self.rows[i]), list(self.cols)], dtype=np.float64)
 
 
 def run_checks(grid: Grid, *, means: bool) -> list[Hit]:
@@ -109,8 +116,8 @@ def _hit(check: str, grid: Grid, bad: BoolArray, cols: list[int], message: Messa
     rows = np.flatnonzero(bad)
     if not len(rows):
         return []
-    values = grid.values[np.ix_(rows, np.asarray(cols, dtype=np.int64))]
-    return [Hit(check, rows, tuple(grid.names[c] for c in cols), values, message)]
+    names = tuple(grid.names[c] for c in cols)
+    return [Hit(check, rows, names, message, cols=tuple(cols))]
 
 
 def _col(grid: Grid, j: int) -> FloatArray:
@@ -162,29 +169,43 @@ def _running_max(grid: Grid, order: list[int], scale: list[float], what: str) ->
     """Flag values below the largest value at a smaller cutoff (``scale``: P@K -> P@K·K)."""
     if len(order) < 2:
         return []
+    n = len(grid.eps)
     best = _col(grid, order[0]) * scale[0]
-    best_at = np.zeros(len(best), dtype=np.int64)
+    best_at = np.zeros(n, dtype=np.int64)
+    best_scale = np.full(n, scale[0])
+    unit = all(s == 1.0 for s in scale)  # R, Success, RR: no scaling, one tolerance
+    tol = grid.eps * 2.0 + SLACK if unit else np.empty(n)
+    floor, bad, up = np.empty(n), np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
     hits = []
     for i in range(1, len(order)):
-        v = _col(grid, order[i]) * scale[i]
-        tol = grid.eps * (np.asarray(scale)[best_at] + scale[i]) + SLACK
-        bad = v < best - tol
-        for a in np.unique(best_at[bad]):
-            lo, hi = scale[int(a)], scale[i]
-            if what == "relret":
-                msg: Message = lambda x, lo=lo, hi=hi: (  # type: ignore[misc]  # noqa: E731
-                    f"P@{hi:g}·{hi:g} = {fmt(x[1] * hi)} relevant retrieved < "
-                    f"P@{lo:g}·{lo:g} = {fmt(x[0] * lo)} at a smaller K"
-                )
-            else:
-                names = (grid.names[order[int(a)]], grid.names[order[i]])
-                msg = lambda x, w=what, nm=names: (  # type: ignore[misc]  # noqa: E731
-                    f"{nm[1]} = {fmt(x[1])} < {nm[0]} = {fmt(x[0])}: {w} cannot decrease in K"
-                )
-            hits += _hit("monotonic", grid, bad & (best_at == a), [order[int(a)], order[i]], msg)
-        up = np.isnan(best) | (v > best)
-        best = np.where(up, v, best)
-        best_at = np.where(up, i, best_at)
+        v = _col(grid, order[i]) if unit else _col(grid, order[i]) * scale[i]
+        if not unit:  # eps * (scale at the best + this scale) + slack
+            np.add(best_scale, scale[i], out=tol)
+            np.multiply(tol, grid.eps, out=tol)
+            np.add(tol, SLACK, out=tol)
+        np.subtract(best, tol, out=floor)
+        np.less(v, floor, out=bad)
+        if bad.any():
+            for a in np.unique(best_at[bad]):
+                lo, hi = scale[int(a)], scale[i]
+                if what == "relret":
+                    msg: Message = lambda x, lo=lo, hi=hi: (  # type: ignore[misc]  # noqa: E731
+                        f"P@{hi:g}·{hi:g} = {fmt(x[1] * hi)} relevant retrieved < "
+                        f"P@{lo:g}·{lo:g} = {fmt(x[0] * lo)} at a smaller K"
+                    )
+                else:
+                    names = (grid.names[order[int(a)]], grid.names[order[i]])
+                    msg = lambda x, w=what, nm=names: (  # type: ignore[misc]  # noqa: E731
+                        f"{nm[1]} = {fmt(x[1])} < {nm[0]} = {fmt(x[0])}: {w} cannot decrease in K"
+                    )
+                cols = [order[int(a)], order[i]]
+                hits += _hit("monotonic", grid, bad & (best_at == a), cols, msg)
+        np.greater(v, best, out=up)
+        up |= np.isnan(best)
+        np.copyto(best, v, where=up)
+        best_at[up] = i
+        if not unit:
+            best_scale[up] = scale[i]
     return hits
 
 
@@ -224,22 +245,29 @@ class _Source:
 
 def _num_rel_sources(
     grid: Grid, fams: Families, rel: int | None, pcols: dict[int | None, int]
-) -> Iterator[tuple[_Source, FloatArray, FloatArray]]:
-    """(source, lower bound, upper bound) on num_rel, per row; NaN where unknown."""
+) -> Iterator[tuple[_Source, FloatArray, FloatArray | None]]:
+    """(source, lower bound, upper bound) on num_rel, per row; NaN where unknown (an upper
+    bound of None: none on any row)."""
     e = grid.eps
     rcols = fams.get(("R", rel), {})
     with _errstate():
         for k, j in sorted((k, j) for k, j in pcols.items() if k is not None):
             p = _col(grid, j)
-            found = np.maximum(p - e, 0) * k
+            found = p - e
+            np.maximum(found, 0, out=found)
+            found *= k
             yield (
                 _Source([j], lambda x, k=k: f"P@{k}·{k} = {fmt(x[0] * k)} relevant retrieved"),  # type: ignore[misc]
                 found,
-                np.full(len(p), np.nan),
+                None,
             )
             if k in rcols:
                 r = _col(grid, rcols[k])
-                upper = np.where(r - e > 0, (p + e) * k / (r - e), np.nan)
+                below = r - e
+                upper = p + e
+                upper *= k
+                upper /= below
+                upper[~(below > 0)] = np.nan
                 text = lambda x, k=k: (  # noqa: E731
                     f"P@{k}·{k} = {fmt(x[0] * k)} and R@{k} = {fmt(x[1])} "
                     f"imply {fmt(x[0] * k / x[1]) if x[1] else '∞'}"
@@ -258,11 +286,17 @@ def _num_rel(grid: Grid, fams: Families) -> list[Hit]:
         n = len(grid.eps)
         lo, hi = np.zeros(n), np.full(n, np.inf)
         lo_at, hi_at = np.full(n, -1), np.full(n, -1)
+        change = np.empty(n, dtype=np.bool_)
         for i, (_, low, high) in enumerate(sources):
-            up, down = low > lo, high < hi
-            lo, lo_at = np.where(up, low, lo), np.where(up, i, lo_at)
-            hi, hi_at = np.where(down, high, hi), np.where(down, i, hi_at)
-        bad = (hi_at >= 0) & (np.ceil(lo - 1e-6) > np.floor(hi + 1e-6))
+            np.greater(low, lo, out=change)
+            np.copyto(lo, low, where=change)
+            lo_at[change] = i
+            if high is not None:
+                np.less(high, hi, out=change)
+                np.copyto(hi, high, where=change)
+                hi_at[change] = i
+        with _errstate():
+            bad = (hi_at >= 0) & (np.ceil(lo - 1e-6) > np.floor(hi + 1e-6))
         width = len(sources)
         for pair in np.unique(lo_at[bad] * width + hi_at[bad]):
             a, b = divmod(int(pair), width)

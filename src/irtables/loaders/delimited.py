@@ -11,12 +11,15 @@ import csv
 import io
 from collections.abc import Iterator, Mapping, Sequence
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
+from irtables.base.arrow import to_numpy
 from irtables.base.numbers import parse_number
 from irtables.errors import InputError
 from irtables.loaders.source import decode_text
+from irtables.model.factor import Factor
 
 #: pyarrow type of a categorical string column.
 DICT_STRING = pa.dictionary(pa.int32(), pa.string())
@@ -33,13 +36,18 @@ def fast_read(
     quoting: bool,
     types: Mapping[str, pa.DataType],
     empty_is_null: bool = False,
+    check_utf8: bool = True,
 ) -> pa.Table | None:
     """Read delimited bytes with pyarrow; None if pyarrow finds anything wrong.
 
     Empty lines are not skipped (so that row ``i`` stays on line ``skip_rows + i + 1``):
-    a file with blank lines takes the exact path.
+    a file with blank lines takes the exact path. With ``check_utf8`` false, string
+    columns are not checked for UTF-8: the caller checks them (see
+    :func:`dictionary_factor`, which checks the distinct strings only).
     """
-    read_options = pacsv.ReadOptions(column_names=list(names), skip_rows=skip_rows)
+    read_options = pacsv.ReadOptions(
+        column_names=list(names), skip_rows=skip_rows, block_size=_block_size(len(data))
+    )
     parse_options = pacsv.ParseOptions(
         delimiter=delimiter,
         quote_char='"' if quoting else False,
@@ -51,6 +59,7 @@ def fast_read(
         null_values=[""] if empty_is_null else [],
         strings_can_be_null=False,
         quoted_strings_can_be_null=False,
+        check_utf8=check_utf8,
     )
     try:
         return pacsv.read_csv(
@@ -61,6 +70,36 @@ def fast_read(
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
         return None
+
+
+def _block_size(size: int) -> int:
+    """Bytes parsed at a time: a few large blocks (each block has its own dictionaries,
+    unified afterwards), enough of them to keep every core busy on a large file."""
+    return max(1 << 20, min(size // 4 + 1, 1 << 26))
+
+
+def dictionary_factor(column: pa.ChunkedArray) -> Factor | None:
+    """A dictionary-encoded string column as a :class:`Factor` (categories in order of
+    first appearance); None if a string is not valid UTF-8.
+
+    Examples
+    --------
+    >>> col = pa.chunked_array([pa.array(["b", "a", "b"]).dictionary_encode()])
+    >>> f = dictionary_factor(col)
+    >>> f.categories, f.codes.tolist()
+    (('b', 'a'), [0, 1, 0])
+    """
+    if column.num_chunks != 1:
+        column = column.unify_dictionaries()
+    if column.num_chunks == 0:
+        return Factor((), np.zeros(0, dtype=np.int32))
+    dictionary = column.chunk(0).dictionary
+    try:
+        dictionary.validate(full=True)
+    except pa.ArrowInvalid:
+        return None
+    codes = to_numpy(pa.chunked_array([c.indices for c in column.chunks]))
+    return Factor(tuple(dictionary.to_pylist()), codes)
 
 
 def _without_final_newlines(data: bytes) -> pa.Buffer:

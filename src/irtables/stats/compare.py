@@ -329,8 +329,11 @@ def _run_batched(
         cols = [(t, s, b) for t in group for s, b in t.pairs]
         if not group[0].aligned.queries:
             raise InputError(f"no paired queries to test in dataset {group[0].dataset}")
-        a = np.column_stack([t.aligned.column(s) for t, s, _ in cols])
-        b = np.column_stack([t.aligned.column(base) for t, _, base in cols])
+        # one row per comparison (contiguous): the t-test reads rows as they are
+        a = np.stack([t.aligned.column(s) for t, s, _ in cols]).T
+        b = np.stack([t.aligned.column(base) for t, _, base in cols]).T
+        if test != "t":  # the resampling tests take the matrices as they always did
+            a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
         res = many(a, b, alternative=alternative, rng=rng, **opts)
         for (t, s, base), r in zip(cols, res, strict=True):
             by_task.setdefault(id(t), []).append(_contextualise(t, s, base, r))
