@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import csv
 import io
+import threading
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 import pyarrow as pa
@@ -45,8 +47,12 @@ def fast_read(
     columns are not checked for UTF-8: the caller checks them (see
     :func:`dictionary_factor`, which checks the distinct strings only).
     """
+    alone = getattr(_one_thread, "on", False)
     read_options = pacsv.ReadOptions(
-        column_names=list(names), skip_rows=skip_rows, block_size=_block_size(len(data))
+        column_names=list(names),
+        skip_rows=skip_rows,
+        block_size=_block_size(len(data), alone),
+        use_threads=not alone,
     )
     parse_options = pacsv.ParseOptions(
         delimiter=delimiter,
@@ -72,9 +78,25 @@ def fast_read(
         return None
 
 
-def _block_size(size: int) -> int:
-    """Bytes parsed at a time: a few large blocks (each block has its own dictionaries,
-    unified afterwards), enough of them to keep every core busy on a large file."""
+_one_thread = threading.local()
+
+
+@contextmanager
+def one_thread_per_file() -> Iterator[None]:
+    """Parse in the calling thread only, as one block (for callers that read several
+    files at once, a file per core: pyarrow's own threads would only compete)."""
+    _one_thread.on = True
+    try:
+        yield
+    finally:
+        _one_thread.on = False
+
+
+def _block_size(size: int, alone: bool) -> int:
+    """Bytes parsed at a time. Each block gets its own dictionaries (unified afterwards):
+    one block when parsing in one thread, else a few, to keep every core busy."""
+    if alone:
+        return max(1 << 20, min(size + 1, 1 << 30))
     return max(1 << 20, min(size // 4 + 1, 1 << 26))
 
 

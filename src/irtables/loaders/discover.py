@@ -18,7 +18,7 @@ import os
 import sys
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -29,7 +29,6 @@ from irtables.base.record import recorded_outputs, warn_if_changed
 from irtables.errors import InputError
 from irtables.loaders.base import LoadedFile, check_name
 from irtables.loaders.registry import load_file
-from irtables.loaders.seeds import average_seeds, no_seeds
 from irtables.loaders.source import KNOWN_EXTENSIONS, name_parts
 from irtables.model import COLUMNS, ResultSet
 from irtables.model.factor import Factor, merge_factors
@@ -50,16 +49,26 @@ class Study:
     """Everything read from a results path: the per-query rows and the files' own means.
 
     ``files`` holds one :class:`LoadedFile` per file, with ``dataset`` and ``system`` set
-    when they come from the folder or file name rather than from columns. ``seeds`` holds
-    the mean over queries of every run of the systems with several runs
-    (:data:`~irtables.loaders.seeds.SEED_COLUMNS`: dataset, system, seed, metric, mean);
-    it is empty when no system has more than one run. ``results`` then holds the
-    per-query means over the runs (and carries ``seeds`` along).
+    when they come from the folder or file name rather than from columns. ``run_means``
+    holds the mean over queries of every run of the systems with several runs
+    (:data:`~irtables.loaders.seeds.SEED_COLUMNS`: dataset, system, seed, metric, mean),
+    None when no system has more than one run (:attr:`seeds` is then empty). ``results``
+    then holds the per-query means over the runs (and carries them along).
     """
 
     results: ResultSet
     files: tuple[LoadedFile, ...]
-    seeds: pd.DataFrame = field(default_factory=no_seeds)
+    run_means: pd.DataFrame | None = None
+
+    @property
+    def seeds(self) -> pd.DataFrame:
+        """The mean over queries of every run of the systems with several runs (empty if
+        none has)."""
+        if self.run_means is not None:
+            return self.run_means
+        from irtables.loaders.seeds import no_seeds
+
+        return no_seeds()
 
     @property
     def summary(self) -> pd.DataFrame:
@@ -175,6 +184,8 @@ def load_study(
         return Study(results=results, files=tuple(files))
     import pandas as pd
 
+    from irtables.loaders.seeds import average_seeds
+
     columns: dict[str, object] = {c: f.to_categorical() for c, f in factors.items()}
     frame, seeds = average_seeds(
         pd.DataFrame({**columns, "value": values}, copy=False), paths=_run_paths(files)
@@ -182,7 +193,7 @@ def load_study(
     results = ResultSet.from_frame(frame, source=str(root), key_checked=proved)
     if not seeds.empty:
         results = replace(results, seeds=seeds)
-    return Study(results=results, files=tuple(files), seeds=seeds)
+    return Study(results=results, files=tuple(files), run_means=seeds)
 
 
 Reader = Callable[[Path], LoadedFile]
@@ -215,10 +226,15 @@ def _prefetched(paths: list[Path], input_format: str | None) -> Iterator[Reader]
     from concurrent.futures import ThreadPoolExecutor
 
     from irtables.base.executor import available_cores
+    from irtables.loaders.delimited import one_thread_per_file
+
+    def read_alone(path: Path) -> LoadedFile:
+        with one_thread_per_file():
+            return read(path)
 
     pool = ThreadPoolExecutor(max_workers=min(available_cores(), len(paths)))
     try:
-        futures = {path.resolve(): pool.submit(read, path) for path in paths}
+        futures = {path.resolve(): pool.submit(read_alone, path) for path in paths}
 
         def take(path: Path) -> LoadedFile:
             future = futures.pop(path.resolve(), None)

@@ -52,11 +52,12 @@ def finish(parsed: Parsed, path: str, fmt: str) -> LoadedFile:
         _check_names(factor, column, path, parsed)
     factors["metric"], measures = _canonical(raw["metric"], path, parsed.line)
     _check_values(factors, values, measures, path, parsed)
-    _check_unique(factors, path, parsed)
-    own = _summary(parsed, path)
     shape = None
     if set(factors) == {"query", "metric"} and all(f.codes.min() >= 0 for f in factors.values()):
         shape = shape_of(factors["query"], factors["metric"], values)
+    if shape is None or not shape.regular:  # a regular part has each key once, in order
+        _check_unique(factors, path, parsed)
+    own = _summary(parsed, path)
     return LoadedFile(
         path=path,
         format=fmt,
@@ -154,7 +155,12 @@ def _check_unique(factors: Mapping[str, Factor], path: str, parsed: Parsed) -> N
     sizes = [len(factors[c].categories) + 1 for c in columns]
     codes = [factors[c].codes.astype(np.intp) + 1 for c in columns]
     key, space = combine_codes(codes, sizes)
-    if len(distinct_keys(key, space)) == len(key):
+    if space <= 8 * len(key) + 1_000_000:  # a bitmap over the keys: linear time
+        seen = np.zeros(space, dtype=np.bool_)
+        seen[key] = True
+        if np.count_nonzero(seen) == len(key):
+            return
+    elif len(distinct_keys(key, space)) == len(key):
         return
     order = np.argsort(key, kind="stable")
     repeats = np.flatnonzero(key[order][1:] == key[order][:-1])

@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from irtables.base.arrow import to_numpy
 from irtables.base.numbers import json_number, reject_json_constant
@@ -34,6 +33,9 @@ from irtables.loaders.delimited import (
 )
 from irtables.loaders.source import PARQUET_MAGIC, decode_text, main_extension
 from irtables.measures import parse_measure
+
+if TYPE_CHECKING:  # pandas only for the exact reader and the formats without a fast path
+    pass
 
 _JSON_START = re.compile(rb"\s*\{")  # JSON Lines: whitespace, then an object (no copy)
 TIDY_EXPECTED = "a header with query, metric, value and one row per (query, metric)"
@@ -158,6 +160,8 @@ def read_tidy_text(data: bytes, path: str, *, require_system: bool = False) -> P
             cols[role] = [f[i] for _, f in rows]
     cols["value"] = [parse_float(f[value_at], path, ln) for ln, f in rows]
     lines = np.array([ln for ln, _ in rows], dtype=np.int64)
+    import pandas as pd
+
     return Parsed(frame=pd.DataFrame(cols), lines=lines)
 
 
@@ -193,11 +197,16 @@ def read_jsonl(data: bytes, path: str) -> Parsed:
             cols[role] = [
                 _json_field(r[key], role, path, ln) for r, ln in zip(rows, lines, strict=True)
             ]
+    import pandas as pd
+
     return Parsed(frame=pd.DataFrame(cols), lines=np.array(lines, dtype=np.int64))
 
 
 def read_parquet(data: bytes, path: str, *, wide: bool) -> Parsed:
     """Read a Parquet table; integer query ids become strings."""
+    import pandas as pd
+    import pyarrow.parquet as pq
+
     try:
         table = pq.read_table(pa.BufferReader(data))
     except (pa.ArrowException, OSError) as exc:
@@ -262,6 +271,8 @@ def _melt(
     lines: npt.NDArray[np.int64] | None,
 ) -> Parsed:
     """Wide matrix -> tidy rows, row-major (every metric of row 1, then of row 2 ...)."""
+    import pandas as pd
+
     n_rows, n_metrics = values.shape
     keep = present.ravel()
     frame = {role: np.repeat(col, n_metrics)[keep] for role, col in keys.items()}

@@ -30,15 +30,17 @@ class PartShape:
 
     ``sums`` and ``counts`` hold, per local metric code, the sum of its values (added in
     row order) and its number of rows; ``metric_order`` the local metric codes in order
-    of first appearance. ``grid`` is the metrics x queries block of the part (local
-    codes, NaN where absent), or None when the part cannot be laid out as a block (a
-    NaN value, or a query name without rows).
+    of first appearance. ``regular`` says that row ``i`` is query ``i // n_metrics`` and
+    metric ``i % n_metrics`` (every (query, metric) once, in order); ``blocked`` that
+    the part can be laid out as a metrics x queries block (no NaN value, which the
+    layout could not tell from an absent row, and rows for every query name).
     """
 
     metric_order: tuple[int, ...]
     sums: FloatArray
     counts: IntArray
-    grid: FloatArray | None
+    regular: bool
+    blocked: bool
 
 
 def shape_of(query: Factor, metric: Factor, values: FloatArray) -> PartShape:
@@ -49,8 +51,8 @@ def shape_of(query: Factor, metric: Factor, values: FloatArray) -> PartShape:
     >>> q = Factor(("1", "2"), np.array([0, 0, 1, 1]))
     >>> m = Factor(("AP", "P@10"), np.array([0, 1, 0, 1]))
     >>> s = shape_of(q, m, np.array([0.5, 0.25, 0.75, 0.5]))
-    >>> s.metric_order, s.sums.tolist(), s.grid.tolist()
-    ((0, 1), [1.25, 0.75], [[0.5, 0.75], [0.25, 0.5]])
+    >>> s.metric_order, s.sums.tolist(), s.regular, s.blocked
+    ((0, 1), [1.25, 0.75], True, True)
     """
     n_q, n_m = len(query.categories), len(metric.categories)
     q, m = query.codes, metric.codes
@@ -58,15 +60,8 @@ def shape_of(query: Factor, metric: Factor, values: FloatArray) -> PartShape:
     sums = np.asarray(np.bincount(m, weights=values, minlength=n_m), dtype=np.float64)
     regular = len(values) == n_q * n_m and _is_regular(q, m, n_q, n_m)
     order = tuple(range(n_m)) if regular else _first_codes(m, int(np.count_nonzero(counts)))
-    grid: FloatArray | None = None
-    if np.isnan(sums).any():
-        pass  # a NaN value: the layout must tell it from an absent row
-    elif regular:
-        grid = np.ascontiguousarray(values.reshape(n_q, n_m).T)
-    elif np.bincount(q, minlength=n_q).all():  # every query name has rows
-        grid = np.full((n_m, n_q), np.nan)
-        grid[m, q] = values
-    return PartShape(order, sums, counts, grid)
+    blocked = not np.isnan(sums).any() and (regular or bool(np.bincount(q, minlength=n_q).all()))
+    return PartShape(order, sums, counts, regular, blocked)
 
 
 def _is_regular(q: npt.NDArray[Any], m: npt.NDArray[Any], n_q: int, n_m: int) -> bool:
@@ -169,9 +164,9 @@ def layout_blocks(
     parts: Sequence[Part], index: PartsIndex
 ) -> tuple[FloatArray, IntArray, IntArray, IntArray] | None:
     """The layout of parts from their blocks: (grid, row block, row query, block starts),
-    in the order of :class:`~irtables.model.layout.Layout`; None when a part has no
-    block (the layout is then built from the stacked codes)."""
-    if any(p.shape.grid is None for p in parts):
+    in the order of :class:`~irtables.model.layout.Layout`; None when a part cannot be
+    laid out as a block (the layout is then built from the stacked codes)."""
+    if not all(p.shape.blocked for p in parts):
         return None
     n_s = len(index.categories["system"])
     n_m = len(index.categories["metric"])
@@ -180,39 +175,57 @@ def layout_blocks(
         for i in range(len(parts))
     ]
     order = sorted(range(len(parts)), key=lambda i: block[i])
-    columns = []  # each part's queries, sorted by stacked code
-    for i in order:
-        lut = index.lut["query"][i]
-        columns.append(None if _increasing(lut) else np.argsort(lut, kind="stable"))
     widths = [len(index.lut["query"][i]) for i in order]
     n_rows = int(sum(widths))
-    full = all(
-        len(index.lut["metric"][i]) == n_m and _identity(index.lut["metric"][i]) for i in order
-    )
+    full = all(_identity(index.lut["metric"][i], n_m) for i in order)
     grid = np.empty((n_m, n_rows)) if full else np.full((n_m, n_rows), np.nan)
     row_block = np.empty(n_rows, dtype=np.int64)
     row_query = np.empty(n_rows, dtype=np.int64)
     at = 0
-    for i, width, pick in zip(order, widths, columns, strict=True):
-        part_grid = parts[i].shape.grid
-        assert part_grid is not None
-        block_grid = part_grid if pick is None else part_grid[:, pick]
-        lut_q = index.lut["query"][i]
-        if full:
-            grid[:, at : at + width] = block_grid
-        else:
-            grid[index.lut["metric"][i], at : at + width] = block_grid
-        row_block[at : at + width] = block[i]
-        row_query[at : at + width] = lut_q if pick is None else lut_q[pick]
+    for i, width in zip(order, widths, strict=True):
+        lut_q, lut_m = index.lut["query"][i], index.lut["metric"][i]
+        # the rows of a block: its queries in stacked-code order
+        pick = None if _increasing(lut_q) else np.argsort(lut_q, kind="stable")
+        rows = slice(at, at + width)
+        _place(grid, rows, parts[i], None if full else lut_m, pick)
+        row_block[rows] = block[i]
+        row_query[rows] = lut_q if pick is None else lut_q[pick]
         at += width
     n_blocks = len(index.categories["dataset"]) * n_s
     block_start = np.searchsorted(row_block, np.arange(n_blocks + 1)).astype(np.int64)
     return grid, row_block, row_query, block_start
 
 
+def _place(
+    grid: FloatArray,
+    rows: slice,
+    part: Part,
+    lut_m: IntArray | None,
+    pick: npt.NDArray[np.intp] | None,
+) -> None:
+    """Write a part's values into its rows of the grid (``lut_m``: its metrics' rows of
+    the grid, None when they are all of them in order; ``pick``: its queries in the
+    order of the rows, None when in code order)."""
+    n_q, n_m = len(part.query.categories), len(part.metric.categories)
+    if part.shape.regular:
+        block = part.values.reshape(n_q, n_m).T  # a view: metrics x queries
+        if pick is not None:
+            block = block[:, pick]
+        if lut_m is None:
+            grid[:, rows] = block
+        else:
+            grid[lut_m, rows] = block
+        return
+    column = np.arange(n_q) if pick is None else np.argsort(pick)  # local query -> row
+    target = grid[:, rows]  # a view
+    target[...] = np.nan  # absent (query, metric) pairs
+    metric_row = part.metric.codes if lut_m is None else lut_m[part.metric.codes]
+    target[metric_row, column[part.query.codes]] = part.values
+
+
 def _increasing(lut: IntArray) -> bool:
     return bool(len(lut) < 2 or (lut[1:] > lut[:-1]).all())
 
 
-def _identity(lut: IntArray) -> bool:
-    return bool((lut == np.arange(len(lut))).all())
+def _identity(lut: IntArray, n: int) -> bool:
+    return len(lut) == n and bool((lut == np.arange(n)).all())

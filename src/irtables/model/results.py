@@ -397,10 +397,10 @@ class ResultSet:
         queries and ``zero`` scores the missing ones 0; both warn with what they did.
         """
         queries, rows = self._matrix(dataset, metric, systems)
+        if not np.isnan(rows).any():
+            return Aligned(tuple(queries.tolist()), tuple(systems), rows=rows)
         matrix = np.ascontiguousarray(rows.T)
         gaps = np.isnan(matrix)
-        if not gaps.any():
-            return Aligned(tuple(queries.tolist()), tuple(systems), matrix, by_system=rows)
         import pandas as pd
 
         index, columns = pd.Index(queries, dtype=object), list(systems)
@@ -415,7 +415,7 @@ class ResultSet:
         return Aligned(
             queries=tuple(queries.tolist()),
             systems=tuple(systems),
-            values=matrix,
+            matrix=matrix,
             dropped=dropped,
         )
 
@@ -470,20 +470,36 @@ def _pair_counts_of_parts(
 class Aligned:
     """A dense queries x systems matrix of one dataset and metric.
 
-    ``by_system``, when given, holds the same values one system per row (C-contiguous):
-    :meth:`column` then reads a contiguous row.
+    :attr:`values` is the matrix (queries x systems, C-contiguous) and :attr:`by_system`
+    the same values one system per row; build it with ``matrix`` (the first) or ``rows``
+    (the second): the other is made on first use.
     """
 
     queries: tuple[str, ...]
     systems: tuple[str, ...]
-    values: npt.NDArray[np.float64]  # shape (len(queries), len(systems))
+    matrix: npt.NDArray[np.float64] | None = field(default=None, repr=False)
     dropped: tuple[str, ...] = ()  # queries a policy removed or zero-filled
-    by_system: npt.NDArray[np.float64] | None = field(default=None, repr=False, compare=False)
+    rows: npt.NDArray[np.float64] | None = field(default=None, repr=False, compare=False)
+
+    @functools.cached_property
+    def values(self) -> npt.NDArray[np.float64]:
+        """The queries x systems matrix (C-contiguous)."""
+        if self.matrix is not None:
+            return self.matrix
+        assert self.rows is not None
+        return np.ascontiguousarray(self.rows.T)
+
+    @functools.cached_property
+    def by_system(self) -> npt.NDArray[np.float64]:
+        """The systems x queries matrix (C-contiguous): one row per system."""
+        if self.rows is not None:
+            return self.rows
+        return np.ascontiguousarray(self.values.T)
 
     def column(self, system: str) -> npt.NDArray[np.float64]:
         """The values of one system, in query order."""
         j = self.systems.index(system)
-        return self.values[:, j] if self.by_system is None else self.by_system[j]
+        return self.values[:, j] if self.rows is None else self.rows[j]
 
 
 def _resolve_gaps(

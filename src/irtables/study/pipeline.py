@@ -6,7 +6,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from irtables.base.filenames import file_stems
 from irtables.config import CompareSettings, Config, find_config
@@ -18,6 +18,9 @@ from irtables.render import FORMATS, render
 from irtables.stats.report import format_comparisons
 from irtables.study.runsets import configured_inputs, evaluate_datasets
 from irtables.tables import build_all
+
+if TYPE_CHECKING:
+    from irtables.lint import LintReport
 
 
 def resolve_study(
@@ -84,7 +87,31 @@ def write_tables(
     ``significance.csv`` (every field) and ``significance.md``. Every file is checked
     before any is written (:func:`~irtables.output.writers.write_files`).
     """
-    warn_lint(results)
+    from concurrent.futures import ThreadPoolExecutor
+
+    from irtables.lint import lint
+
+    _ = results.layout  # built once, here: the lint checks and the tables' tests read it
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        # The lint checks (numpy over the whole layout) run beside the tables; their
+        # warning still comes first: the tables' warnings are held until it is given.
+        checked = pool.submit(lint, results, limit=1)
+        with warnings.catch_warnings(record=True) as held:
+            files = _table_files(results, config, formats, template_dirs, progress)
+        warn_lint(results, report=checked.result())
+    for w in held:
+        warnings.showwarning(w.message, w.category, w.filename, w.lineno, w.file, w.line)
+    return write_files(outdir, files, by="tables", force=force)
+
+
+def _table_files(
+    results: ResultSet,
+    config: Config,
+    formats: Sequence[str] | None,
+    template_dirs: Sequence[str | Path],
+    progress: Callable[[int, int], None] | None,
+) -> dict[str, str]:
+    """Every table in every format, and the significance report: file name -> text."""
     built = build_all(results, config, progress=progress)
     files: dict[str, str] = {}
     stems = file_stems(t.name for t in built.tables)
@@ -95,15 +122,16 @@ def write_tables(
     if built.comparisons is not None:
         for fmt, ext in (("csv", "csv"), ("markdown", "md")):
             files[f"significance.{ext}"] = format_comparisons(built.comparisons, fmt)
-    return write_files(outdir, files, by="tables", force=force)
+    return files
 
 
-def warn_lint(results: ResultSet) -> None:
-    """Emit one :class:`~irtables.errors.DataWarning` if ``irtables lint`` would complain."""
+def warn_lint(results: ResultSet, *, report: LintReport | None = None) -> None:
+    """Emit one :class:`~irtables.errors.DataWarning` if ``irtables lint`` would complain
+    (``report``: its report, if already made)."""
     from irtables.errors import DataWarning
     from irtables.lint import lint
 
-    report = lint(results, limit=1)
+    report = lint(results, limit=1) if report is None else report
     if not report.ok:
         first = report.violations[0].format()
         warnings.warn(
