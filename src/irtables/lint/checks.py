@@ -9,8 +9,8 @@ printed value; see :mod:`irtables.lint`. Missing values are NaN and never violat
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +22,7 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 Message = Callable[[FloatArray], str]
 SLACK = 1e-9  # floating-point slack on top of the rounding tolerance
+CHUNK_ROWS = 1 << 18  # rows checked at a time
 
 #: Every check, with what it asserts (the README and ``irtables lint --help`` list them).
 CHECKS: dict[str, str] = {
@@ -52,6 +53,17 @@ class Grid:
     blocks: list[tuple[str, str]]  # (dataset, system)
     queries: list[str]
 
+    def rows(self, start: int, stop: int) -> Grid:
+        """The grid of rows ``start:stop`` (views; the measures, blocks and queries are
+        the whole grid's)."""
+        return replace(
+            self,
+            values=self.values[start:stop],
+            eps=self.eps[start:stop],
+            row_block=self.row_block[start:stop],
+            row_query=self.row_query[start:stop],
+        )
+
 
 @dataclass(frozen=True)
 class Hit:
@@ -71,8 +83,22 @@ class Hit:
         return np.asarray(grid.values[int(self.rows[i]), list(self.cols)], dtype=np.float64)
 
 
-def run_checks(grid: Grid, *, means: bool) -> list[Hit]:
-    """Every check that holds for per-query values, or (``means``) for mean values."""
+def run_checks(grid: Grid, *, means: bool, chunk: int = CHUNK_ROWS) -> list[Hit]:
+    """Every check that holds for per-query values, or (``means``) for mean values.
+
+    Every check reads each row on its own, so the grid is checked ``chunk`` rows at a
+    time: the temporary columns stay small (and in cache); the hits are the same.
+    """
+    if len(grid.eps) <= chunk:
+        return _run_checks(grid, means)
+    hits = []
+    for lo in range(0, len(grid.eps), chunk):
+        part = grid.rows(lo, lo + chunk)
+        hits += [replace(h, rows=h.rows + lo) for h in _run_checks(part, means)]
+    return hits
+
+
+def _run_checks(grid: Grid, means: bool) -> list[Hit]:
     fams = _families(grid)
     hits = _bounds(grid, means) + _monotonic(grid, fams)
     hits += _top1(grid, fams, means)
@@ -113,7 +139,12 @@ def _groups(fams: Families, family: str) -> Iterator[tuple[int | None, dict[int 
 
 
 def _hit(check: str, grid: Grid, bad: BoolArray, cols: list[int], message: Message) -> list[Hit]:
-    rows = np.flatnonzero(bad)
+    return _hit_rows(check, grid, np.flatnonzero(bad), cols, message)
+
+
+def _hit_rows(
+    check: str, grid: Grid, rows: IntArray, cols: list[int], message: Message
+) -> list[Hit]:
     if not len(rows):
         return []
     names = tuple(grid.names[c] for c in cols)
@@ -169,20 +200,34 @@ def _running_max(grid: Grid, order: list[int], scale: list[float], what: str) ->
     """Flag values below the largest value at a smaller cutoff (``scale``: P@K -> P@K·K)."""
     if len(order) < 2:
         return []
-    n = len(grid.eps)
-    best = _col(grid, order[0]) * scale[0]
+    scaled = [
+        _col(grid, j) * k if k != 1.0 else _col(grid, j) for j, k in zip(order, scale, strict=True)
+    ]
+    return _running_max_rows(grid, order, scale, what, np.arange(len(grid.eps)), scaled)
+
+
+def _running_max_rows(
+    grid: Grid,
+    order: list[int],
+    scale: list[float],
+    what: str,
+    rows: IntArray,
+    scaled: Sequence[FloatArray],
+) -> list[Hit]:
+    """:func:`_running_max` on some rows (``scaled``: their scaled values per cutoff)."""
+    n = len(rows)
+    eps = grid.eps[rows] if n < len(grid.eps) else grid.eps
+    best = np.array(scaled[0], dtype=np.float64)
     best_at = np.zeros(n, dtype=np.int64)
     best_scale = np.full(n, scale[0])
-    unit = all(s == 1.0 for s in scale)  # R, Success, RR: no scaling, one tolerance
-    tol = grid.eps * 2.0 + SLACK if unit else np.empty(n)
-    floor, bad, up = np.empty(n), np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
+    tol, floor = np.empty(n), np.empty(n)
+    bad, up = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
     hits = []
     for i in range(1, len(order)):
-        v = _col(grid, order[i]) if unit else _col(grid, order[i]) * scale[i]
-        if not unit:  # eps * (scale at the best + this scale) + slack
-            np.add(best_scale, scale[i], out=tol)
-            np.multiply(tol, grid.eps, out=tol)
-            np.add(tol, SLACK, out=tol)
+        v = scaled[i]
+        np.add(best_scale, scale[i], out=tol)  # eps * (scale at the best + this one) + slack
+        np.multiply(tol, eps, out=tol)
+        np.add(tol, SLACK, out=tol)
         np.subtract(best, tol, out=floor)
         np.less(v, floor, out=bad)
         if bad.any():
@@ -199,13 +244,12 @@ def _running_max(grid: Grid, order: list[int], scale: list[float], what: str) ->
                         f"{nm[1]} = {fmt(x[1])} < {nm[0]} = {fmt(x[0])}: {w} cannot decrease in K"
                     )
                 cols = [order[int(a)], order[i]]
-                hits += _hit("monotonic", grid, bad & (best_at == a), cols, msg)
+                hits += _hit_rows("monotonic", grid, rows[bad & (best_at == a)], cols, msg)
         np.greater(v, best, out=up)
         up |= np.isnan(best)
         np.copyto(best, v, where=up)
         best_at[up] = i
-        if not unit:
-            best_scale[up] = scale[i]
+        best_scale[up] = scale[i]
     return hits
 
 
@@ -284,26 +328,34 @@ def _num_rel(grid: Grid, fams: Families) -> list[Hit]:
     for rel, pcols in _groups(fams, "P"):
         sources = list(_num_rel_sources(grid, fams, rel, pcols))
         n = len(grid.eps)
-        lo, hi = np.zeros(n), np.full(n, np.inf)
-        lo_at, hi_at = np.full(n, -1), np.full(n, -1)
-        change = np.empty(n, dtype=np.bool_)
-        for i, (_, low, high) in enumerate(sources):
-            np.greater(low, lo, out=change)
-            np.copyto(lo, low, where=change)
-            lo_at[change] = i
+        lo, hi = np.zeros(n), np.full(n, np.inf)  # the tightest bounds of any source
+        for _, low, high in sources:
+            np.fmax(lo, low, out=lo)
             if high is not None:
-                np.less(high, hi, out=change)
-                np.copyto(hi, high, where=change)
-                hi_at[change] = i
+                np.fmin(hi, high, out=hi)
         with _errstate():
-            bad = (hi_at >= 0) & (np.ceil(lo - 1e-6) > np.floor(hi + 1e-6))
+            bad = (hi < np.inf) & (np.ceil(lo - 1e-6) > np.floor(hi + 1e-6))
+        rows = np.flatnonzero(bad)
+        if not len(rows):
+            continue
+        # the first source that reached each bound, on the rows in conflict only
+        lo, hi = np.zeros(len(rows)), np.full(len(rows), np.inf)
+        lo_at, hi_at = np.full(len(rows), -1), np.full(len(rows), -1)
+        for i, (_, low, high) in enumerate(sources):
+            value = low[rows]
+            up = value > lo
+            lo, lo_at = np.where(up, value, lo), np.where(up, i, lo_at)
+            if high is not None:
+                value = high[rows]
+                down = value < hi
+                hi, hi_at = np.where(down, value, hi), np.where(down, i, hi_at)
         width = len(sources)
-        for pair in np.unique(lo_at[bad] * width + hi_at[bad]):
+        for pair in np.unique(lo_at * width + hi_at):
             a, b = divmod(int(pair), width)
             low_src, high_src = sources[int(a)][0], sources[int(b)][0]
             msg = _conflict(low_src, high_src)
-            mask = bad & (lo_at == a) & (hi_at == b)
-            hits += _hit("num_rel", grid, mask, low_src.cols + high_src.cols, msg)
+            chosen = rows[(lo_at == a) & (hi_at == b)]
+            hits += _hit_rows("num_rel", grid, chosen, low_src.cols + high_src.cols, msg)
     return hits
 
 

@@ -41,6 +41,7 @@ class Layout:
     _gathers: dict[tuple[int, tuple[int, ...]], tuple[IntArray, npt.NDArray[np.intp]]] = field(
         default_factory=dict, repr=False
     )
+    _gaps: dict[int, npt.NDArray[np.bool_]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def build(
@@ -102,6 +103,28 @@ class Layout:
             if not keep.all():
                 return q_codes[keep], np.ascontiguousarray(out[:, keep])
         return q_codes, out
+
+    def complete_rows(
+        self, dataset: int, metric: int, systems: Sequence[int]
+    ) -> tuple[IntArray, npt.NDArray[np.intp]] | None:
+        """The query codes (string order) and the row of each (system, query) of one
+        dataset and metric when every system has a value for every one of the queries
+        (:meth:`matrix` is then ``values[metric].take(rows)``), else None."""
+        q_codes, index = self._gather(dataset, tuple(systems))
+        if self.present is not None or not len(index) or (index < 0).any():
+            return None
+        if self._has_gaps(dataset)[metric]:
+            return None
+        return q_codes, index
+
+    def _has_gaps(self, dataset: int) -> npt.NDArray[np.bool_]:
+        """Per metric, whether any row of ``dataset`` lacks it (computed once)."""
+        if dataset not in self._gaps:
+            last = len(self.block_start) - 1
+            lo = int(self.block_start[min(dataset * self.n_systems, last)])
+            hi = int(self.block_start[min((dataset + 1) * self.n_systems, last)])
+            self._gaps[dataset] = np.asarray(np.isnan(self.values[:, lo:hi]).any(axis=1))
+        return self._gaps[dataset]
 
     def _gather(
         self, dataset: int, systems: tuple[int, ...]

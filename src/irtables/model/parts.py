@@ -12,12 +12,14 @@ The stacked codes and values are built only when a consumer asks for them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from irtables.base.executor import available_cores
 from irtables.model.factor import Factor, smallest_code_type
 
 FloatArray = npt.NDArray[np.float64]
@@ -181,16 +183,21 @@ def layout_blocks(
     grid = np.empty((n_m, n_rows)) if full else np.full((n_m, n_rows), np.nan)
     row_block = np.empty(n_rows, dtype=np.int64)
     row_query = np.empty(n_rows, dtype=np.int64)
+    work = []
     at = 0
     for i, width in zip(order, widths, strict=True):
         lut_q, lut_m = index.lut["query"][i], index.lut["metric"][i]
         # the rows of a block: its queries in stacked-code order
         pick = None if _increasing(lut_q) else np.argsort(lut_q, kind="stable")
         rows = slice(at, at + width)
-        _place(grid, rows, parts[i], None if full else lut_m, pick)
+        work.append((rows, parts[i], None if full else lut_m, pick))
         row_block[rows] = block[i]
         row_query[rows] = lut_q if pick is None else lut_q[pick]
         at += width
+    # every part writes its own rows: on every core (numpy copies without the GIL, and
+    # the new grid's pages are touched in parallel)
+    with ThreadPoolExecutor(max_workers=min(available_cores(), len(work) or 1)) as pool:
+        list(pool.map(lambda job: _place(grid, *job), work))
     n_blocks = len(index.categories["dataset"]) * n_s
     block_start = np.searchsorted(row_block, np.arange(n_blocks + 1)).astype(np.int64)
     return grid, row_block, row_query, block_start

@@ -396,6 +396,9 @@ class ResultSet:
         raises :class:`QueryMismatchError` naming them, ``intersect`` keeps the common
         queries and ``zero`` scores the missing ones 0; both warn with what they did.
         """
+        lazy = self._complete_rows(dataset, metric, systems)
+        if lazy is not None:
+            return lazy
         queries, rows = self._matrix(dataset, metric, systems)
         if not np.isnan(rows).any():
             return Aligned(tuple(queries.tolist()), tuple(systems), rows=rows)
@@ -418,6 +421,24 @@ class ResultSet:
             matrix=matrix,
             dropped=dropped,
         )
+
+    def _complete_rows(self, dataset: str, metric: str, systems: Sequence[str]) -> Aligned | None:
+        """The aligned matrix, read from the layout on demand, when every system has every
+        query (nothing to resolve); else None."""
+        d = self.code_of("dataset", dataset)
+        m = self.code_of("metric", metric)
+        codes = tuple(self.code_of("system", s) for s in systems)
+        if d < 0 or m < 0:
+            return None
+        found = self.layout.complete_rows(d, m, codes)
+        if found is None:
+            return None
+        q_codes, index = found
+        names = self.__dict__.setdefault("_query_names", {})
+        key = (d, codes)
+        if key not in names:
+            names[key] = tuple(self._query_order[0][q_codes].tolist())
+        return Aligned(names[key], tuple(systems), source=(self.layout.values[m], index))
 
     def _matrix(
         self, dataset: str, metric: str, systems: Sequence[str]
@@ -471,8 +492,10 @@ class Aligned:
     """A dense queries x systems matrix of one dataset and metric.
 
     :attr:`values` is the matrix (queries x systems, C-contiguous) and :attr:`by_system`
-    the same values one system per row; build it with ``matrix`` (the first) or ``rows``
-    (the second): the other is made on first use.
+    the same values one system per row. Build it with ``matrix`` (the first), ``rows``
+    (the second) or ``source``: a row of values and the index of each system's values
+    in it (systems x queries), read on demand (:meth:`column` then copies one system's
+    values and keeps nothing).
     """
 
     queries: tuple[str, ...]
@@ -480,26 +503,36 @@ class Aligned:
     matrix: npt.NDArray[np.float64] | None = field(default=None, repr=False)
     dropped: tuple[str, ...] = ()  # queries a policy removed or zero-filled
     rows: npt.NDArray[np.float64] | None = field(default=None, repr=False, compare=False)
+    source: tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     @functools.cached_property
     def values(self) -> npt.NDArray[np.float64]:
         """The queries x systems matrix (C-contiguous)."""
         if self.matrix is not None:
             return self.matrix
-        assert self.rows is not None
-        return np.ascontiguousarray(self.rows.T)
+        return np.ascontiguousarray(self.by_system.T)
 
     @functools.cached_property
     def by_system(self) -> npt.NDArray[np.float64]:
         """The systems x queries matrix (C-contiguous): one row per system."""
         if self.rows is not None:
             return self.rows
+        if self.source is not None:
+            row, index = self.source
+            return row.take(index)
         return np.ascontiguousarray(self.values.T)
 
     def column(self, system: str) -> npt.NDArray[np.float64]:
         """The values of one system, in query order."""
         j = self.systems.index(system)
-        return self.values[:, j] if self.rows is None else self.rows[j]
+        if self.rows is None and self.source is not None and "by_system" not in self.__dict__:
+            row, index = self.source
+            return np.asarray(row.take(index[j]), dtype=np.float64)
+        if self.matrix is not None:
+            return np.asarray(self.values[:, j], dtype=np.float64)
+        return np.asarray(self.by_system[j], dtype=np.float64)
 
 
 def _resolve_gaps(

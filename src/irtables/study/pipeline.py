@@ -2,25 +2,34 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from irtables.base.filenames import file_stems
 from irtables.config import CompareSettings, Config, find_config
 from irtables.errors import InputError
 from irtables.loaders import load_results
 from irtables.model import ResultSet
-from irtables.output.writers import Written, write_files
-from irtables.render import FORMATS, render
-from irtables.stats.report import format_comparisons
 from irtables.study.runsets import configured_inputs, evaluate_datasets
-from irtables.tables import build_all
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported where used: reading a study does not wait for the tables' code
     from irtables.lint import LintReport
+    from irtables.output.writers import Written
+
+#: What :func:`write_tables` imports, for a command to import while it reads the results.
+TABLE_MODULES = (
+    "irtables.tables.build",
+    "irtables.render",
+    "irtables.output.writers",
+    "irtables.stats.report",
+    "irtables.lint.report",
+    "scipy.special",
+    "jinja2",
+    "irtables.render.env",
+)
 
 
 def resolve_study(
@@ -90,17 +99,30 @@ def write_tables(
     from concurrent.futures import ThreadPoolExecutor
 
     from irtables.lint import lint
+    from irtables.output.writers import write_files
 
     _ = results.layout  # built once, here: the lint checks and the tables' tests read it
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        # The lint checks (numpy over the whole layout) run beside the tables; their
-        # warning still comes first: the tables' warnings are held until it is given.
-        checked = pool.submit(lint, results, limit=1)
-        with warnings.catch_warnings(record=True) as held:
-            files = _table_files(results, config, formats, template_dirs, progress)
-        warn_lint(results, report=checked.result())
-    for w in held:
-        warnings.showwarning(w.message, w.category, w.filename, w.lineno, w.file, w.line)
+    switch = sys.getswitchinterval()
+    # The lint thread needs the GIL back between numpy calls; by default the tables'
+    # Python code would keep it up to 5 ms each time.
+    sys.setswitchinterval(min(switch, 0.0005))
+    held: list[warnings.WarningMessage] = []
+    try:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            # The lint checks (numpy over the whole layout) run beside the tables; their
+            # warning still comes first: the tables' warnings are held until it is given.
+            checked = pool.submit(lint, results, limit=1)
+            try:
+                with warnings.catch_warnings(record=True) as held:
+                    files = _table_files(results, config, formats, template_dirs, progress)
+            finally:
+                warn_lint(results, report=checked.result())
+                for w in held:
+                    warnings.showwarning(
+                        w.message, w.category, w.filename, w.lineno, w.file, w.line
+                    )
+    finally:
+        sys.setswitchinterval(switch)
     return write_files(outdir, files, by="tables", force=force)
 
 
@@ -112,6 +134,11 @@ def _table_files(
     progress: Callable[[int, int], None] | None,
 ) -> dict[str, str]:
     """Every table in every format, and the significance report: file name -> text."""
+    from irtables.base.filenames import file_stems
+    from irtables.render import FORMATS, render
+    from irtables.stats.report import format_comparisons
+    from irtables.tables import build_all
+
     built = build_all(results, config, progress=progress)
     files: dict[str, str] = {}
     stems = file_stems(t.name for t in built.tables)
