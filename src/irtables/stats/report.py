@@ -53,6 +53,9 @@ def _columns(comparisons: Comparisons) -> dict[str, list[object]]:
 
 
 def _typed(values: list[object]) -> list[object]:
+    kinds = set(map(type, values))
+    if kinds == {float} or kinds == {str} or kinds == {int}:
+        return values  # the usual columns: nothing to convert
     present = [v for v in values if v is not None]
     numeric = bool(present) and all(_is_number(v) for v in present)
     floats = any(isinstance(v, float | np.floating) for v in present)
