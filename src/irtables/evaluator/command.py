@@ -75,7 +75,8 @@ def evaluate_files(
     if len(set(names)) != len(names):
         raise InputError(f"two runs have the same name: {', '.join(names)}")
     runs: list[tuple[Path | Run, str]] = list(zip(run_paths, names, strict=True))
-    with _first_run_read(runs, at_once=not pooled and progress is None) as first:
+    at_once = not pooled and progress is None and _small(run_paths[0] if run_paths else None)
+    with _first_run_read(runs, at_once=at_once) as first:
         queries = qrels_queries(qrels_path, index=not pooled)  # its errors first
         if first is not None:
             runs[0] = (first(), names[0])
@@ -93,6 +94,15 @@ def evaluate_files(
         per_query_missing=trec_eval == "10",
         relevance=relevance,
     )
+
+
+def _small(path: Path | None) -> bool:
+    """Whether a run file is small enough to be read beside the qrels (a large one takes
+    far longer than the qrels: reading it alone keeps its memory in one place)."""
+    try:
+        return path is not None and path.stat().st_size <= LONG_INPUT_BYTES
+    except OSError:
+        return False
 
 
 @contextmanager
