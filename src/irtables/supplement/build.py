@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from matplotlib.figure import Figure
@@ -23,6 +24,7 @@ from irtables.supplement import figures as fig
 from irtables.supplement import report
 from irtables.supplement.analysis import PerQuery, compare_queries
 from irtables.supplement.bibliography import bibtex
+from irtables.supplement.drawing import render_jobs
 from irtables.supplement.methods import methods_model
 from irtables.supplement.templates import render_page
 from irtables.tables import build_all
@@ -68,12 +70,14 @@ def build_supplement(
     pr_results: ResultSet | None = None,
     template_dirs: Sequence[str | Path] = (),
     progress: Progress | None = None,
+    workers: int | None = 1,
 ) -> Built:
     """Build every output of the supplement from the results and the configuration.
 
     ``pr_results`` holds interpolated precision (``IPrec@r``) evaluated from runs and
     qrels for the precision-recall figure; without it, IPrec values in ``results`` are
-    used, and without either the figure is skipped (and a note says so).
+    used, and without either the figure is skipped (and a note says so). The figures are
+    drawn in ``workers`` processes (``None``: one per core; see :mod:`.drawing`).
     """
     report_progress = progress or (lambda stage, done, total: None)
     built = build_all(
@@ -83,7 +87,9 @@ def build_supplement(
     out += _tables(built, template_dirs)
     analyses = _analyses(results, config, built)
     out += _analysis_files(analyses, config)
-    figures, fig_files, notes = _figures(results, config, analyses, pr_results, report_progress)
+    figures, fig_files, notes = _figures(
+        results, config, analyses, pr_results, report_progress, workers
+    )
     out += fig_files
     used = _used_metrics(results, config, built)
     queries = {d: int(n) for d, n in _query_counts(results).items() if d in used}
@@ -208,6 +214,7 @@ def _figures(
     analyses: Sequence[PerQuery],
     pr_results: ResultSet | None,
     progress: Progress,
+    workers: int | None,
 ) -> tuple[list[FigureEntry], list[Output], list[str]]:
     means = _means(results, config)
     index = MetricIndex.from_results(results)
@@ -225,12 +232,15 @@ def _figures(
             "(IPrec@r) and the configuration names no qrels and runs to compute it from."
         )
     plans += pr
+    rendered = render_jobs(
+        [draw for _, draw in plans],
+        workers=workers,
+        progress=lambda done, total: progress("figures", done, total),
+    )
     entries, outputs = [], []
-    for done, (entry, draw) in enumerate(plans, start=1):
-        files = fig.render_all(draw())
+    for (entry, _), files in zip(plans, rendered, strict=True):
         outputs += [Output(f"figures/{entry.stem}.{ext}", data) for ext, data in files.items()]
         entries.append(entry)
-        progress("figures", done, len(plans))
     return entries, outputs, notes
 
 
@@ -273,7 +283,7 @@ def _k_plan(
         return []
     title = f"{config.dataset_name(dataset)}: effectiveness at rank cutoffs K"
     entry = FigureEntry(f"k-{safe_name(dataset)}", title)
-    return [(entry, lambda: fig.k_curves(title, panels))]
+    return [(entry, partial(fig.k_curves, title, panels))]
 
 
 def _diff_plan(
@@ -288,7 +298,7 @@ def _diff_plan(
     base = config.system_name(mine[0].baseline)
     title = f"{config.dataset_name(dataset)}: per-query difference in {label} from {base}"
     entry = FigureEntry(f"diff-{safe_name(dataset)}", title)
-    return [(entry, lambda: fig.difference_bars(title, label, panels))]
+    return [(entry, partial(fig.difference_bars, title, label, panels))]
 
 
 def _pr_plan(
@@ -308,7 +318,7 @@ def _pr_plan(
         return []
     title = f"{config.dataset_name(dataset)}: interpolated precision-recall"
     entry = FigureEntry(f"pr-{safe_name(dataset)}", title)
-    return [(entry, lambda: fig.pr_curves(title, lines))]
+    return [(entry, partial(fig.pr_curves, title, lines))]
 
 
 def _systems_of(means: Means, dataset: str, config: Config) -> list[str]:

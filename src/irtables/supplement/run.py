@@ -12,6 +12,7 @@ from irtables.model import ResultSet
 from irtables.output.writers import sha256_hex, write_atomic
 from irtables.study.pipeline import resolve_study, template_dirs_for
 from irtables.supplement.build import Output, build_supplement, readme
+from irtables.supplement.drawing import warm_up
 from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, read_manifest, relative
 from irtables.supplement.pdf import compile_pdf, pdflatex_available
 from irtables.supplement.study import config_file, default_outdir, input_files
@@ -47,19 +48,26 @@ def make_supplement(
     template_dirs: Sequence[str | Path] = (),
     pdf: bool = True,
     progress: Progress | None = None,
+    workers: int | None = 1,
 ) -> SupplementRun:
     """Build the supplement of a study and write it into ``outdir`` with its manifest.
 
     ``outdir`` defaults to ``supplement/`` beside the configuration (or in the results
     folder). Files whose content is unchanged are not rewritten; files that irtables did
     not generate are not overwritten unless ``force``. The PDF is compiled when ``pdf``
-    and pdflatex is available; otherwise a note says why it is missing.
+    and pdflatex is available; otherwise a note says why it is missing. The figures are
+    drawn in ``workers`` processes (``None``: one per core); a script that asks for more
+    than one must guard its entry point with ``if __name__ == "__main__":``, as for any
+    :mod:`multiprocessing` code.
     """
+    warm_up(workers)  # the workers' fork server starts while the results are read
     results, config, base = resolve_study(results_path, config_path=config_path)
     target = Path(outdir) if outdir is not None else default_outdir(base)
     dirs = template_dirs_for(config, base, template_dirs)
     pr = _pr_results(config, base, progress)
-    built = build_supplement(results, config, pr_results=pr, template_dirs=dirs, progress=progress)
+    built = build_supplement(
+        results, config, pr_results=pr, template_dirs=dirs, progress=progress, workers=workers
+    )
     outputs, notes = list(built.outputs), list(built.notes)
     compiled = None
     if pdf and pdflatex_available():
