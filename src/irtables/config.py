@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from irtables.config_reader import TomlReader
+from irtables.config_tables import TableSpec, parse_table_specs
 from irtables.errors import ConfigError
 
-FORMATS = ("latex", "markdown", "csv")
+FORMATS = ("latex", "markdown", "csv", "html")
+DEFAULT_FORMATS = ("latex", "markdown", "csv")
 #: How the tables show systems with several runs (seeds or folds).
 SEED_DISPLAYS = ("mean", "mean_std")
 DEFAULT_MAIN_METRICS = ("NDCG@10", "MRR@10", "MAP", "P@10", "R@100")
@@ -61,14 +63,16 @@ class Output:
     """Where and how tables are written."""
 
     dir: str = "tables"
-    formats: tuple[str, ...] = FORMATS
+    formats: tuple[str, ...] = DEFAULT_FORMATS
     decimals: int = 3
     leading_zero: bool = True
     second_best: bool = False
     templates: str | None = None
     missing: str = "error"
     lower_is_better: tuple[str, ...] = ()
-    wide: bool = False  # LaTeX: table* (spanning both columns of a two-column paper)
+    # LaTeX: table* (spanning both columns of a two-column paper); None ("auto"): a table
+    # that fits a column is a table, a wider one a table* (irtables.render.fit)
+    wide: bool | None = None
     resize: bool = False  # LaTeX: scale the tabular to the line width (needs graphicx)
     seeds: str = "mean"  # systems with several runs: "mean" or "mean_std" (mean ± std)
 
@@ -158,6 +162,7 @@ class Config:
     main: MainTable = field(default_factory=MainTable)
     k_breakdown: KBreakdownTable = field(default_factory=KBreakdownTable)
     ablation: AblationTable | None = None
+    tables: tuple[TableSpec, ...] = ()  # [tables.<name>] with a layout key
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -211,7 +216,8 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
     r = TomlReader(source)
     r.only(data, "", {"datasets", "systems", "compare", "output", "tables"})
     tables = r.table(data, "tables")
-    r.only(tables, "tables", {"main", "k_breakdown", "ablation"})
+    specs = parse_table_specs(r, tables)
+    custom_main = any(s.name == "main" for s in specs)
     compare = r.table(data, "compare")
     return Config(
         path=source,
@@ -219,9 +225,10 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
         systems=_named_list(r, data, "systems"),
         compare=_compare(r, compare),
         output=_output(r, r.table(data, "output")),
-        main=_main(r, r.table(tables, "tables.main")),
+        main=MainTable() if custom_main else _main(r, r.table(tables, "tables.main")),
         k_breakdown=_k_breakdown(r, r.table(tables, "tables.k_breakdown")),
         ablation=_ablation(r, tables.get("ablation")),
+        tables=specs,
         raw=dict(data),
     )
 
@@ -352,15 +359,24 @@ def _output(r: TomlReader, t: Mapping[str, Any]) -> Output:
         templates=r.opt_str(t, w, "templates"),
         missing=missing,
         lower_is_better=r.str_list(t, w, "lower_is_better", ()),
-        wide=r.bool_(t, w, "wide", False),
+        wide=_wide(r, t, w),
         resize=r.bool_(t, w, "resize", False),
         seeds=r.choice(t, w, "seeds", SEED_DISPLAYS, "mean"),
     )
 
 
+def _wide(r: TomlReader, t: Mapping[str, Any], w: str) -> bool | None:
+    value = t.get("wide", "auto")
+    if value == "auto":
+        return None
+    if not isinstance(value, bool):
+        raise r.error(f"{w}.wide", 'true, false or "auto"', value)
+    return value
+
+
 def _main(r: TomlReader, t: Mapping[str, Any]) -> MainTable:
     w = "tables.main"
-    r.only(t, w, {"metrics", "average", "caption", "label"})
+    r.only(t, w, {"layout", "metrics", "average", "caption", "label"})
     return MainTable(
         metrics=r.str_list(t, w, "metrics", DEFAULT_MAIN_METRICS),
         average=r.bool_(t, w, "average", False),

@@ -128,6 +128,8 @@ class Measure:
             text += f"(p={_fmt_param(self.param)})"
         if fam.param == "r" and self.param is not None:
             text += f"@{_fmt_param(self.param)}"
+        if self.rel is not None and self.family in ("nDCG", "nDCG_exp"):
+            text += f"(rel≥{self.rel})"  # ranx's ndcg-l2: grades below 2 give no gain
         if self.k is not None:
             text += f"@{self.k}"
         return text
@@ -238,11 +240,11 @@ def parse_measure(name: str) -> Measure:
     ['P@10', 'P@10', 'P@10']
     >>> parse_measure("recip_rank").label, parse_measure("RR@10").label
     ('MRR', 'MRR@10')
-    >>> parse_measure("AP(rel=2)").name
-    'AP(rel=2)'
+    >>> parse_measure("AP(rel=2)").name, parse_measure("map-l2").name
+    ('AP(rel=2)', 'AP(rel=2)')
     """
     text = name.strip()
-    measure = _parse_trec_eval(text) or _parse_at_style(text)
+    measure = _parse_trec_eval(text) or _parse_at_style(text) or _parse_ranx_level(text)
     if measure is None:
         k = re.search(r"[@_.](\d+)$", text)
         known = known_measure_names()
@@ -291,6 +293,24 @@ def _parse_at_style(text: str) -> Measure | None:
         else:
             return None
     return _build(family, k, rel, param)
+
+
+_RANX_LEVEL = re.compile(r"^(?P<base>.+)-l(?P<level>\d+)$")
+
+
+def _parse_ranx_level(text: str) -> Measure | None:
+    """ranx's relevance level suffix: ``map-l2``, ``ndcg@10-l2`` (judgements >= 2 count).
+
+    ranx drops judgements below the level before computing any measure, nDCG included
+    (its gain then starts at that grade), so the level is kept in the name.
+    """
+    m = _RANX_LEVEL.match(text)
+    if not m or "(" in m.group("base"):
+        return None
+    base = _parse_at_style(m.group("base"))
+    if base is None:
+        return None
+    return Measure(base.family, base.k, int(m.group("level")), base.param)
 
 
 def _parse_args(args: str | None, param_name: str | None) -> tuple[int | bool | None, float | None]:

@@ -22,6 +22,12 @@ GOLDEN = Path(__file__).parent
 REPO = GOLDEN.parents[1]
 
 
+LAYOUTS_STUDY = REPO / "tests" / "data" / "layouts"  # synthetic values, every layout
+
+
+LAYOUT_OF: dict[str, str] = {}  # golden file -> layout of its table
+
+
 def _rendered() -> dict[str, str]:
     results, config, _ = resolve_study(REPO / "results")
     out = {}
@@ -29,6 +35,11 @@ def _rendered() -> dict[str, str]:
     for model in built.tables:
         for fmt, spec in FORMATS.items():
             out[f"{model.name}.{spec.extension}"] = render(model, fmt)
+    results, config, _ = resolve_study(LAYOUTS_STUDY)
+    for model in build_all(results, config).tables:
+        for fmt, spec in FORMATS.items():
+            out[f"layouts/{model.name}.{spec.extension}"] = render(model, fmt)
+            LAYOUT_OF[f"layouts/{model.name}.{spec.extension}"] = model.layout
     assert built.comparisons is not None  # the example configures a baseline
     out["significance.csv"] = format_comparisons(built.comparisons, "csv")
     out["significance.md"] = format_comparisons(built.comparisons, "markdown")
@@ -55,8 +66,22 @@ def test_golden(name: str, update_golden: bool) -> None:
 
 
 def test_no_stale_golden_files() -> None:
-    on_disk = {p.name for p in GOLDEN.iterdir() if p.suffix in {".tex", ".md", ".csv"}}
+    suffixes = {".tex", ".md", ".csv", ".html"}
+    on_disk = {
+        str(p.relative_to(GOLDEN))
+        for folder in (GOLDEN, GOLDEN / "layouts")
+        for p in folder.iterdir()
+        if p.suffix in suffixes
+    }
     assert on_disk == set(RENDERED)
+
+
+def test_every_layout_in_every_format_has_a_golden_file() -> None:
+    from irtables.tables import LAYOUTS
+
+    covered = {(layout, name.rsplit(".", 1)[1]) for name, layout in LAYOUT_OF.items()}
+    expected = {(layout, fmt.extension) for layout in LAYOUTS for fmt in FORMATS.values()}
+    assert covered == expected
 
 
 @pytest.mark.latex

@@ -163,7 +163,7 @@ def test_mean_std_cells_and_caption(tmp_path: Path) -> None:
     assert "mean ± standard deviation over 3 seeds" in caption
     latex = render(main, "latex")
     for row in main.groups[0].rows:
-        assert f"{row.cells[0].text}" + "}" * row.cells[0].best + " $\\pm$ " in latex
+        assert f"{row.cells[0].text}" + "}" * row.cells[0].best + " & $\\pm$ " in latex
     assert " ± " in render(main, "markdown")
 
 

@@ -68,10 +68,12 @@ def tables(
     baselines: tuple[str, ...],
     force: bool,
 ) -> None:
-    """Write Table 1, Table S1 per dataset and the ablation table (LaTeX, Markdown, CSV).
+    """Write Table 1, Table S1 per dataset, the ablation and every [tables.<name>] table.
 
-    Writes table1.*, tableS1-<dataset>.* and, when configured, ablation.* and prints what
-    it wrote. Best values per column are bold, decided on the displayed (rounded) numbers.
+    Writes table1.*, tableS1-<dataset>.*, ablation.* and <name>.* for each configured
+    [tables.<name>] (layouts: dataset_columns, grid, sensitivity, ...) in LaTeX, Markdown
+    and CSV (or the -f formats, html included), and prints what it wrote. Best values are
+    bold, decided on the displayed (rounded) numbers.
     """
     from irtables.study.pipeline import (
         resolve_study,

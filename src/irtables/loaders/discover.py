@@ -15,7 +15,7 @@ Everything is visited in sorted order.
 from __future__ import annotations
 
 import os
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -78,25 +78,32 @@ class Study:
 
 
 def load_results(
-    path: str | os.PathLike[str],
+    path: str | os.PathLike[str] | pd.DataFrame | Mapping[str, object],
     *,
     input_format: str | None = None,
     dataset: str | None = None,
+    system: str | None = None,
     allow_empty: bool = False,
     exclude: Collection[Path] = (),
 ) -> ResultSet:
-    """Read per-query results from a file or a folder into a :class:`ResultSet`.
+    """Read per-query results from a file, a folder or a Python object into a :class:`ResultSet`.
 
     Parameters
     ----------
     path
         A file, a folder laid out ``DIR/<dataset>/<system>.<ext>``, or a folder of
-        files (for instance one tidy file with system and dataset columns).
+        files (for instance one tidy file with system and dataset columns). Or, without
+        files: a tidy pandas frame, PyTerrier's ``pt.Experiment(..., perquery=True)``
+        frame, or a per-query dict as pytrec_eval (``{query: {metric: value}}``) or
+        ranx (``{metric: {query: value}}``) give it (:mod:`~irtables.loaders.memory`).
     input_format
         A :data:`~irtables.loaders.LOADERS` key for every file; detected per file if None.
     dataset
         The dataset of files that neither have a dataset column nor sit in a dataset
-        folder; defaults to the name of the folder holding them.
+        folder; defaults to the name of the folder holding them. Required for a frame
+        without a dataset column and for a dict.
+    system
+        The system of a frame without a system column, or of a dict.
     allow_empty
         Return an empty result set for a folder without result files (the configuration
         may name qrels and runs instead) rather than raise.
@@ -114,6 +121,10 @@ def load_results(
     >>> rs.datasets(), rs.systems(), rs.metrics()
     (('dl19',), ('bm25',), ('P@10',))
     """
+    if isinstance(path, pd.DataFrame | Mapping):
+        from irtables.loaders.memory import results_from_object
+
+        return results_from_object(path, dataset=dataset, system=system)
     skip = frozenset(p.resolve() for p in exclude)
     if allow_empty and Path(path).is_dir() and not _has_results(Path(path), skip):
         return ResultSet.concat([])

@@ -1,4 +1,5 @@
-"""JSON ``{query: {metric: value}}``: what pytrec_eval and ir_measures users dump."""
+"""JSON per-query dicts: ``{query: {metric: value}}`` as pytrec_eval and ir_measures users
+dump them, or ``{metric: {query: value}}`` as ranx keeps them (``run.scores``)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ import json
 
 import pandas as pd
 
-from irtables.errors import InputError
+from irtables.errors import InputError, UnknownNameError
 from irtables.loaders.base import Parsed, check_not_empty
 from irtables.loaders.source import decode_text
 
-EXPECTED = "a JSON object {query: {metric: value}}"
+EXPECTED = "a JSON object {query: {metric: value}} or {metric: {query: value}}"
 
 
 def read_json_dict(data: bytes, path: str) -> Parsed:
@@ -30,25 +31,60 @@ def read_json_dict(data: bytes, path: str) -> Parsed:
         raise InputError(f"invalid JSON: {exc.msg}", path=path, line=exc.lineno) from exc
     except _RepeatedKeyError as exc:
         raise InputError(f"key {exc.key!r} appears twice in one object", path=path) from exc
+    return Parsed(frame=nested_frame(doc, path))
+
+
+def nested_frame(doc: object, path: str) -> pd.DataFrame:
+    """Rows ``query, metric, value`` of a nested per-query dict, in either orientation.
+
+    The outer keys are metrics (ranx's ``{metric: {query: value}}``) when every one of
+    them is a measure name and the inner keys of the first are not; otherwise they are
+    queries (pytrec_eval's ``{query: {metric: value}}``).
+
+    Examples
+    --------
+    >>> nested_frame({"map-l2": {"106_1": 0.5}}, "x").values.tolist()
+    [['106_1', 'map-l2', 0.5]]
+    """
     if not isinstance(doc, dict) or not doc:
         raise InputError(f"expected {EXPECTED}", path=path)
+    metric_first = _metric_first(doc)
     queries: list[str] = []
     metrics: list[str] = []
     values: list[float] = []
-    for query, per_metric in doc.items():
-        if not isinstance(per_metric, dict):
-            raise InputError(f"query {query!r}: expected an object {{metric: value}}", path=path)
-        for metric, value in per_metric.items():
+    for outer, inner in doc.items():
+        if not isinstance(inner, dict):
+            what = "metric" if metric_first else "query"
+            shape = "{query: value}" if metric_first else "{metric: value}"
+            raise InputError(f"{what} {outer!r}: expected an object {shape}", path=path)
+        for key, value in inner.items():
+            query, metric = (key, outer) if metric_first else (outer, key)
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise InputError(
                     f"query {query!r}, metric {metric!r}: expected a number, got {value!r}",
                     path=path,
                 )
-            queries.append(query)
-            metrics.append(metric)
+            queries.append(str(query))
+            metrics.append(str(metric))
             values.append(float(value))
-    frame = pd.DataFrame({"query": queries, "metric": metrics, "value": values})
-    return Parsed(frame=frame)
+    return pd.DataFrame({"query": queries, "metric": metrics, "value": values})
+
+
+def _metric_first(doc: dict[object, object]) -> bool:
+    if not all(_is_measure(str(k)) for k in doc):
+        return False
+    first = next(iter(doc.values()))
+    return not (isinstance(first, dict) and first and all(_is_measure(str(k)) for k in first))
+
+
+def _is_measure(name: str) -> bool:
+    from irtables.measures import parse_measure
+
+    try:
+        parse_measure(name)
+    except UnknownNameError:
+        return False
+    return True
 
 
 class _RepeatedKeyError(ValueError):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jinja2
 
-from irtables.render.escape import escape_latex, escape_markdown
+from irtables.render.escape import escape_html, escape_latex, escape_markdown
 
 
 def builtin_template_dir() -> Path:
@@ -42,7 +42,7 @@ def make_environment(fmt: str, user_dirs: Sequence[str | Path] = ()) -> jinja2.E
         "trim_blocks": True,
         "lstrip_blocks": True,
         "keep_trailing_newline": True,
-        "autoescape": False,
+        "autoescape": fmt == "html",
     }
     if fmt == "latex":
         env = jinja2.Environment(
@@ -58,4 +58,5 @@ def make_environment(fmt: str, user_dirs: Sequence[str | Path] = ()) -> jinja2.E
         env = jinja2.Environment(**common)  # type: ignore[arg-type]
     env.filters["tex"] = escape_latex
     env.filters["md"] = escape_markdown
+    env.filters["html"] = escape_html
     return env

@@ -1,7 +1,8 @@
-"""Escaping of user strings for LaTeX and Markdown: the one place it happens."""
+"""Escaping of user strings for LaTeX, Markdown and HTML: the one place it happens."""
 
 from __future__ import annotations
 
+import html
 import re
 
 _LATEX_SPECIAL = {
@@ -61,3 +62,14 @@ def escape_markdown(text: str) -> str:
     'a\\|b \\*c\\*'
     """
     return _MD_RE.sub(r"\\\1", text.replace("\n", " "))
+
+
+def escape_html(text: str) -> str:
+    """Escape a string for HTML text and attribute values.
+
+    Examples
+    --------
+    >>> escape_html('<b>"BM25" & co</b>')
+    '&lt;b&gt;&quot;BM25&quot; &amp; co&lt;/b&gt;'
+    """
+    return html.escape(text, quote=True)

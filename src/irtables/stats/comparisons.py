@@ -35,6 +35,18 @@ class Comparisons:
     def __len__(self) -> int:
         return len(self.results)
 
+    def _repr_markdown_(self) -> str:
+        """How a notebook shows the comparisons: the Markdown report with its legend."""
+        from irtables.stats.report import format_comparisons
+
+        return format_comparisons(self, "markdown").split("\n", 1)[1]
+
+    def _repr_html_(self) -> str:
+        """The Markdown report's table as HTML (pandas escapes every string)."""
+        from irtables.stats.report import comparisons_html
+
+        return comparisons_html(self)
+
     def __iter__(self) -> Iterator[PairedTestResult]:
         return iter(self.results)
 

@@ -48,6 +48,16 @@ def _display_frame(comparisons: Comparisons, digits: int) -> pd.DataFrame:
     return shown
 
 
+def comparisons_html(comparisons: Comparisons, digits: int = 4) -> str:
+    """The terminal / Markdown table as an HTML table with the legend as its caption."""
+    import html
+
+    shown = _display_frame(comparisons, digits)
+    table = shown.to_html(index=False, escape=True, border=0)
+    head, rest = table.split("\n", 1)
+    return f"{head}\n  <caption>{html.escape(_legend(comparisons))}</caption>\n{rest}"
+
+
 def format_comparisons(comparisons: Comparisons, fmt: str = "terminal", digits: int = 4) -> str:
     """Render comparisons as a terminal table, a Markdown table or CSV (every field).
 

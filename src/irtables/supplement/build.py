@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
@@ -32,6 +32,7 @@ from irtables.tables.build import TableSet
 from irtables.tables.layouts import missing_policy
 from irtables.tables.means import dataset_means
 from irtables.tables.metrics import MetricIndex, family_of
+from irtables.tables.model import TableModel
 
 Progress = Callable[[str, int, int], None]
 TABLE_FORMATS = ("latex", "markdown", "csv")
@@ -83,12 +84,13 @@ def build_supplement(
     built = build_all(
         results, config, progress=lambda d, t: report_progress("significance tests", d, t)
     )
+    built = replace(built, tables=tuple(t for t in built.tables if _in_supplement(t, config)))
     out: list[Output] = []
     out += _tables(built, template_dirs)
     analyses = _analyses(results, config, built)
     out += _analysis_files(analyses, config)
     figures, fig_files, notes = _figures(
-        results, config, analyses, pr_results, report_progress, workers
+        results, config, analyses, pr_results, report_progress, built.tables, workers
     )
     out += fig_files
     used = _used_metrics(results, config, built)
@@ -208,13 +210,36 @@ def _query_counts(results: ResultSet) -> dict[str, int]:
     return {str(d): int(n) for d, n in counts.items()}
 
 
+def _in_supplement(table: TableModel, config: Config) -> bool:
+    """Tables of a ``[tables.<name>]`` with ``supplement = false`` stay out of it."""
+    spec = next((s for s in config.tables if s.name == table.name), None)
+    return spec is None or spec.supplement
+
+
+def _sensitivity_plan(
+    config: Config, tables: Sequence[TableModel]
+) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
+    """The figure of every sensitivity table whose section keeps ``figure = true``."""
+    from irtables.supplement.sensitivity import sensitivity_figure
+
+    plans: list[tuple[FigureEntry, Callable[[], Figure]]] = []
+    for table in tables:
+        spec = next((s for s in config.tables if s.name == table.name), None)
+        if table.layout != "sensitivity" or (spec is not None and not spec.figure):
+            continue
+        entry = FigureEntry(f"sensitivity-{safe_name(table.name)}", table.caption.rstrip("."))
+        plans.append((entry, partial(sensitivity_figure, table)))
+    return plans
+
+
 def _figures(
     results: ResultSet,
     config: Config,
     analyses: Sequence[PerQuery],
     pr_results: ResultSet | None,
     progress: Progress,
-    workers: int | None,
+    tables: Sequence[TableModel] = (),
+    workers: int | None = 1,
 ) -> tuple[list[FigureEntry], list[Output], list[str]]:
     means = _means(results, config)
     index = MetricIndex.from_results(results)
@@ -232,6 +257,7 @@ def _figures(
             "(IPrec@r) and the configuration names no qrels and runs to compute it from."
         )
     plans += pr
+    plans += _sensitivity_plan(config, tables)
     rendered = render_jobs(
         [draw for _, draw in plans],
         workers=workers,
@@ -343,6 +369,7 @@ def _context(
         "generated_tex": header_line("%"),
         "generated_md": header_line("<!--") + " -->",
         "tables": [{"name": t.name, "title": t.title} for t in built.tables],
+        "models": list(built.tables),
         "significance": report.significance_rows(comparisons, dn, sn) if comparisons else [],
         "sig_header": report.SIG_HEADER,
         "wtl": report.wtl_rows(analyses, dn, sn),

@@ -13,6 +13,7 @@ from irtables.output.writers import sha256_hex, write_atomic
 from irtables.study.pipeline import resolve_study, template_dirs_for
 from irtables.supplement.build import Output, build_supplement, readme
 from irtables.supplement.drawing import warm_up
+from irtables.supplement.index_page import index_page
 from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, read_manifest, relative
 from irtables.supplement.pdf import compile_pdf, pdflatex_available
 from irtables.supplement.study import config_file, default_outdir, input_files
@@ -81,6 +82,7 @@ def make_supplement(
     elif pdf:
         notes.append(f"{PDF} was not compiled: pdflatex was not found.")
     outputs.append(readme(built, pdf=compiled is not None, template_dirs=dirs))
+    outputs.append(index_page(built, pdf=compiled is not None, template_dirs=dirs))
     if compiled is not None:
         outputs.append(Output(PDF, compiled))
     manifest = _manifest(results_path, config, base, target, outputs, notes)

@@ -8,19 +8,19 @@ from pathlib import Path
 import jinja2
 
 from irtables.errors import TemplateError
+from irtables.render import TEMPLATE_FOLDERS
 from irtables.render.env import make_environment
 
 
 def render_page(
     fmt: str, name: str, context: Mapping[str, object], dirs: Sequence[str | Path] = ()
 ) -> str:
-    """Render ``latex/<name>`` or ``markdown/<name>`` with ``context``.
+    """Render ``latex/<name>``, ``markdown/<name>`` or ``html/<name>`` with ``context``.
 
     User template folders (``dirs``) override the built-in templates by name, as for tables.
     """
     env = make_environment(fmt, dirs)
-    folder = "latex" if fmt == "latex" else "markdown"
-    path = f"{folder}/{name}"
+    path = f"{TEMPLATE_FOLDERS[fmt][0]}/{name}"
     try:
         return str(env.get_template(path).render(**context))
     except jinja2.TemplateNotFound as e:

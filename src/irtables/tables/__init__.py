@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 from irtables.config import Config
+from irtables.config_tables import TABLE_LAYOUTS, TableSpec
 from irtables.errors import UnknownNameError, unknown_name_message
 from irtables.model import ResultSet
 from irtables.tables.build import TableSet, build_all
+from irtables.tables.configured import build_configured
 from irtables.tables.layouts import (
     Markers,
     build_ablation,
     build_k_breakdown,
     build_main,
+    collect_means,
+    missing_policy,
 )
-from irtables.tables.model import Cell, Column, Row, RowGroup, TableModel
+from irtables.tables.model import Cell, Column, ColumnGroup, Row, RowGroup, TableModel
 
-LAYOUTS: dict[str, str] = {
-    "main": "Table 1: datasets x systems, one column per metric",
-    "k_breakdown": "Table S1: for one dataset, metric x system rows, one column per K",
-    "ablation": "ablation: methods as rows, metrics as columns, a description column",
-}
+LAYOUTS: dict[str, str] = dict(TABLE_LAYOUTS)
 
 
 def build_table(
@@ -29,7 +29,10 @@ def build_table(
     dataset: str | None = None,
     markers: Markers | None = None,
 ) -> TableModel:
-    """Build one table model.
+    """Build one table model: of a layout, or of a ``[tables.<name>]`` section by its name.
+
+    For a layout of :data:`LAYOUTS` other than main, k_breakdown and ablation, the first
+    configured section with that layout is used (else its defaults).
 
     Examples
     --------
@@ -48,6 +51,16 @@ def build_table(
         return build_k_breakdown(results, cfg, dataset or results.datasets()[0], markers=markers)
     if layout == "ablation":
         return build_ablation(results, cfg, markers=markers)
+    named = next((s for s in cfg.tables if s.name == layout), None)
+    if layout in LAYOUTS or named is not None:
+        spec = named or next(
+            (s for s in cfg.tables if s.layout == layout), TableSpec(layout, layout)
+        )
+        means = collect_means(results, cfg, missing=missing_policy(cfg))
+        built = build_configured(results, cfg, spec, means, markers=markers)
+        if dataset is not None:
+            built = [t for t in built if t.name.endswith(f"-{dataset}")] or built
+        return built[0]
     raise UnknownNameError(unknown_name_message("layout", layout, LAYOUTS))
 
 
@@ -55,6 +68,7 @@ __all__ = [
     "LAYOUTS",
     "Cell",
     "Column",
+    "ColumnGroup",
     "Markers",
     "Row",
     "RowGroup",

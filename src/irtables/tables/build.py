@@ -10,6 +10,7 @@ import pandas as pd
 from irtables.config import Config
 from irtables.model import ResultSet
 from irtables.stats import Comparisons
+from irtables.tables.configured import build_configured
 from irtables.tables.layouts import (
     Markers,
     Means,
@@ -46,7 +47,7 @@ def build_all(
     progress: Progress | None = None,
     seeds: pd.DataFrame | None = None,
 ) -> TableSet:
-    """Table 1, a Table S1 per dataset, the ablation table if configured, with markers.
+    """Table 1, a Table S1 per dataset, the configured tables, the ablation, with markers.
 
     A dataset without any measure at a cutoff of ``tables.k_breakdown.k`` has no Table S1.
     Markers appear when ``[compare]`` names a baseline (or ``all_pairs``): Table 1 and
@@ -76,19 +77,25 @@ def build_all(
         ablation = _with_legend(ablation, _ablation_legend(sigs, config))
     tables = [*main, *([ablation] if ablation is not None else [])]
     out = config.output
-    tables = [replace(t, wide=out.wide, resize=out.resize) for t in tables]
+    tables = [
+        replace(t, wide=out.wide if t.wide is None else t.wide, resize=out.resize) for t in tables
+    ]
     return TableSet(tuple(pad_markers(t) for t in tables), _merged(found))
 
 
 def _main_tables(
     results: ResultSet, config: Config, means: Means, markers: Markers | None
 ) -> list[TableModel]:
-    tables = [build_main(results, config, markers=markers, means=means)]
+    custom_main = any(spec.name == "main" for spec in config.tables)
+    tables = [] if custom_main else [build_main(results, config, markers=markers, means=means)]
     tables += [
         build_k_breakdown(results, config, d, markers=markers, means=means)
         for d in means.datasets
         if any(means.metrics.has_k(d, k) for k in config.k_breakdown.k)
     ]
+    for spec in config.tables:
+        built = build_configured(results, config, spec, means, markers=markers)
+        tables = [*built, *tables] if spec.name == "main" else [*tables, *built]
     return tables
 
 

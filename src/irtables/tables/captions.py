@@ -17,12 +17,13 @@ def describe_numbers(
     second: bool,
     delta: bool = False,
     runs: Mapping[str, int] | None = None,
+    highlight: str = "Best value per column within each group in bold",
 ) -> tuple[str, ...]:
     """Sentences for a caption: query counts, seeds, relevance thresholds, gain, highlighting.
 
     ``queries`` is the number of queries each dataset's means are over; ``metrics`` the
     canonical metrics shown for each dataset; ``runs`` the number of seeds of each shown
-    system (display name) that has several.
+    system (display name) that has several; ``highlight`` what bold is compared across.
     """
     notes = [_query_sentence(queries, config, datasets)]
     if runs:
@@ -36,7 +37,6 @@ def describe_numbers(
         notes.append("NDCG uses the relevance grade as gain (trec_eval).")
     if "nDCG_exp" in families:
         notes.append("NDCG-exp uses the exponential gain 2^grade − 1.")
-    highlight = "Best value per column within each group in bold"
     notes.append(highlight + ("; second best underlined." if second else "."))
     if delta:
         notes.append("Parentheses: difference from the full model.")

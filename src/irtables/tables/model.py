@@ -7,6 +7,10 @@ and significance markers. Templates only lay it out; all decisions are made here
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,14 @@ class Column:
 
 
 @dataclass(frozen=True)
+class ColumnGroup:
+    """A spanned header over consecutive value columns (a dataset in a column-group layout)."""
+
+    label: str
+    span: int
+
+
+@dataclass(frozen=True)
 class Row:
     """One table row: a label (system display name), its cells, an optional description."""
 
@@ -65,6 +77,10 @@ class TableModel:
     ``stub`` are the headers of the label columns left of the values (``("Dataset",
     "System")``); ``description_header`` is set when rows carry a description column.
     ``notes`` are sentences for the caption (what the numbers are, the legend).
+    ``column_groups`` span consecutive ``columns`` (their spans add up to the number of
+    columns) under a shared header, e.g. one group per dataset; empty for one header row.
+    ``wide`` chooses LaTeX's ``table*`` (True) or ``table`` (False); None decides from the
+    content (:mod:`irtables.render.fit`).
     """
 
     layout: str
@@ -78,10 +94,77 @@ class TableModel:
     notes: tuple[str, ...] = ()
     description_header: str | None = None
     metrics: tuple[str, ...] = ()  # canonical metrics shown, for the significance tests
-    wide: bool = False  # LaTeX table* instead of table
+    wide: bool | None = None  # LaTeX table* instead of table; None: decided from the content
     resize: bool = False  # LaTeX: scale the tabular to the line width
+    column_groups: tuple[ColumnGroup, ...] = ()
 
     @property
     def full_caption(self) -> str:
         """The caption followed by the notes."""
         return " ".join(part for part in (self.caption, *self.notes) if part)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The displayed cells as a tidy frame: one row per cell, flags and markers as columns.
+
+        Columns: ``group``, ``row`` (label), ``row_key``, ``column_group``, ``column``
+        (label), ``column_key``, ``text`` (as displayed), ``value`` (unrounded mean, NaN
+        when missing), ``best``, ``second``, ``markers``, ``spread`` and ``note``. A cell
+        spanning several columns (MAP in a K breakdown) is one row, under its first column.
+
+        Examples
+        --------
+        >>> model = TableModel("main", "t", "Table 1", ("System",), (Column("AP", "MAP"),),
+        ...     (RowGroup(None, (Row("a", "BM25", (Cell(0.5, "0.500", best=True),)),)),),
+        ...     "Caption.", "tab:t")
+        >>> model.to_frame()[["row", "column", "text", "best"]].values.tolist()
+        [['BM25', 'MAP', '0.500', True]]
+        """
+        import pandas as pd
+
+        heads: list[str | None] = []
+        for head in self.column_groups:
+            heads += [head.label] * head.span
+        heads += [None] * (len(self.columns) - len(heads))
+        records = []
+        for group in self.groups:
+            for row in group.rows:
+                j = 0
+                for cell in row.cells:
+                    column = self.columns[min(j, len(self.columns) - 1)]
+                    records.append(
+                        {
+                            "group": group.label,
+                            "row": row.label,
+                            "row_key": row.key,
+                            "column_group": heads[min(j, len(heads) - 1)],
+                            "column": column.label if cell.span == 1 else "no cutoff",
+                            "column_key": column.key if cell.span == 1 else None,
+                            "text": cell.text,
+                            "value": float("nan") if cell.value is None else cell.value,
+                            "best": cell.best,
+                            "second": cell.second,
+                            "markers": cell.markers,
+                            "spread": cell.spread,
+                            "note": cell.note,
+                        }
+                    )
+                    j += cell.span
+        return pd.DataFrame.from_records(records, columns=FRAME_COLUMNS)
+
+    def _repr_html_(self) -> str:
+        """How a notebook shows the table: the accessible HTML table with its caption."""
+        from irtables.render import html_table
+
+        return html_table(self)
+
+    def _repr_markdown_(self) -> str:
+        """The Markdown table (without the generated-by comment)."""
+        from irtables.render import render
+
+        return render(self, "markdown").split("\n", 1)[1]
+
+
+FRAME_COLUMNS = (
+    "group", "row", "row_key", "column_group", "column", "column_key", "text", "value",
+    "best", "second", "markers", "spread", "note",
+)  # fmt: skip

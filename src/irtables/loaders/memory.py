@@ -1,0 +1,100 @@
+"""Results from Python objects: pandas frames and per-query dicts, no files.
+
+A tidy frame (``query, metric, value`` and optional ``system``, ``dataset``, ``seed``;
+also spelled ``qid``, ``measure``, ...), PyTerrier's ``pt.Experiment(..., perquery=True)``
+frame (``name, qid, measure, value``), pytrec_eval's ``{query: {metric: value}}`` and
+ranx's ``{metric: {query: value}}``. Metric names are resolved and values checked as
+for files; ``dataset`` and ``system`` fill in what the object does not say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from irtables.errors import InputError
+from irtables.loaders.base import Parsed
+from irtables.loaders.columns import is_index, tidy_roles
+from irtables.loaders.json_dict import nested_frame
+from irtables.loaders.normalize import finish
+from irtables.loaders.seeds import average_seeds
+from irtables.model import ResultSet
+
+
+def results_from_object(
+    data: pd.DataFrame | Mapping[str, object],
+    *,
+    dataset: str | None = None,
+    system: str | None = None,
+    source: str | None = None,
+) -> ResultSet:
+    """A :class:`ResultSet` from a frame or a per-query dict.
+
+    Parameters
+    ----------
+    data
+        A tidy or PyTerrier per-query frame, or a nested dict in pytrec_eval's or ranx's
+        orientation.
+    dataset, system
+        Used where ``data`` has no such column (a dict never has).
+    source
+        How errors name the object (default ``<DataFrame>`` or ``<dict>``).
+
+    Examples
+    --------
+    >>> rs = results_from_object({"q1": {"ndcg_cut_10": 0.5}, "q2": {"ndcg_cut_10": 0.25}},
+    ...                          dataset="dl19", system="bm25")
+    >>> rs.frame.values.tolist()
+    [['dl19', 'bm25', 'q1', 'nDCG@10', 0.5], ['dl19', 'bm25', 'q2', 'nDCG@10', 0.25]]
+    """
+    if isinstance(data, pd.DataFrame):
+        where = source or "<DataFrame>"
+        frame = _tidy(data, where)
+    elif isinstance(data, Mapping):
+        where = source or "<dict>"
+        frame = nested_frame(dict(data), where)
+    else:
+        raise InputError(
+            f"expected a pandas DataFrame or a dict of per-query values, got {type(data).__name__}",
+            path=source,
+        )
+    loaded = finish(Parsed(frame=frame), where, "frame")
+    out = loaded.frame
+    for column, given in (("dataset", dataset), ("system", system)):
+        if column not in out.columns:
+            if given is None:
+                raise InputError(
+                    f"no {column} column: pass {column}=... for these results", path=where
+                )
+            out[column] = pd.Categorical([given] * len(out))
+    if "seed" in out.columns:
+        out, seeds = average_seeds(out, paths={})
+        return _with_seeds(ResultSet.from_frame(out, source=where), seeds)
+    return ResultSet.from_frame(out, source=where)
+
+
+def _tidy(data: pd.DataFrame, where: str) -> pd.DataFrame:
+    frame = data.reset_index(drop=True)
+    roles = tidy_roles([str(c) for c in frame.columns], where, None)
+    keep = {
+        str(col): role
+        for i, (col, role) in enumerate(zip(frame.columns, roles, strict=True))
+        if role is not None and not is_index(str(col), i)
+    }
+    out = frame.loc[:, list(keep)].rename(columns=keep)
+    for column in out.columns:
+        if column != "value":
+            out[column] = out[column].astype(str)
+    try:
+        out["value"] = np.asarray(out["value"], dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"column value: expected numbers ({exc})", path=where) from None
+    return out
+
+
+def _with_seeds(results: ResultSet, seeds: pd.DataFrame) -> ResultSet:
+    from dataclasses import replace
+
+    return replace(results, seeds=seeds) if not seeds.empty else results

@@ -1,0 +1,155 @@
+"""The LaTeX view of a table model: sub-columns for Δ and ±, spans, header groups, fit.
+
+A value column whose cells carry a Δ (ablation) or a ± (spread over seeds) becomes two
+LaTeX columns, ``r@{\\hspace{2pt}}r``: the numbers line up on the decimal point in the
+first and the Δ or ± parts line up with each other in the second, under one header.
+Nothing here is formatting: the cells' text comes from the table model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from irtables.render.fit import (
+    SUPERSCRIPT,
+    needs_both_columns,
+    tabular_width,
+    text_width,
+)
+from irtables.tables.model import Cell, TableModel
+
+DESCRIPTION_WIDTH = "3.6cm"
+DESCRIPTION_PT = 102.4  # 3.6 cm
+NOTE_SCALE = 0.78  # \scriptsize in \small
+
+
+@dataclass(frozen=True)
+class LatexColumns:
+    """How the value columns of a model map onto LaTeX columns."""
+
+    split: tuple[bool, ...]  # value column j has a Δ / ± sub-column
+    start: tuple[int, ...]  # first LaTeX column (0-based, after the stub) of value column j
+    total: int  # LaTeX columns in all, stub and description included
+
+    def span(self, first: int, count: int) -> int:
+        """LaTeX columns covered by value columns ``first`` .. ``first + count - 1``."""
+        return sum(2 if s else 1 for s in self.split[first : first + count])
+
+
+def placed_cells(cells: tuple[Cell, ...]) -> Iterator[tuple[int, Cell]]:
+    """Each cell with the index of the first value column it covers."""
+    j = 0
+    for cell in cells:
+        yield j, cell
+        j += cell.span
+
+
+def latex_columns(model: TableModel) -> LatexColumns:
+    """Which value columns need a Δ / ± sub-column, and where each starts."""
+    split = [False] * len(model.columns)
+    for group in model.groups:
+        for row in group.rows:
+            for j, cell in placed_cells(row.cells):
+                if cell.span == 1 and j < len(split) and (cell.note or cell.spread):
+                    split[j] = True
+    starts, pos = [], len(model.stub)
+    for s in split:
+        starts.append(pos)
+        pos += 2 if s else 1
+    total = pos + (1 if model.description_header else 0)
+    return LatexColumns(tuple(split), tuple(starts), total)
+
+
+def latex_context(model: TableModel, view: dict[str, Any]) -> dict[str, Any]:
+    """Add the LaTeX layout to an escaped view: spans, sub-columns, header groups, table*."""
+    cols = latex_columns(model)
+    for c, split in zip(view["columns"], cols.split, strict=True):
+        c["split"] = split
+    for group in view["groups"]:
+        for row in group["rows"]:
+            j = 0
+            for cell in row["cells"]:
+                cell["latex_span"] = cols.span(j, cell["span"])
+                cell["split"] = cell["span"] == 1 and j < len(cols.split) and cols.split[j]
+                j += cell["span"]
+    first = len(model.stub) + 1  # 1-based LaTeX column of the first value column
+    groups, j = [], 0
+    for head, g in zip(model.column_groups, view["column_groups"], strict=True):
+        count = cols.span(j, head.span)
+        begin = first + cols.span(0, j)
+        groups.append({**g, "latex_span": count, "first": begin, "last": begin + count - 1})
+        j += head.span
+    view["column_groups"] = groups
+    view["value_colspec"] = "".join(r"r@{\hspace{2pt}}r" if s else "r" for s in cols.split)
+    view["description_colspec"] = f"p{{{DESCRIPTION_WIDTH}}}"
+    estimate = estimate_width(model, cols)
+    view["width_pt"] = f"{estimate:.0f}"
+    if model.wide is None:
+        view["wide"] = needs_both_columns(estimate)
+    return {"ncols": cols.total}
+
+
+def html_context(model: TableModel, view: dict[str, Any]) -> int:
+    """Add column spans for HTML (where Δ / ± cells also sit in columns of their own)."""
+    context = latex_context(model, view)
+    for group in view["column_groups"]:
+        group["html_span"] = group["latex_span"]
+    for group in view["groups"]:
+        for row in group["rows"]:
+            for cell in row["cells"]:
+                cell["html_span"] = cell["latex_span"]
+    return int(context["ncols"])
+
+
+def estimate_width(model: TableModel, cols: LatexColumns | None = None) -> float:
+    """Estimated natural width of the table's tabular, in points (:mod:`.fit`)."""
+    cols = cols or latex_columns(model)
+    n_stub = len(model.stub)
+    widths = [0.0] * cols.total
+    spans: list[tuple[int, int, float]] = []
+    for i, stub_head in enumerate(model.stub):
+        widths[i] = text_width(stub_head)
+    for j, c in enumerate(model.columns):
+        start = cols.start[j]
+        spans.append((start, start + (2 if cols.split[j] else 1), text_width(c.label)))
+    j = 0
+    for head in model.column_groups:
+        start = cols.start[j]
+        spans.append((start, start + cols.span(j, head.span), text_width(head.label)))
+        j += head.span
+    for group in model.groups:
+        if group.label and n_stub == 1:
+            spans.append((0, cols.total, text_width(group.label) * 1.05))
+        elif group.label:
+            widths[0] = max(widths[0], text_width(group.label))
+        for row in group.rows:
+            widths[n_stub - 1] = max(widths[n_stub - 1], text_width(row.label))
+            for j, cell in placed_cells(row.cells):
+                _measure_cell(cell, j, cols, widths, spans)
+    if model.description_header:
+        widths[-1] = DESCRIPTION_PT
+    return tabular_width(widths, spans, subcolumns=sum(cols.split))
+
+
+def _measure_cell(
+    cell: Cell,
+    j: int,
+    cols: LatexColumns,
+    widths: list[float],
+    spans: list[tuple[int, int, float]],
+) -> None:
+    if j >= len(cols.start):
+        return
+    main = text_width(cell.text, bold=cell.best) + text_width(
+        cell.markers + cell.pad, scale=SUPERSCRIPT
+    )
+    extra = text_width(cell.spread) + text_width(cell.note, scale=NOTE_SCALE)
+    start = cols.start[j]
+    if cell.span > 1:
+        spans.append((start, start + cols.span(j, cell.span), main + extra + 3.0))
+        return
+    widths[start] = max(widths[start], main)
+    if cols.split[j]:
+        widths[start + 1] = max(widths[start + 1], extra)

@@ -1,0 +1,86 @@
+"""Tables configured as ``[tables.<name>]`` with a ``layout``: any number, any layout.
+
+:func:`build_configured` turns one :class:`~irtables.config_tables.TableSpec` into its
+table models (one per dataset for ``k_breakdown``, else one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from irtables.config import (
+    DEFAULT_K_METRICS,
+    DEFAULT_KS,
+    DEFAULT_MAIN_METRICS,
+    Config,
+    KBreakdownTable,
+    MainTable,
+)
+from irtables.config_tables import TableSpec
+from irtables.model import ResultSet
+from irtables.tables.configured.columns import build_dataset_columns
+from irtables.tables.configured.common import chosen_datasets, chosen_systems, table_title
+from irtables.tables.configured.grid import build_grid
+from irtables.tables.configured.sensitivity import build_sensitivity
+from irtables.tables.layouts import Markers, Means, build_k_breakdown, build_main
+from irtables.tables.model import TableModel
+
+
+def build_configured(
+    results: ResultSet,
+    config: Config,
+    spec: TableSpec,
+    means: Means,
+    *,
+    markers: Markers | None = None,
+) -> list[TableModel]:
+    """The table models of one ``[tables.<name>]`` section.
+
+    ``[tables.main]`` with another layout is Table 1 (file ``table1``).
+    """
+    builders = {
+        "dataset_columns": build_dataset_columns,
+        "grid": build_grid,
+        "sensitivity": build_sensitivity,
+    }
+    if spec.layout in builders:
+        model = builders[spec.layout](config, spec, means, markers=markers)
+        return [replace(model, name="table1") if spec.name == "main" else model]
+    where = f"tables.{spec.name}"
+    datasets = chosen_datasets(spec, means, where)
+    systems = chosen_systems(spec, means, datasets, config)
+    narrowed = replace(
+        means,
+        datasets=tuple(datasets),
+        systems={d: tuple(s for s in means.systems[d] if s in systems) for d in datasets},
+    )
+    if spec.layout == "main":
+        main = MainTable(
+            metrics=spec.metrics or DEFAULT_MAIN_METRICS,
+            average=spec.average_row,
+            caption=spec.caption,
+            label=spec.label or f"tab:{spec.name}",
+        )
+        model = build_main(results, replace(config, main=main), markers=markers, means=narrowed)
+        name = "table1" if spec.name == "main" else spec.name
+        return [replace(model, name=name, title=table_title(spec), wide=spec.wide)]
+    k_config = KBreakdownTable(
+        metrics=spec.metrics or DEFAULT_K_METRICS,
+        k=spec.k or DEFAULT_KS,
+        caption=spec.caption,
+        label=spec.label or f"tab:{spec.name}-{{dataset}}",
+    )
+    cfg = replace(config, k_breakdown=k_config)
+    return [
+        replace(
+            build_k_breakdown(results, cfg, d, markers=markers, means=narrowed),
+            name=f"{spec.name}-{d}",
+            title=spec.title or f"Table ({spec.name}, {config.dataset_name(d)})",
+            wide=spec.wide,
+        )
+        for d in datasets
+        if any(narrowed.metrics.has_k(d, k) for k in k_config.k)
+    ]
+
+
+__all__ = ["build_configured"]

@@ -1,0 +1,85 @@
+"""The grid (BEIR style): one row per dataset, one column per system, one metric, an average row."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from irtables.config import Config
+from irtables.config_tables import TableSpec
+from irtables.errors import IrtablesError
+from irtables.measures import parse_measure
+from irtables.tables.captions import describe_numbers
+from irtables.tables.configured.cells import Spot, flagged, spot
+from irtables.tables.configured.common import chosen_systems, table_title
+from irtables.tables.layouts import Markers, Means
+from irtables.tables.model import Column, Row, RowGroup, TableModel
+
+
+def build_grid(
+    config: Config, spec: TableSpec, m: Means, *, markers: Markers | None = None
+) -> TableModel:
+    """Datasets as rows, systems as columns, one metric; best per row; an average row.
+
+    The average of a system is the mean of its per-dataset means over the table's
+    datasets; a system missing a dataset has none (``–``).
+    """
+    where = f"tables.{spec.name}"
+    measure = parse_measure(spec.metrics[0] if spec.metrics else "NDCG@10")
+    if spec.datasets:
+        datasets = [d.id for d in spec.datasets]
+        unknown = [d for d in datasets if d not in m.datasets]
+        if unknown:
+            raise IrtablesError(
+                f"{where}.datasets: unknown dataset {unknown[0]!r} (known: {', '.join(m.datasets)})"
+            )
+    else:
+        datasets = [d for d in m.datasets if m.metrics.resolve(d, measure)]
+    if not datasets:
+        raise IrtablesError(f"{where}: no dataset has {measure.label}")
+    systems = chosen_systems(spec, m, datasets, config)
+    rows = []
+    for d in datasets:
+        cells = flagged(config, m, [spot(m, d, s, measure) for s in systems], measure, markers)
+        rows.append(Row(d, config.dataset_name(d), tuple(cells)))
+    groups = [RowGroup(None, tuple(rows))]
+    if spec.average_row and len(datasets) > 1:
+        spots = []
+        for s in systems:
+            values = [spot(m, d, s, measure).value for d in datasets]
+            found = [v for v in values if v is not None]
+            mean = float(np.mean(found)) if len(found) == len(values) else None
+            spots.append(Spot("", s, None, mean))
+        average = flagged(config, m, spots, measure, None)
+        groups.append(RowGroup(None, (Row("average", "Average", tuple(average)),)))
+    used = {d: [k] if (k := m.metrics.resolve(d, measure)) else [] for d in datasets}
+    notes = describe_numbers(
+        m.queries,
+        config,
+        datasets,
+        used,
+        second=config.output.second_best,
+        runs={
+            name: n
+            for name, n in m.runs_in(datasets, config).items()
+            if name in {config.system_name(s) for s in systems}
+        },
+        highlight="Best value per row in bold",
+    )
+    if len(groups) > 1:
+        notes += (
+            f"Average: the mean of the per-dataset {measure.label} over the {len(datasets)} "
+            "datasets; a system without results on all of them has none.",
+        )
+    return TableModel(
+        layout="grid",
+        name=spec.name,
+        title=table_title(spec),
+        stub=("Dataset",),
+        columns=tuple(Column(s, config.system_name(s), measure.higher_is_better) for s in systems),
+        groups=tuple(groups),
+        caption=spec.caption or f"{measure.label} per dataset.",
+        label=spec.label or f"tab:{spec.name}",
+        notes=notes,
+        metrics=tuple(dict.fromkeys(k for keys in used.values() for k in keys)),
+        wide=spec.wide,
+    )
