@@ -17,8 +17,10 @@ from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.patches import StepPatch
 
+from irtables.errors import IrtablesWarning
 from irtables.model import ResultSet
 from irtables.study.pipeline import resolve_study
+from irtables.supplement import drawing
 from irtables.supplement.analysis import PerQuery, compare_queries
 from irtables.supplement.build import build_supplement
 from irtables.supplement.drawing import render_jobs
@@ -161,3 +163,17 @@ def test_tiny_panels_draw(n: int) -> None:
         ]
     files = render_all(difference_bars("T", "AP", panels))
     assert files["pdf"].startswith(b"%PDF") and files["png"].startswith(b"\x89PNG")
+
+
+def test_without_worker_processes_the_figures_are_drawn_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_processes(*args: object, **kwargs: object) -> None:
+        raise OSError("no semaphores in this sandbox")
+
+    monkeypatch.setattr(drawing, "ProcessPoolExecutor", no_processes)
+    jobs = _jobs(50)
+    with pytest.warns(IrtablesWarning, match="no semaphores"):
+        drawn = render_jobs(jobs, workers=2)
+    monkeypatch.undo()
+    assert drawn == render_jobs(jobs, workers=1)

@@ -24,7 +24,7 @@ from irtables.supplement import figures as fig
 from irtables.supplement import report
 from irtables.supplement.analysis import PerQuery, compare_queries
 from irtables.supplement.bibliography import bibtex
-from irtables.supplement.drawing import render_jobs
+from irtables.supplement.drawing import FigureDrawing
 from irtables.supplement.methods import methods_model
 from irtables.supplement.templates import render_page
 from irtables.tables import build_all
@@ -85,25 +85,32 @@ def build_supplement(
         results, config, progress=lambda d, t: report_progress("significance tests", d, t)
     )
     built = replace(built, tables=tuple(t for t in built.tables if _in_supplement(t, config)))
-    out: list[Output] = []
-    out += _tables(built, template_dirs)
     analyses = _analyses(results, config, built)
-    out += _analysis_files(analyses, config)
-    figures, fig_files, notes = _figures(
-        results, config, analyses, pr_results, report_progress, built.tables, workers
-    )
-    out += fig_files
-    used = _used_metrics(results, config, built)
-    queries = {d: int(n) for d, n in _query_counts(results).items() if d in used}
-    model = methods_model(config, used, queries, built.comparisons)
-    context = _context(config, built, analyses, figures, notes, model)
-    out += [
-        _text("methods.tex", render_page("latex", "methods.tex.j2", context, template_dirs)),
-        _text("methods.md", render_page("markdown", "methods.md.j2", context, template_dirs)),
-        _text("references.bib", _bib_header() + bibtex(model.references)),
-        _text("supplement.tex", render_page("latex", "supplement.tex.j2", context, template_dirs)),
+    plans, notes = _figure_plans(results, config, analyses, pr_results, built.tables)
+    figures = [entry for entry, _ in plans]
+    with FigureDrawing([draw for _, draw in plans], workers=workers) as drawing:
+        # the workers draw while this process writes the tables and the text
+        tables = _tables(built, template_dirs)
+        reports = _analysis_files(analyses, config)
+        used = _used_metrics(results, config, built)
+        queries = {d: int(n) for d, n in _query_counts(results).items() if d in used}
+        model = methods_model(config, used, queries, built.comparisons)
+        context = _context(config, built, analyses, figures, notes, model)
+        pages = [
+            _text("methods.tex", render_page("latex", "methods.tex.j2", context, template_dirs)),
+            _text("methods.md", render_page("markdown", "methods.md.j2", context, template_dirs)),
+            _text("references.bib", _bib_header() + bibtex(model.references)),
+            _text(
+                "supplement.tex", render_page("latex", "supplement.tex.j2", context, template_dirs)
+            ),
+        ]
+        rendered = drawing.results(lambda done, total: report_progress("figures", done, total))
+    drawn = [
+        Output(f"figures/{entry.stem}.{ext}", data)
+        for entry, files in zip(figures, rendered, strict=True)
+        for ext, data in files.items()
     ]
-    return Built(tuple(out), tuple(notes), context)
+    return Built(tuple(tables + reports + drawn + pages), tuple(notes), context)
 
 
 def readme(built: Built, *, pdf: bool, template_dirs: Sequence[str | Path] = ()) -> Output:
@@ -232,15 +239,15 @@ def _sensitivity_plan(
     return plans
 
 
-def _figures(
+def _figure_plans(
     results: ResultSet,
     config: Config,
     analyses: Sequence[PerQuery],
     pr_results: ResultSet | None,
-    progress: Progress,
     tables: Sequence[TableModel] = (),
-    workers: int | None = 1,
-) -> tuple[list[FigureEntry], list[Output], list[str]]:
+) -> tuple[list[tuple[FigureEntry, Callable[[], Figure]]], list[str]]:
+    """Every figure of the supplement, to be drawn (picklable: see :mod:`.drawing`), and
+    the notes on figures left out."""
     means = _means(results, config)
     index = MetricIndex.from_results(results)
     plans: list[tuple[FigureEntry, Callable[[], Figure]]] = []
@@ -258,16 +265,7 @@ def _figures(
         )
     plans += pr
     plans += _sensitivity_plan(config, tables)
-    rendered = render_jobs(
-        [draw for _, draw in plans],
-        workers=workers,
-        progress=lambda done, total: progress("figures", done, total),
-    )
-    entries, outputs = [], []
-    for (entry, _), files in zip(plans, rendered, strict=True):
-        outputs += [Output(f"figures/{entry.stem}.{ext}", data) for ext, data in files.items()]
-        entries.append(entry)
-    return entries, outputs, notes
+    return plans, notes
 
 
 Means = dict[tuple[str, str, str], float]

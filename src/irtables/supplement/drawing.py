@@ -1,13 +1,13 @@
 """Drawing the supplement's figures, in worker processes when several cores are there.
 
 A job is a picklable callable that returns a :class:`~matplotlib.figure.Figure` (a
-:func:`functools.partial` of a function of :mod:`.figures` and its data). Each figure is
-drawn once and saved in every format (:func:`.figures.render_all`). The figures do not
-depend on each other, so with several cores they are drawn in a process pool; the files
-are the same bytes either way (fixed style, sizes and metadata; results kept in job order).
-Workers start from a fork server that has imported matplotlib once (``spawn`` where there
-is no fork server), never by forking this process, whose threads (pyarrow, BLAS) a fork
-could leave locked.
+:func:`functools.partial` of a figure function and its data). Each figure is drawn once
+and saved in every format (:func:`.figures.render_all`). The figures do not depend on each
+other, so with several cores they are drawn in a process pool while this process goes on
+with the rest of the supplement; the files are the same bytes either way (fixed style,
+sizes and metadata; results kept in job order). Workers start from a fork server that has
+imported matplotlib once (``spawn`` where there is no fork server), never by forking this
+process, whose threads (pyarrow, BLAS) a fork could leave locked.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from types import TracebackType
 
 from matplotlib.figure import Figure
 
@@ -28,6 +29,7 @@ from irtables.supplement.figures import render_all
 
 Job = Callable[[], Figure]
 Rendered = dict[str, bytes]
+Progress = Callable[[int, int], None]
 #: Imported once by the fork server, so that each worker starts with matplotlib loaded.
 PRELOAD = ["irtables.supplement.figures"]
 
@@ -65,67 +67,107 @@ def warm_up(workers: int | None = None) -> None:
         from multiprocessing import forkserver
 
         _context()
-        with contextlib.suppress(OSError):  # no processes here: render_jobs draws in-process
+        with contextlib.suppress(OSError):  # no processes here: drawn in this process
             forkserver.ensure_running()
 
 
 def render_jobs(
-    jobs: Sequence[Job],
-    *,
-    workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    jobs: Sequence[Job], *, workers: int | None = None, progress: Progress | None = None
 ) -> list[Rendered]:
     """Draw every job's figure and save it in every format; results in job order.
 
     ``workers`` is the number of processes (default: one per available core, at most one
-    per job); with one, or when processes cannot be started here, the figures are drawn in
-    this process. ``progress(done, total)`` is called as figures are finished.
+    per job); with one, the figures are drawn in this process. ``progress(done, total)``
+    is called as figures are finished.
     """
-    report = progress or (lambda done, total: None)
-    count = worker_count(len(jobs), workers)
-    if count > 1:
+    with FigureDrawing(jobs, workers=workers) as drawing:
+        return drawing.results(progress)
+
+
+class FigureDrawing:
+    """Figures being drawn: worker processes start on them at once, :meth:`results`
+    collects them (and draws here whatever could not go to a worker).
+
+    Use it as a context manager, so that the workers stop if the caller fails meanwhile.
+    When processes cannot start or die (a sandbox, limits, a script without the
+    ``if __name__ == "__main__":`` guard), an :class:`IrtablesWarning` says so and the
+    figures are drawn in this process.
+    """
+
+    def __init__(self, jobs: Sequence[Job], *, workers: int | None = None) -> None:
+        self._jobs = list(jobs)
+        self._pool: ProcessPoolExecutor | None = None
+        self._futures: dict[Future[Rendered], int] = {}
+        count = worker_count(len(self._jobs), workers)
+        if count < 2:
+            return
         try:
-            return _in_pool(jobs, count, report)
-        except (OSError, BrokenProcessPool) as e:  # a sandbox, limits, an unguarded script
-            warnings.warn(
-                f"figures drawn in one process: worker processes failed ({e})",
-                IrtablesWarning,
-                stacklevel=2,
-            )
-    out = []
-    for done, job in enumerate(jobs, start=1):
-        out.append(render_all(job()))
-        report(done, len(jobs))
-    return out
+            self._pool = ProcessPoolExecutor(count, mp_context=_context())
+            for i, job in enumerate(self._jobs):
+                data = _pickled(job)
+                if data is not None:  # else a closure: drawn here by results()
+                    self._futures[self._pool.submit(_render_pickled, data)] = i
+        except (OSError, BrokenProcessPool) as e:
+            self._give_up(e)
+
+    def results(self, progress: Progress | None = None) -> list[Rendered]:
+        """Every job's files, in job order, once all are drawn."""
+        report = progress or (lambda done, total: None)
+        done: dict[int, Rendered] = {}
+        waiting = set(self._futures.values())
+        for i, job in enumerate(self._jobs):
+            if i not in waiting:
+                done[i] = render_all(job())
+                report(len(done), len(self._jobs))
+        try:
+            for future in as_completed(self._futures):
+                done[self._futures[future]] = future.result()
+                report(len(done), len(self._jobs))
+        except BrokenProcessPool as e:
+            self._give_up(e)
+            for i in sorted(waiting - set(done)):
+                done[i] = render_all(self._jobs[i]())
+                report(len(done), len(self._jobs))
+        return [done[i] for i in range(len(self._jobs))]
+
+    def close(self) -> None:
+        """Stop the workers (after the figures they are drawing, if any)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def __enter__(self) -> FigureDrawing:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _give_up(self, error: BaseException) -> None:
+        warnings.warn(
+            f"figures drawn in one process: worker processes failed ({error})",
+            IrtablesWarning,
+            stacklevel=3,
+        )
+        self.close()
+        self._futures = {}
+
+
+def _pickled(job: Job) -> bytes | None:
+    try:
+        return pickle.dumps(job)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        return None
 
 
 def _render_pickled(job: bytes) -> Rendered:
     """In a worker: unpickle one job, draw it and save it in every format."""
     draw: Job = pickle.loads(job)
     return render_all(draw())
-
-
-def _in_pool(
-    jobs: Sequence[Job], workers: int, report: Callable[[int, int], None]
-) -> list[Rendered]:
-    results: dict[int, Rendered] = {}
-    local: list[int] = []
-    with ProcessPoolExecutor(workers, mp_context=_context()) as pool:
-        futures: dict[Future[Rendered], int] = {}
-        for i, job in enumerate(jobs):
-            try:
-                data = pickle.dumps(job)
-            except (pickle.PicklingError, AttributeError, TypeError):
-                local.append(i)  # a closure cannot go to a worker: drawn here below
-                continue
-            futures[pool.submit(_render_pickled, data)] = i
-        for i in local:
-            results[i] = render_all(jobs[i]())
-            report(len(results), len(jobs))
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            report(len(results), len(jobs))
-    return [results[i] for i in range(len(jobs))]
 
 
 def _context() -> multiprocessing.context.BaseContext:
