@@ -6,16 +6,21 @@ generated with ``bench/make_synthetic.py`` into ``bench/out/`` unless already th
 - *medium*: 3 datasets x 6 systems x 2,000 queries x 40 metrics;
 - *msmarco*: 2 datasets x 5 systems x 7,000 queries x 40 metrics (MS MARCO dev sized).
 
-For each study, in one run, ``python -m irtables tables STUDY -o ...`` and
-``python -m irtables supplement STUDY -o ...`` run in fresh child processes (wall time as the
-user sees it: interpreter start-up, imports and pdflatex included; peak memory from
-``os.wait4``), alternating, best of ``--repeat``. The output is a Markdown table per study
-and the targets of the issue: the supplement within 4x the tables on the medium study, and
-under 15 s on the MS-MARCO-sized one.
+For each study, in one run, ``python -m irtables tables STUDY -o ...``, then
+``python -m irtables supplement STUDY -o ...`` (figures drawn in worker processes, one per
+core) and ``... supplement -j 1`` (figures drawn in-process, for comparison) run in fresh
+child processes, alternating, best of ``--repeat``: wall time as the user sees it
+(interpreter start-up, imports and pdflatex included), CPU time and peak memory from
+``os.wait4`` (CPU of the process and of the children it waited for, pdflatex included; the
+figure workers are children of multiprocessing's fork server, so the ``-j 1`` row is the
+one with the supplement's whole CPU time). ``--max-load X`` waits before each command until
+the 1-minute load average is below X (on a shared machine). The output is a Markdown
+table per study and the targets of the issue: the supplement within 4x the tables on the
+medium study, and under 15 s on the MS-MARCO-sized one.
 
 ``--profile`` also runs the supplement of the medium study once in this process under
-cProfile and prints where its time goes, stage by stage (the numbers behind
-bench/README.md; cProfile roughly doubles the time of Python-heavy stages).
+cProfile (figures in-process) and prints where its time goes, stage by stage (the numbers
+behind bench/README.md; cProfile roughly doubles the time of Python-heavy stages).
 Exit status: 0, or 1 if a step failed (or, with ``--check``, if a target was missed).
 """
 
@@ -79,8 +84,12 @@ STAGES = (
     ("per-query and failure reports", ("supplement/build.py", "_analysis_files")),
     ("figures (draw and save PDF + PNG)", ("supplement/build.py", "_figures")),
     ("methods text model", ("supplement/methods.py", "methods_model")),
-    ("Jinja pages (methods, supplement.tex, README)", ("supplement/templates.py", "render_page")),
+    (
+        "Jinja pages (methods, supplement.tex, README, index.html)",
+        ("supplement/templates.py", "render_page"),
+    ),
     ("pdflatex (supplement.pdf)", ("supplement/pdf.py", "compile_pdf")),
+    ("index.html (tables as HTML, Markdown pages)", ("supplement/index_page.py", "index_page")),
     ("manifest (hashes of the inputs)", ("supplement/run.py", "_manifest")),
     ("write the files", ("supplement/run.py", "_write")),
 )
@@ -142,27 +151,35 @@ def ensure_study(study: Study) -> None:
     stamp.write_text(json.dumps(params))
 
 
-def measure(study: Study, args: argparse.Namespace) -> tuple[Step, Step] | str:
-    """Best wall time of ``--repeat`` alternating runs of ``tables`` and ``supplement``."""
+#: What is timed on each study: a label and the irtables arguments after the study folder.
+COMMANDS = (
+    ("irtables tables", ("tables",)),
+    ("irtables supplement", ("supplement", "--force")),
+    ("irtables supplement -j 1 (figures in-process)", ("supplement", "--force", "-j", "1")),
+)
+
+
+def measure(study: Study, args: argparse.Namespace) -> list[Step] | str:
+    """Best wall time of ``--repeat`` alternating runs of each of :data:`COMMANDS`."""
     best: dict[str, Step] = {}
     for _ in range(args.repeat):
-        for command in ("tables", "supplement"):
+        for label, (command, *options) in COMMANDS:
+            if label not in args.commands:
+                continue
             load = wait_for_quiet(args.max_load, args.wait) if args.max_load else ""
             outdir = study.path.parent / command
             argv = [sys.executable, "-m", "irtables", command, str(study.path), "-o", str(outdir)]
-            if command == "supplement":
-                argv.append("--force")
-            code, step, err = run_child(argv)
+            code, step, err = run_child([*argv, *options])
             if code != 0:
-                return f"`irtables {command}` failed with exit status {code}:\n{err.strip()}"
-            if command not in best or step.seconds < best[command].seconds:
-                step.name = f"irtables {command}"
+                return f"`{label}` failed with exit status {code}:\n{err.strip()}"
+            if label not in best or step.seconds < best[label].seconds:
+                step.name = label
                 step.note = f"best of {args.repeat}" + (f", load {load} at start" if load else "")
-                best[command] = step
-    return best["tables"], best["supplement"]
+                best[label] = step
+    return [best[label] for label, _ in COMMANDS if label in best]
 
 
-def markdown(steps: tuple[Step, Step]) -> str:
+def markdown(steps: list[Step]) -> str:
     """The result table of one study in Markdown."""
     floor = steps[0].seconds
     cpu_floor = steps[0].cpu_seconds
@@ -207,8 +224,12 @@ def profile(study: Study) -> str:
         for _, (suffix, name) in STAGES:
             if function == name and filename.endswith(suffix):
                 cumulative[(suffix, name)] = cumulative.get((suffix, name), 0.0) + cum
+    code, startup, _ = run_child([sys.executable, "-c", "import irtables.supplement.run"])
     lines = [
         f"cProfile of `make_supplement` on {study.describe()}: {total:.2f} s in all",
+        f"(before it, unprofiled: python start-up + imports {startup.seconds:.2f} s)"
+        if code == 0
+        else "",
         "",
         "| stage | seconds | share |",
         "| --- | ---: | ---: |",
@@ -233,7 +254,11 @@ def main(argv: list[str] | None = None) -> int:
         help="before each command, wait until the 1-minute load average is below this",
     )
     parser.add_argument("--wait", type=float, default=600.0, help="longest wait (s) for that")
+    parser.add_argument(
+        "--no-serial", action="store_true", help="skip the run with the figures in-process"
+    )
     args = parser.parse_args(argv)
+    args.commands = [label for label, _ in COMMANDS[: 2 if args.no_serial else 3]]
 
     failed = missed = False
     for study in STUDIES:
@@ -247,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
             failed = True
             continue
         print(markdown(result))
-        line, ok = verdict(study, *result)
+        line, ok = verdict(study, result[0], result[1])
         print(f"\n{line} {'ok' if ok else 'MISSED'}")
         missed = missed or not ok
     if args.profile:

@@ -12,8 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
 
 from irtables.config import Config
 from irtables.measures import Measure, parse_measure
@@ -33,6 +32,9 @@ from irtables.tables.layouts import missing_policy
 from irtables.tables.means import dataset_means
 from irtables.tables.metrics import MetricIndex, family_of
 from irtables.tables.model import TableModel
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 Progress = Callable[[str, int, int], None]
 TABLE_FORMATS = ("latex", "markdown", "csv")
@@ -227,13 +229,13 @@ def _sensitivity_plan(
     config: Config, tables: Sequence[TableModel]
 ) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
     """The figure of every sensitivity table whose section keeps ``figure = true``."""
-    from irtables.supplement.sensitivity import sensitivity_figure
-
     plans: list[tuple[FigureEntry, Callable[[], Figure]]] = []
     for table in tables:
         spec = next((s for s in config.tables if s.name == table.name), None)
         if table.layout != "sensitivity" or (spec is not None and not spec.figure):
             continue
+        from irtables.supplement.sensitivity import sensitivity_figure  # imports matplotlib
+
         entry = FigureEntry(f"sensitivity-{safe_name(table.name)}", table.caption.rstrip("."))
         plans.append((entry, partial(sensitivity_figure, table)))
     return plans

@@ -21,17 +21,26 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
-
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
 
 from irtables.errors import IrtablesWarning
 from irtables.supplement.figures import render_all
 
-Job = Callable[[], Figure]
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+Job = Callable[[], "Figure"]
 Rendered = dict[str, bytes]
 Progress = Callable[[int, int], None]
 #: Imported once by the fork server, so that each worker starts with matplotlib loaded.
-PRELOAD = ["irtables.supplement.figures"]
+PRELOAD = [
+    "matplotlib.figure",
+    "matplotlib.patches",
+    "matplotlib.style",
+    "matplotlib.backends.backend_agg",
+    "matplotlib.backends.backend_pdf",
+    "irtables.supplement.figures",
+]
 
 
 def available_cores() -> int:

@@ -3,7 +3,8 @@
 Deterministic: matplotlib's own defaults (not the user's matplotlibrc), fixed sizes and
 resolution, and no dates, producer or software name in the files, so the same data gives
 byte-identical files. No pyplot: each figure is a standalone :class:`Figure` (thread-safe,
-no global backend switch).
+no global backend switch). matplotlib is imported when a figure is drawn, not with this
+module: when worker processes draw the figures, the main process never loads it.
 """
 
 from __future__ import annotations
@@ -12,17 +13,16 @@ import io
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import matplotlib
-import matplotlib.style
 import numpy as np
 import numpy.typing as npt
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
-from matplotlib.patches import StepPatch
 
 from irtables.supplement.analysis import PerQuery
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 FIGURE_FORMATS = ("pdf", "png")
 DPI = 150
@@ -63,6 +63,9 @@ class Series:
 
 @contextmanager
 def _style() -> Iterator[None]:
+    import matplotlib
+    import matplotlib.style
+
     with matplotlib.style.context("default"), matplotlib.rc_context(_RC):  # type: ignore[arg-type]
         yield
 
@@ -72,6 +75,7 @@ def figure_bytes(fig: Figure, fmt: str) -> bytes:
 
     Examples
     --------
+    >>> from matplotlib.figure import Figure
     >>> with _style():
     ...     fig = Figure(figsize=(1, 1))
     ...     _ = fig.add_subplot().plot([0, 1], [0, 1])
@@ -102,6 +106,8 @@ def render_all(fig: Figure) -> dict[str, bytes]:
 
 def k_curves(title: str, panels: Mapping[str, Sequence[Series]]) -> Figure:
     """Metric vs K: one panel per measure family, one line per system, K on a log axis."""
+    from matplotlib.figure import Figure
+
     with _style():
         n = max(len(panels), 1)
         cols = min(n, 2)
@@ -134,6 +140,8 @@ def difference_bars(title: str, metric: str, panels: Sequence[tuple[str, PerQuer
     :data:`RASTER_ABOVE` queries are rasterized in the PDF (at :data:`PDF_RASTER_DPI`),
     which keeps the file small while axes and text stay vector.
     """
+    from matplotlib.figure import Figure
+
     with _style():
         fig = Figure(figsize=(WIDTH, 1.9 * max(len(panels), 1)), layout="constrained")
         for i, (name, pq) in enumerate(panels):
@@ -173,6 +181,8 @@ def _add_area(
     """A filled step outline from zero to ``heights`` over ``edges``, as ``ax.stairs`` draws
     it, with the data limits set from the extremes (``stairs`` walks every vertex in Python
     to find them, which costs more than drawing)."""
+    from matplotlib.patches import StepPatch
+
     patch = StepPatch(heights, edges, baseline=0.0, fill=True, linewidth=0, **style)
     patch.sticky_edges.y.append(0.0)
     ax.add_artist(patch)
@@ -182,6 +192,8 @@ def _add_area(
 
 def pr_curves(title: str, lines: Sequence[Series]) -> Figure:
     """11-point interpolated precision-recall curves, one line per system."""
+    from matplotlib.figure import Figure
+
     with _style():
         fig = Figure(figsize=(WIDTH * 0.6, WIDTH * 0.5), layout="constrained")
         ax = fig.add_subplot()
