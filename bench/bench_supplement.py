@@ -82,7 +82,8 @@ STAGES = (
     ("render the tables (LaTeX, Markdown, CSV)", ("supplement/build.py", "_tables")),
     ("per-query analysis (wins, ties, losses)", ("supplement/build.py", "_analyses")),
     ("per-query and failure reports", ("supplement/build.py", "_analysis_files")),
-    ("figures (draw and save PDF + PNG)", ("supplement/build.py", "_figures")),
+    ("figure plans (means, panels)", ("supplement/build.py", "_figure_plans")),
+    ("figures (draw and save PDF + PNG)", ("supplement/drawing.py", "results")),
     ("methods text model", ("supplement/methods.py", "methods_model")),
     (
         "Jinja pages (methods, supplement.tex, README, index.html)",
