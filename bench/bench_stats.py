@@ -1,12 +1,18 @@
-"""Benchmark: randomization tests of 10 systems vs a baseline x 5 metrics x 5 datasets.
+"""Benchmark: randomization tests of 10 systems vs a baseline x 5 metrics x 5 datasets,
+then Tukey HSD and randomised Tukey HSD of 10 systems x 7,000 topics.
 
-7,000 queries per dataset, 10,000 sign flips per comparison (250 comparisons), through
-``irtables.stats.compare`` in one process; then ranx's Fisher randomization test on the
-same per-query numbers (``pip install ranx`` into the venv; skipped when absent). ranx
-runs one comparison at a time, so by default it is timed on a sample of comparisons and
-its permutations per second are compared; ``--ranx-all`` times all 250.
+Part 1: 7,000 queries per dataset, 10,000 sign flips per comparison (250 comparisons),
+through ``irtables.stats.compare`` in one process; then ranx's Fisher randomization test
+on the same per-query numbers (``pip install ranx`` into the venv; skipped when absent).
+ranx runs one comparison at a time, so by default it is timed on a sample of comparisons
+and its permutations per second are compared; ``--ranx-all`` times all 250.
 
-Run: ``.venv/bin/python bench/bench_stats.py [--ranx-comparisons 5] [--ranx-all]``
+Part 2: one (dataset, metric) of the same study, its first 10 systems (45 pairs): Tukey
+HSD on the two-way design and randomised Tukey HSD with 10,000 permutations within
+topics; then ranx's ``tukey`` (scipy's one-way Tukey HSD) on the same numbers.
+``--skip-fisher`` runs part 2 only.
+
+Run: ``.venv/bin/python bench/bench_stats.py [--ranx-comparisons 5] [--ranx-all] [--skip-fisher]``
 """
 
 from __future__ import annotations
@@ -84,21 +90,65 @@ def bench_ranx(rs: ResultSet, limit: int | None) -> tuple[float, int, list[float
     return time.perf_counter() - start, len(pairs), ps
 
 
+TUKEY_SYSTEMS = 10
+
+
+def bench_tukey(rs: ResultSet) -> None:
+    """Tukey HSD and randomised Tukey HSD on d0/m0, 10 systems, with ranx's tukey."""
+    from irtables.stats import randomized_tukey_hsd, tukey_hsd
+
+    names = rs.systems("d0")[:TUKEY_SYSTEMS]
+    aligned = rs.aligned("d0", "m0", names)
+    x = aligned.values
+    print(f"tukey: {x.shape[1]} systems x {x.shape[0]:,} topics ({len(names) * 9 // 2} pairs)")
+    start = time.perf_counter()
+    hsd = tukey_hsd(x, names)
+    t_hsd = time.perf_counter() - start
+    print(f"irtables tukey (two-way ANOVA + studentized range): {t_hsd:.2f} s")
+    start = time.perf_counter()
+    rnd = randomized_tukey_hsd(x, names, n_resamples=PERMUTATIONS, rng=0, progress=progress_bar)
+    t_rnd = time.perf_counter() - start
+    print(f"irtables randomized-tukey ({PERMUTATIONS:,} permutations): {t_rnd:.2f} s "
+          f"(target < 10 s: {'met' if t_rnd < 10 else 'missed'})")  # fmt: skip
+    gap = max(abs(a.pvalue - b.pvalue) for a, b in zip(hsd.pairs, rnd.pairs, strict=True))
+    print(f"max |p_tukey - p_randomized| over the pairs: {gap:.4f}")
+    try:
+        from ranx.statistical_tests import tukey_hsd_test
+    except ImportError:
+        print("ranx: not installed, skipped (pip install ranx to compare)")
+        return
+    scores = [np.ascontiguousarray(x[:, j]) for j in range(x.shape[1])]
+    start = time.perf_counter()
+    found = tukey_hsd_test(list(names), scores, 0.05)
+    t_ranx = time.perf_counter() - start
+    theirs = {(r["control"], r["treatment"]): float(r["p-value"]) for r in found}
+    diff = max(abs(p.pvalue - theirs[(p.baseline, p.system)]) for p in hsd.pairs)
+    print(f"ranx tukey (scipy one-way tukey_hsd): {t_ranx:.2f} s; "
+          f"max |p_two-way - p_ranx one-way| = {diff:.4f} (different designs)")  # fmt: skip
+    print(f"ratios: irtables tukey / ranx tukey = {t_hsd / t_ranx:.2f}x; "
+          f"randomized-tukey / ranx tukey = {t_rnd / t_ranx:.1f}x")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ranx-comparisons", type=int, default=5)
     parser.add_argument("--ranx-all", action="store_true")
+    parser.add_argument("--skip-fisher", action="store_true")
     args = parser.parse_args()
     total = DATASETS * METRICS * (SYSTEMS - 1)
     t0 = time.perf_counter()
     rs = make_results()
     print(f"data: {len(rs.frame):,} rows built in {time.perf_counter() - t0:.2f} s")
+    if args.skip_fisher:
+        bench_tukey(rs)
+        return
     print(f"irtables: {total} comparisons x {PERMUTATIONS:,} sign flips x {QUERIES:,} queries")
     elapsed, comps = bench_irtables(rs)
     print(f"irtables: {elapsed:.2f} s, {total * PERMUTATIONS / elapsed:,.0f} permutations/s")
     ranx = bench_ranx(rs, None if args.ranx_all else args.ranx_comparisons)
     if ranx is None:
         print("ranx: not installed, skipped (pip install ranx to compare)")
+        bench_tukey(rs)
         return
     r_elapsed, n, ps = ranx
     rate = n * PERMUTATIONS / r_elapsed
@@ -108,6 +158,7 @@ def main() -> None:
     diff = max(abs(a - b) for a, b in zip(ours, ps, strict=True))
     print(f"speed-up: {(total * PERMUTATIONS / elapsed) / rate:.1f}x; "
           f"max |p_irtables - p_ranx| on the sampled comparisons: {diff:.4f}")  # fmt: skip
+    bench_tukey(rs)
 
 
 if __name__ == "__main__":

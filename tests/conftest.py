@@ -59,17 +59,39 @@ def require_fixtures() -> Path:
     return FIXTURES
 
 
+@pytest.fixture(scope="session")
+def trec_eval_binaries() -> dict[str, Path]:
+    """The real trec_eval 9.0.8 and 10 binaries, built from ../shared/tools with make.
+
+    Built once into a cache folder (tests/trec_eval_binary.py). A failed build fails the
+    run under CI and skips the test locally.
+    """
+    from tests.trec_eval_binary import BuildError, build_trec_eval
+
+    try:
+        return {v: build_trec_eval(v) for v in ("9.0.8", "10")}
+    except BuildError as e:
+        if os.environ.get("CI"):
+            pytest.fail(f"trec_eval could not be built under CI: {e}")
+        pytest.skip(f"trec_eval could not be built: {e}")
+
+
 def compile_latex(
-    tex_body: str, workdir: Path, packages: tuple[str, ...] = ()
+    tex_body: str, workdir: Path, packages: tuple[str, ...] = (), *, raw_input: bool = False
 ) -> subprocess.CompletedProcess[str]:
-    """Compile a table inside a minimal article with pdflatex (required under CI)."""
+    """Compile a table inside a minimal article with pdflatex (required under CI).
+
+    ``raw_input`` reads the source as bytes (``\\UseRawInputEncoding``): any character
+    is some glyph, so what is checked is the LaTeX structure, not the fonts' coverage.
+    """
     if shutil.which("pdflatex") is None:
         if os.environ.get("CI"):
             pytest.fail("pdflatex is required under CI (installed by .ci/run)")
         pytest.skip("pdflatex not installed")
     doc = workdir / "doc.tex"
     doc.write_text(
-        "\\documentclass{article}\n\\usepackage{booktabs}\n"
+        ("\\UseRawInputEncoding\n" if raw_input else "")
+        + "\\documentclass{article}\n\\usepackage{booktabs}\n"
         + "".join(f"\\usepackage{{{p}}}\n" for p in packages)
         + "\\begin{document}\n"
         + tex_body
@@ -81,5 +103,6 @@ def compile_latex(
         cwd=workdir,
         capture_output=True,
         text=True,
+        errors="replace",
         timeout=120,
     )

@@ -1,8 +1,9 @@
 """irtables: paper tables, significance tests and supplementary material from IR results.
 
 The steps of ``irtables tables`` as a library: :func:`load_results` reads per-query
-results into a :class:`ResultSet`, :func:`build_table` makes a table model and
-:func:`render` writes it as LaTeX, Markdown or CSV.
+results into a :class:`ResultSet` (or :func:`evaluate` computes them from runs and qrels),
+:func:`build_table` makes a table model and :func:`render` writes it as LaTeX, Markdown or
+CSV.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from irtables._version import __version__
 from irtables.config import Config, load_config
 from irtables.errors import IrtablesError
+from irtables.evaluator import evaluate
 from irtables.loaders import load_results
 from irtables.measures import Measure, parse_measure
 from irtables.model import Aligned, ResultSet
@@ -24,6 +26,7 @@ __all__ = [
     "ResultSet",
     "__version__",
     "build_table",
+    "evaluate",
     "load_config",
     "load_results",
     "parse_measure",

@@ -46,8 +46,13 @@ class TemplateError(IrtablesError):
     """A template could not be found or rendered."""
 
 
-class OverwriteError(IrtablesError):
-    """Refusing to overwrite a file that irtables did not generate."""
+class OutputError(IrtablesError):
+    """An output cannot be written: a path leaves the output folder, two outputs would be
+    one file, a destination is not a regular file, or the system refused (disk full)."""
+
+
+class OverwriteError(OutputError):
+    """Refusing to overwrite a file that irtables did not generate (or that was edited)."""
 
 
 class IrtablesWarning(UserWarning):
@@ -60,6 +65,10 @@ class PolicyWarning(IrtablesWarning):
 
 class DataWarning(IrtablesWarning):
     """Something in the data looks suspicious but is not an error."""
+
+
+class DroppedMetricWarning(DataWarning):
+    """A table leaves out a default metric that the results do not hold."""
 
 
 def unknown_name_message(kind: str, name: str, known: Iterable[str]) -> str:

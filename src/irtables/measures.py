@@ -161,6 +161,32 @@ def _fmt_param(value: float) -> str:
     return f"{value:g}"
 
 
+#: Families whose values do not depend on the relevance threshold: nDCG and ERR take the
+#: grade itself as gain, NumRet and Judged do not look at relevance.
+THRESHOLD_FREE = frozenset({"nDCG", "nDCG_exp", "ERR", "NumRet", "Judged"})
+
+
+def at_threshold(measure: Measure, relevance: int) -> Measure:
+    """The measure computed at relevance threshold ``relevance``, its name saying so.
+
+    A threshold other than 1 joins the name of a measure that depends on it
+    (``AP(rel=2)``, as ir_measures writes it), so that whatever reads the values later
+    can state it. A name that already states a threshold keeps it; measures that do not
+    depend on one (nDCG, ERR, NumRet, Judged) are unchanged.
+
+    Examples
+    --------
+    >>> [at_threshold(parse_measure(n), 2).name for n in ("AP", "P@10", "nDCG@10", "RR(rel=3)")]
+    ['AP(rel=2)', 'P(rel=2)@10', 'nDCG@10', 'RR(rel=3)']
+    >>> at_threshold(parse_measure("AP"), 1).name
+    'AP'
+    """
+    m = measure
+    if m.extra is not None or m.rel is not None or relevance == 1 or m.family in THRESHOLD_FREE:
+        return m
+    return Measure(m.family, m.k, relevance, m.param)
+
+
 # --- parsing ---------------------------------------------------------------------------
 
 # trec_eval: base name -> family; "<base>_<k>" or "<base>.<k>" adds a cutoff.

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import gzip
 import re
-import shlex
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +19,8 @@ import pytest
 from irtables.evaluator.api import evaluate
 from irtables.evaluator.output import summary_values
 from irtables.loaders.qrels import read_qrels
-from irtables.measures import parse_measure
+from irtables.measures import at_threshold, parse_measure
+from tests.acceptance.binary_parity import trec_eval_files, trec_eval_options
 
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures"
 if not FIXTURES.exists():  # the checkout may live elsewhere
@@ -57,33 +57,16 @@ def _resolve(folder: Path, name: str) -> Path:
 
 
 def _parse_command(folder: Path, output: str, command: str) -> Case:
-    args = shlex.split(command)[1:]
-    relevance, depth, complete, files = 1, None, False, []
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a in ("-l", "-M", "-m"):
-            value, i = args[i + 1], i + 2
-        elif a.startswith(("-l", "-M", "-m")) and len(a) > 2:
-            value, a, i = a[2:], a[:2], i + 1
-        else:
-            value, i = "", i + 1
-        if a == "-l":
-            relevance = int(value)
-        elif a == "-M":
-            depth = int(value)
-        elif a == "-c":
-            complete = True
-        elif not a.startswith("-"):
-            files.append(a)
+    options = trec_eval_options(command)
+    files = trec_eval_files(command)
     return Case(
         folder,
         folder / output,
         _resolve(folder, files[0]),
         _resolve(folder, files[1]),
-        relevance,
-        depth,
-        complete,
+        options.relevance,
+        options.depth,
+        options.complete,
     )
 
 
@@ -126,7 +109,11 @@ def test_matches_trec_eval_9_0_8(case: Case) -> None:
     names = sorted({name for name, _, _ in expected})
     unknown = [n for n in names if not IMPLEMENTED.match(n) and not NOT_IMPLEMENTED.match(n)]
     assert not unknown, f"classify these trec_eval measures: {unknown}"
-    measures = {n: parse_measure(n).name for n in names if IMPLEMENTED.match(n)}
+    measures = {
+        n: at_threshold(parse_measure(n), case.relevance).name
+        for n in names
+        if IMPLEMENTED.match(n)
+    }
     if not measures:
         pytest.skip("no implemented measure in this file")
     with warnings.catch_warnings():

@@ -1,8 +1,10 @@
 """Randomised runs and qrels: every value equals pytrec-eval-terrier's (trec_eval 9.0.8).
 
-Scores are float32 values: pytrec_eval keeps scores in single precision, so two doubles
-that round to the same float32 tie there but not in trec_eval (which reads doubles) or
-here; ``-2.4e-75`` vs ``0.0`` was such a case.
+Scores are doubles, many of them near-ties: pytrec_eval embeds trec_eval 9.0.8, which holds
+a score as a C ``float``, so two doubles that round to the same float32 (``-2.4e-75`` and
+``0.0``; ``1.0`` and ``1.0 + 2**-30``) tie there and are ordered by document id. irtables'
+default semantics are 9.0.8's, so they tie here too (trec_eval 10 reads doubles: see
+tests/acceptance/test_trec_eval_binaries.py for both versions against the real binaries).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from hypothesis import reject as reject_example
 from hypothesis import strategies as st
 
 from irtables.evaluator.api import evaluate
-from irtables.measures import parse_measure
+from irtables.measures import at_threshold, parse_measure
 
 CUTS = (1, 3, 5, 10)
 PYTREC_MEASURES = {
@@ -44,9 +46,18 @@ DOCS = [f"d{i}" for i in range(12)]
 QUERIES = ["q1", "q2", "q3", "q10"]
 
 judgements = st.dictionaries(st.sampled_from(DOCS), st.integers(-1, 4), max_size=8)
+near_ties = st.builds(  # the same float32, different doubles
+    lambda base, offset: base * (1.0 + offset),
+    st.sampled_from([0.5, 1.0, 2.0, -1.5, 1e-30]),
+    st.sampled_from([0.0, 2.0**-30, -(2.0**-30), 2.0**-26, 1e-12]),
+)
 rankings = st.dictionaries(
     st.sampled_from(DOCS),
-    st.one_of(st.sampled_from([0.0, 0.5, 1.0, 2.0]), st.floats(-5, 5, allow_nan=False, width=32)),
+    st.one_of(
+        st.sampled_from([0.0, 0.5, 1.0, 2.0, -2.4e-75]),
+        st.floats(-5, 5, allow_nan=False),
+        near_ties,
+    ),
     max_size=10,
 )
 
@@ -106,11 +117,9 @@ def reference() -> Iterator[_Reference]:
     ref.close()
 
 
-def _our_names(pytrec_names: set[str]) -> dict[str, str]:
-    names = {}
-    for key in pytrec_names:
-        names[key] = parse_measure(key).name
-    return names
+def _our_names(pytrec_names: set[str], level: int) -> dict[str, str]:
+    """pytrec_eval's names -> ours at relevance ``level`` (``AP(rel=2)`` at level 2)."""
+    return {key: at_threshold(parse_measure(key), level).name for key in pytrec_names}
 
 
 def _frame(data: dict[str, dict[str, float]], value: str) -> pd.DataFrame:
@@ -151,7 +160,7 @@ def test_values_equal_pytrec_eval(
     if not names:
         assert run_frame.empty or not set(run_frame["query"]) & set(qrels)
         return
-    ours_for = _our_names(set(names))
+    ours_for = _our_names(set(names), level)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         frame = evaluate(

@@ -95,7 +95,8 @@ def test_ties_broken_by_docid_descending_and_rank_ignored() -> None:
 def test_relevance_threshold_and_depth() -> None:
     frame = evaluate(QRELS, RUN, ["P@5", "ndcg_cut_5"], relevance=2, depth=1).frame
     values = dict(zip(frame["metric"], frame["value"], strict=True))
-    assert values["P@5"] == pytest.approx(1 / 5)
+    assert set(values) == {"P(rel=2)@5", "nDCG@5"}  # the threshold is in the name it changes
+    assert values["P(rel=2)@5"] == pytest.approx(1 / 5)
     ideal = 3 + 2 / math.log2(3) + 1 / math.log2(4) + 1 / math.log2(5)
     assert values["nDCG@5"] == pytest.approx(2 / ideal)  # gain unaffected by -l
 
@@ -165,7 +166,7 @@ def test_cli_evaluate_tsv_and_errors(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == "system\tquery\tmetric\tvalue"
-    assert lines[1] == "tiny\tall\tP@2\t0.25"
+    assert lines[1] == "tiny\tmean\tP@2\t0.25"
     assert "Warning: tiny: 1 run queries" in result.stderr
     bad = runner.invoke(
         main, ["evaluate", str(DATA / "tiny.qrels"), str(DATA / "bad_score.run"), "-m", "P_2"]
@@ -174,3 +175,26 @@ def test_cli_evaluate_tsv_and_errors(tmp_path: Path) -> None:
     out = tmp_path / "eval.tsv"
     written = runner.invoke(main, [*args, "-q", "--format", "trec_eval", "-o", str(out)])
     assert written.exit_code == 0 and out.read_text().startswith("P_2")
+
+
+def test_num_rel_under_c_l2_is_labelled_and_the_tsv_matches_the_per_query_lines() -> None:
+    """trec_eval -c prints num_rel 'all' over grade >= 1 whatever -l: said, not hidden."""
+    args = [
+        "evaluate", str(DATA / "tiny.qrels"), str(DATA / "tiny.run"), "-m", "num_rel",
+        "-c", "-l", "2", "-q",
+    ]  # fmt: skip
+    runner = CliRunner()
+    layout = runner.invoke(main, [*args, "--format", "trec_eval"])
+    assert layout.exit_code == 0, layout.output
+    lines = [line.split("\t") for line in layout.stdout.splitlines()]
+    per_query = {q: v for name, q, v in lines if name.strip() == "num_rel" and q != "all"}
+    assert per_query == {"1": "1", "2": "0"}  # grade >= 2; 9.0.8 prints no line for 3
+    assert ["num_rel", "all", "4"] in [[n.strip(), q, v] for n, q, v in lines]
+    assert "Warning: num_rel 'all' is 4: under -c, trec_eval counts" in layout.stderr
+    tsv = runner.invoke(main, args)
+    rows = [line.split("\t") for line in tsv.stdout.splitlines()[1:]]
+    assert {q: float(v) for _, q, m, v in rows if m == "NumRel(rel=2)"} == {
+        "1": 1.0,
+        "2": 0.0,
+        "3": 0.0,
+    }

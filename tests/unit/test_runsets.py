@@ -75,3 +75,24 @@ def test_missing_run_and_unmatched_glob_are_errors(tmp_path: Path) -> None:
 def test_qrels_without_runs_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="both qrels and runs"):
         parse_config({"datasets": [{"id": "d", "qrels": "q"}]})
+
+
+def test_trec_eval_version_per_dataset(tmp_path: Path) -> None:
+    assert parse_config({"datasets": [{"id": "d"}]}).datasets[0].trec_eval == "9.0.8"
+    with pytest.raises(ConfigError, match=r"datasets\[0\]\.trec_eval: expected one of 9\.0\.8, 10"):
+        parse_config({"datasets": [{"id": "d", "trec_eval": "11"}]})
+    root = _study(tmp_path)
+    (root / "runs" / "b.run").unlink()
+    # scores 1.0 and 1.0 + 2**-40 tie in single precision (9.0.8): ties go to docid descending
+    (root / "runs" / "a.run").write_text("1 Q0 a 1 1.0000000000009095 t\n1 Q0 b 2 1.0 t\n")
+    (root / "tiny.qrels").write_text("1 0 a 1\n1 0 b 0\n")
+    by_version = {}
+    for version in ("9.0.8", "10"):
+        toml = root / "irtables.toml"
+        toml.write_text(
+            '[[datasets]]\nid = "toy"\nqrels = "tiny.qrels"\nruns = "runs/*.run"\n'
+            f'measures = ["P@1"]\ntrec_eval = "{version}"\n'
+        )
+        results, _, _ = resolve_study(root)
+        by_version[version] = float(results.frame["value"].iloc[0])
+    assert by_version == {"9.0.8": 0.0, "10": 1.0}

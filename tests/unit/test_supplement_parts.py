@@ -71,7 +71,8 @@ def test_figures_are_byte_identical() -> None:
 
 def test_manifest_is_stable_json() -> None:
     settings = {"z": 1, "a": [1]}
-    m = Manifest("0.1.0", "..", "../irtables.toml", "ab", settings, {"b": "2"}, {"a": "1"})
+    h1, h2, h3 = "ab" * 32, "12" * 32, "ef" * 32
+    m = Manifest("0.1.0", "..", "../irtables.toml", h1, settings, {"../b": h2}, {"a": h3})
     text = m.to_json()
     assert text == Manifest.from_json(text).to_json()
     assert text.index('"config"') < text.index('"inputs"') < text.index('"outputs"')

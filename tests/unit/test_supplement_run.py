@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -147,3 +148,25 @@ def test_precision_recall_figure_from_qrels_and_runs(tmp_path: Path) -> None:
     manifest = (run.outdir / "manifest.json").read_text(encoding="utf-8")
     assert '"../runs/a.run"' in manifest and '"../tiny.qrels"' in manifest
     assert check_supplement(tmp_path)[1] == []
+
+
+@pytest.mark.filterwarnings("ignore:.*run queries are not in the qrels")
+@pytest.mark.parametrize("version", ["9.0.8", "10"])
+def test_methods_and_manifest_state_the_trec_eval_version(tmp_path: Path, version: str) -> None:
+    shutil.copy(RUNS / "tiny.qrels", tmp_path / "tiny.qrels")
+    (tmp_path / "runs").mkdir()
+    shutil.copy(RUNS / "tiny.run", tmp_path / "runs" / "a.run")
+    (tmp_path / "irtables.toml").write_text(
+        '[[datasets]]\nid = "toy"\nqrels = "tiny.qrels"\nruns = "runs/*.run"\n'
+        f'measures = ["P@1", "map"]\ntrec_eval = "{version}"\n',
+        encoding="utf-8",
+    )
+    run = make_supplement(tmp_path, pdf=False)
+    manifest = json.loads((run.outdir / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["evaluation"]["toy"]["trec_eval"] == version
+    methods = (run.outdir / "methods.md").read_text(encoding="utf-8")
+    assert f"computed by irtables with the semantics of trec_eval {version}:" in methods
+    precision = "single precision" if version == "9.0.8" else "double precision"
+    assert precision in methods
+    tex = (run.outdir / "methods.tex").read_text(encoding="utf-8")
+    assert f"semantics of trec\\_eval~{version}:" in tex

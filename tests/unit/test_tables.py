@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import warnings
+from pathlib import Path
+
 import pandas as pd
 import pytest
+from click.testing import CliRunner
 
+from irtables.cli import main
 from irtables.config import AblationGroup, AblationRow, AblationTable, Config, Output, parse_config
-from irtables.errors import IrtablesError, QueryMismatchError
+from irtables.errors import DroppedMetricWarning, IrtablesError, QueryMismatchError
 from irtables.model import ResultSet
 from irtables.tables import build_table
 from irtables.tables.model import TableModel
@@ -27,9 +32,9 @@ def test_means_and_bold(tiny_results: ResultSet) -> None:
     model = build_table(tiny_results, "main")
     assert [c.label for c in model.columns] == ["NDCG@10", "MAP"]
     cells = _cells(model)
-    # AP: bm25 mean 0.4, dense 0.5; nDCG@10 both 0.5 -> a tie, both bold.
-    assert cells["bm25"] == [("0.500", True, False), ("0.400", False, False)]
-    assert cells["dense"] == [("0.500", True, False), ("0.500", True, False)]
+    # AP: bm25 mean 0.4, dense 0.5; nDCG@10 both 0.5: nothing to tell apart, no bold.
+    assert cells["bm25"] == [("0.500", False, False), ("0.400", False, False)]
+    assert cells["dense"] == [("0.500", False, False), ("0.500", True, False)]
 
 
 def test_best_is_decided_on_the_displayed_value() -> None:
@@ -37,6 +42,7 @@ def test_best_is_decided_on_the_displayed_value() -> None:
         ("d", "a", "1", "AP", 0.51249),
         ("d", "b", "1", "AP", 0.51151),
         ("d", "c", "1", "AP", 0.4),
+        ("d", "e", "1", "AP", 0.3),
     ]
     cfg = Config(output=Output(second_best=True))
     cells = _cells(build_table(_rs(rows), "main", config=cfg))
@@ -44,6 +50,7 @@ def test_best_is_decided_on_the_displayed_value() -> None:
     assert cells["a"][0] == ("0.512", True, False)
     assert cells["b"][0] == ("0.512", True, False)
     assert cells["c"][0] == ("0.400", False, True)
+    assert cells["e"][0] == ("0.300", False, False)
 
 
 def test_lower_is_better_is_configurable() -> None:
@@ -54,8 +61,25 @@ def test_lower_is_better_is_configurable() -> None:
 
 
 def test_rank_flags_ignores_missing_and_single_value() -> None:
-    assert rank_flags(["–", "0.100"]) == ([False, True], [False, False])
+    assert rank_flags(["–", "0.100"]) == ([False, False], [False, False])
     assert rank_flags(["–", "–"]) == ([False, False], [False, False])
+
+
+@pytest.mark.parametrize(
+    ("texts", "best", "second"),
+    [
+        (["0.500"], [False], [False]),  # one system: nothing to compare
+        (["0.500", "0.500", "0.500"], [False] * 3, [False] * 3),  # all tie
+        (["0.500", "0.400"], [True, False], [False, False]),  # second of two is the worst
+        (["0.500", "0.500", "0.400"], [True, True, False], [False, False, False]),
+        (["0.5", "0.4", "0.4", "0.3"], [True, False, False, False], [False, True, True, False]),
+    ],
+    ids=["single", "all-tie", "two", "two-distinct", "three-distinct"],
+)
+def test_bold_needs_two_values_and_underline_three(
+    texts: list[str], best: list[bool], second: list[bool]
+) -> None:
+    assert rank_flags(texts) == (best, second)
 
 
 @pytest.mark.parametrize(
@@ -177,3 +201,22 @@ def test_relevance_threshold_variant_matches_plain_request() -> None:
     model = build_table(_rs(rows), "main")
     assert model.columns[0].label == "MAP"
     assert "grade ≥ 2" in model.full_caption
+
+
+def test_default_table1_names_the_metrics_it_leaves_out(tiny_results: ResultSet) -> None:
+    with pytest.warns(DroppedMetricWarning, match=r"leaves out MRR@10, P@10, R@100: no dataset"):
+        model = build_table(tiny_results, "main")
+    assert [c.label for c in model.columns] == ["NDCG@10", "MAP"]
+    cfg = parse_config({"tables": {"main": {"metrics": ["NDCG@10", "MAP"]}}})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        build_table(tiny_results, "main", config=cfg)  # chosen columns: nothing left out
+
+
+def test_cli_prints_the_left_out_metrics(tmp_path: Path, tiny_results: ResultSet) -> None:
+    (tmp_path / "toy").mkdir()
+    frame = tiny_results.frame.drop(columns="dataset")
+    frame.to_csv(tmp_path / "toy" / "all.tsv", sep="\t", index=False)
+    result = CliRunner().invoke(main, ["tables", str(tmp_path), "-f", "csv"])
+    assert result.exit_code == 0, result.output
+    assert "Warning: Table 1 leaves out MRR@10, P@10, R@100" in result.stderr

@@ -138,9 +138,11 @@ def diff_cmd(
     from irtables.diff import diff
     from irtables.diff.gitsource import open_operand
     from irtables.diff.report import format_diff
-    from irtables.output.writers import write_atomic
+    from irtables.output.writers import check_destination, write_atomic
     from irtables.study.pipeline import resolve_study
 
+    if output is not None:
+        check_destination(output, force=force)
     sides = []
     for spec in (old, new):
         with open_operand(spec) as where:
@@ -168,7 +170,8 @@ def diff_cmd(
         color = fmt == "terminal" and sys.stdout.isatty()
         click.echo(format_diff(report, fmt, color=color), nl=False)
     else:
-        status = write_atomic(output, format_diff(report, fmt, header=True), force=force)
+        text = format_diff(report, fmt, header=True)
+        status = write_atomic(output, text, by="diff", force=force)
         click.echo(f"{status:>9}  {output}", err=True)
     if report.fails(fail_on):
         click.get_current_context().exit(1)

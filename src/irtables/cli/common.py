@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import functools
+import os
+import re
 import sys
 import warnings
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -19,14 +22,64 @@ from irtables.model import MISSING_POLICIES
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+#: Characters shown escaped in messages: controls, line breaks, bidirectional overrides.
+_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+DEBUG_ENV = "IRTABLES_DEBUG"
+
+
 class _CliError(click.ClickException):
     """An irtables error shown to the user: ``Error: <message>``, exit status 2."""
 
     exit_code = 2
 
 
+def printable(text: str) -> str:
+    r"""``text`` on one line, with control characters and the like shown escaped.
+
+    Data reaches messages (names, file contents): a newline would split the message, an
+    escape sequence would drive the terminal, a bidirectional override reorder it.
+
+    Examples
+    --------
+    >>> printable("bad\x1b[2Jname\nline 2")
+    'bad\\x1b[2Jname\\nline 2'
+    """
+    return _HIDDEN.sub(lambda m: _NAMED.get(m.group(0)) or _escape(m.group(0)), text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def error_message(e: BaseException) -> str:
+    """One line saying what went wrong, for any exception a command can raise."""
+    kind = type(e).__module__.split(".")[0]
+    if isinstance(e, IrtablesError):
+        text = str(e)
+    elif isinstance(e, OSError):
+        where = e.filename if e.filename is not None else ""
+        text = f"{where}: {e.strerror or e}" if where else f"{e.strerror or e}"
+    elif isinstance(e, UnicodeDecodeError):
+        text = f"expected UTF-8 text, got byte 0x{e.object[e.start]:02x} at offset {e.start}"
+    elif isinstance(e, EOFError | zlib.error):
+        text = f"broken or truncated compressed data ({e or type(e).__name__})"
+    elif isinstance(e, MemoryError):
+        text = "out of memory (is an input or output a device such as /dev/zero?)"
+    elif isinstance(e, RecursionError):
+        text = "an input is nested too deeply"
+    elif kind in ("pyarrow", "tarfile"):
+        text = f"unreadable input ({type(e).__name__}: {e})"
+    else:
+        name = type(e).__name__
+        text = f"internal error ({name}: {e}); please report it ({DEBUG_ENV}=1 shows where)"
+    return printable(" ".join(text.split()) if "\n" in text else text)
+
+
 def handle_errors(func: F) -> F:
-    """Turn irtables errors into exit status 2 and print warnings without tracebacks."""
+    """Every failure becomes one line ``Error: ...`` and exit status 2, never a traceback;
+    warnings are printed as ``Warning: ...`` lines. Data in both is shown escaped."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -34,11 +87,15 @@ def handle_errors(func: F) -> F:
             warnings.simplefilter("always")
             try:
                 return func(*args, **kwargs)
-            except IrtablesError as e:
-                raise _CliError(str(e)) from e
+            except (click.exceptions.ClickException, click.exceptions.Exit, click.Abort):
+                raise
+            except Exception as e:
+                if os.environ.get(DEBUG_ENV) and not isinstance(e, IrtablesError):
+                    raise
+                raise _CliError(error_message(e)) from e
             finally:
                 for w in caught:
-                    click.echo(f"Warning: {w.message}", err=True)
+                    click.echo(f"Warning: {printable(str(w.message))}", err=True)
 
     return wrapper  # type: ignore[return-value]
 

@@ -11,6 +11,7 @@ from irtables.cli.common import (
     handle_errors,
     main,
 )
+from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TREC_EVAL_VERSIONS
 
 
 @main.command("evaluate")
@@ -26,7 +27,14 @@ from irtables.cli.common import (
     required=True,
     help="Measure (trec_eval, ir_measures or ranx spelling); repeatable.",
 )
-@click.option("-q", "--per-query", is_flag=True, help="Per-query values, not only means.")
+@click.option(
+    "-q",
+    "--per-query",
+    is_flag=True,
+    help="One row per query (the TSV irtables tables reads) instead of one row per run and "
+    "measure, query 'mean', holding the mean over the queries (counts too; trec_eval's "
+    "'all' line sums NumRet, NumRel and NumRelRet: see --format trec_eval).",
+)
 @click.option(
     "-c",
     "complete",
@@ -64,6 +72,18 @@ from irtables.cli.common import (
     show_default=True,
     help="macro: mean of per-query values; micro: pooled counts (P@K and R@K only).",
 )
+@click.option(
+    "--trec-eval",
+    "trec_eval",
+    type=click.Choice(TREC_EVAL_VERSIONS),
+    default=DEFAULT_TREC_EVAL,
+    show_default=True,
+    help="Whose semantics: 9.0.8 holds scores as 32-bit floats (scores equal in single "
+    "precision tie, broken by document id descending), as pytrec_eval does; 10 holds "
+    "doubles and rounds recall levels to ranks differently (iprec_at_recall, 11pt_avg). "
+    "With --format trec_eval and -c, 10 also prints per-query lines for judged queries "
+    "a run lacks.",
+)
 @handle_errors
 def evaluate_cmd(
     qrels: Path,
@@ -77,15 +97,20 @@ def evaluate_cmd(
     output: Path | None,
     force: bool,
     average: str,
+    trec_eval: str,
 ) -> None:
-    """Evaluate TREC runs against QRELS with trec_eval 9.0.8 semantics (tidy TSV out).
+    """Evaluate TREC runs against QRELS with trec_eval's semantics (tidy TSV out).
+
+    The semantics are trec_eval 9.0.8's unless --trec-eval 10 is given.
 
     A progress bar is shown on standard error when it is a terminal and the work is
     long (run files over 50 MB, about a million lines, or three runs or more).
     """
     from irtables.evaluator.command import evaluate_files, progress_display
-    from irtables.output.writers import write_atomic
+    from irtables.output.writers import check_destination, write_atomic
 
+    if output is not None:
+        check_destination(output, force=force)  # before the evaluation, not after it
     with progress_display(runs) as progress:
         text = evaluate_files(
             qrels,
@@ -97,9 +122,11 @@ def evaluate_cmd(
             depth=depth,
             fmt=cast(Any, fmt),
             average=cast(Any, average),
+            trec_eval=cast(Any, trec_eval),
             progress=progress,
         )
     if output is None:
         click.echo(text, nl=False)
     else:
-        click.echo(f"{write_atomic(output, text, force=force):>9}  {output}", err=True)
+        status = write_atomic(output, text, by="evaluate", force=force)
+        click.echo(f"{status:>9}  {output}", err=True)

@@ -11,6 +11,7 @@ from irtables.cli.common import (
     RESULTS_ARG,
     handle_errors,
     main,
+    printable,
     stage_progress,
 )
 
@@ -74,9 +75,9 @@ def supplement_cmd(
     finally:
         finish()
     for item in done.written:
-        click.echo(f"{item.status:>9}  {item.path}")
+        click.echo(f"{item.status:>9}  {printable(str(item.path))}")
     for note in done.notes:
-        click.echo(f"Note: {note}", err=True)
+        click.echo(f"Note: {printable(note)}", err=True)
 
 
 @main.command("check")
@@ -94,7 +95,7 @@ def check_cmd(results: Path, config_path: Path | None, outdir: Path | None) -> N
 
     target, stale = check_supplement(results, config_path=config_path, outdir=outdir)
     for item in stale:
-        click.echo(f"stale  {item}")
+        click.echo(f"stale  {printable(str(item))}")  # paths read from the manifest
     if stale:
         click.echo(f"{target} is stale; rerun irtables supplement", err=True)
         click.get_current_context().exit(1)

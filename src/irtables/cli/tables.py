@@ -15,11 +15,13 @@ from irtables.cli.common import (
     RESULTS_ARG,
     handle_errors,
     main,
+    printable,
     progress_bar,
 )
+from irtables.config import CompareSettings, baseline_overrides
 from irtables.model import MissingPolicy
 from irtables.render import FORMATS
-from irtables.stats import CORRECTIONS, FAMILIES, TESTS
+from irtables.stats import ALL_TESTS, CORRECTIONS, FAMILIES
 
 
 @main.command()
@@ -52,8 +54,8 @@ from irtables.stats import CORRECTIONS, FAMILIES, TESTS
     "--baseline",
     "baselines",
     multiple=True,
-    help="Mark significant differences from this system; repeatable "
-    "(default: compare.baseline of the config; none: no markers).",
+    help="Mark significant differences from this system; repeatable; DATASET=SYSTEM for "
+    "one dataset (default: compare.baseline of the config; none: no markers).",
 )
 @click.option("--force", is_flag=True, help="Overwrite files that irtables did not generate.")
 @handle_errors
@@ -75,18 +77,13 @@ def tables(
     and CSV (or the -f formats, html included), and prints what it wrote. Best values are
     bold, decided on the displayed (rounded) numbers.
     """
-    from irtables.study.pipeline import (
-        resolve_study,
-        template_dirs_for,
-        with_overrides,
-        write_tables,
-    )
+    from irtables.study.pipeline import resolve_study, template_dirs_for, write_tables
 
     rs, config, base = resolve_study(
         results, config_path=config_path, input_format=input_format, missing=missing
     )
     if baselines:
-        config = replace(config, compare=with_overrides(config.compare, baseline=baselines))
+        config = replace(config, compare=baseline_option(config.compare, baselines))
     update, finish = progress_bar("significance tests")
     target = outdir or base / config.output.dir
     extra = [template_dir] if template_dir else []
@@ -101,7 +98,7 @@ def tables(
     )
     finish()
     for item in written:
-        click.echo(f"{item.status:>9}  {item.path}")
+        click.echo(f"{item.status:>9}  {printable(str(item.path))}")
 
 
 @main.command("compare")
@@ -111,17 +108,21 @@ def tables(
     "--baseline",
     "baselines",
     multiple=True,
-    help="Baseline system; repeatable "
+    help="Baseline system; repeatable; DATASET=SYSTEM for one dataset "
     "(default: compare.baseline of the config, else the first system).",
 )
 @click.option("--all-pairs", is_flag=True, help="Test every pair of systems instead.")
 @click.option(
-    "--test", type=click.Choice(list(TESTS)), help="Paired test (default: compare.test, else t)."
+    "--test",
+    type=click.Choice(list(ALL_TESTS)),
+    help="Paired test, or an all-pairs procedure: tukey (Tukey HSD on the system x topic "
+    "design) or randomized-tukey (default: compare.test, else t).",
 )
 @click.option(
     "--correction",
     type=click.Choice(list(CORRECTIONS)),
-    help="Multiple-testing correction (default: compare.correction, else holm).",
+    help="Multiple-testing correction of the paired tests (default: compare.correction, "
+    "else holm; tukey and randomized-tukey adjust for all pairs themselves).",
 )
 @click.option(
     "--family",
@@ -175,18 +176,25 @@ def compare(
     missing: str | None,
     force: bool,
 ) -> None:
-    """Paired significance tests of every system against the baseline(s), per metric."""
-    from irtables.output.writers import write_atomic
+    """Significance tests of every system against the baseline(s), or of all pairs, per metric.
+
+    Paired tests (t, wilcoxon, sign, randomization, bootstrap) with a multiple-testing
+    correction, or the all-pairs procedures tukey and randomized-tukey, which compare every
+    system of a dataset at once on the system x topic design.
+    """
+    from irtables.output.writers import check_destination, write_atomic
     from irtables.stats import compare as run
     from irtables.stats.report import format_comparisons
     from irtables.study.pipeline import resolve_study, with_overrides
 
+    if output is not None:
+        check_destination(output, force=force)
     rs, config, _ = resolve_study(
         results, config_path=config_path, input_format=input_format, missing=missing
     )
+    base = baseline_option(config.compare, baselines) if baselines else config.compare
     s = with_overrides(
-        config.compare,
-        baseline=baselines or None,
+        base,
         all_pairs=all_pairs or None,
         test=test,
         correction=correction,
@@ -197,10 +205,11 @@ def compare(
         seed=seed,
     )
     update, finish = progress_bar(f"{s.test} tests")
-    opts = {"n_resamples": s.resamples} if s.test in ("randomization", "bootstrap") else {}
+    resampled = ("randomization", "bootstrap", "randomized-tukey")
+    opts = {"n_resamples": s.resamples} if s.test in resampled else {}
     comps = run(
         rs,
-        baseline=list(s.baseline) or None,
+        baseline=s.baseline_spec(rs.datasets()) or None,
         test=s.test,
         pairs="all" if s.all_pairs else "baseline",
         correction=s.correction,
@@ -215,5 +224,16 @@ def compare(
     finish()
     click.echo(format_comparisons(comps, "terminal"), nl=False)
     if output is not None:
-        status = write_atomic(output, format_comparisons(comps, fmt), force=force)
+        status = write_atomic(output, format_comparisons(comps, fmt), by="compare", force=force)
         click.echo(f"{status:>9}  {output}")
+
+
+def baseline_option(settings: CompareSettings, values: tuple[str, ...]) -> CompareSettings:
+    """``--baseline`` values over the configured ones: ``none`` turns markers off,
+    ``DATASET=SYSTEM`` names one dataset's baseline, anything else every dataset's."""
+    if tuple(v.lower() for v in values) == ("none",):
+        return replace(settings, baseline=(), dataset_baselines=(), all_pairs=False, markers=False)
+    every, per = baseline_overrides(values)
+    if per:
+        return replace(settings, baseline=every, dataset_baselines=per)
+    return replace(settings, baseline=every, dataset_baselines=())

@@ -100,6 +100,17 @@ def _checkout(rev: str, path: str, cwd: Path) -> Iterator[Path]:
     args = ["archive", "--format=tar", rev, *([folder] if folder else [])]
     data = _ok(_git(args, top), f"{spec}: git archive")
     with tempfile.TemporaryDirectory(prefix="irtables-diff-") as tmp:
-        with tarfile.open(fileobj=io.BytesIO(data)) as archive:
-            archive.extractall(tmp, filter="data")
+        _extract(data, Path(tmp), spec)
         yield Path(tmp, path) if path else Path(tmp)
+
+
+def _extract(data: bytes, into: Path, spec: str) -> None:
+    """Extract a ``git archive`` with tarfile's ``data`` filter: a symlink or path that
+    leads outside the folder (or a device) is an error naming it, never followed."""
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+            archive.extractall(into, filter="data")
+    except tarfile.TarError as e:
+        raise IrtablesError(f"{spec}: refusing to extract it from git: {e}") from None
+    except OSError as e:
+        raise IrtablesError(f"{spec}: cannot extract it from git: {e.strerror or e}") from None

@@ -13,9 +13,9 @@ from typing import Any
 
 from tabulate import tabulate
 
+from irtables.base.header import header_line
 from irtables.diff.compute import CellChange, DiffReport, MeanChange, Presence
 from irtables.errors import UnknownNameError, unknown_name_message
-from irtables.render import header_line
 
 DIFF_FORMATS: tuple[str, ...] = ("terminal", "markdown", "json")
 _MEAN_HEADERS = ("dataset", "system", "metric", "old", "new", "Δ", "Δ%", "p", "", "changed", "most")

@@ -30,7 +30,8 @@ from irtables.evaluator.ranking import (
     success,
 )
 from irtables.evaluator.trec import JudgementIndex, Ranking, index_qrels, rank_run
-from irtables.measures import Measure, parse_measure
+from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion, trec_eval_version
+from irtables.measures import Measure, at_threshold, parse_measure
 from irtables.model import ResultSet
 from irtables.model.runs import Qrels, Run, qrels_from_frame, run_from_frame
 
@@ -74,9 +75,10 @@ def evaluate(
     per_query: bool = True,
     dataset: str = "",
     average: Average = "macro",
+    trec_eval: TrecEvalVersion = DEFAULT_TREC_EVAL,
     progress: Progress | None = None,
 ) -> ResultSet:
-    """Evaluate runs against qrels with trec_eval 9.0.8 semantics.
+    """Evaluate runs against qrels with trec_eval's semantics (9.0.8 unless asked).
 
     Parameters
     ----------
@@ -89,13 +91,20 @@ def evaluate(
         Names in trec_eval, ir_measures or ranx spelling (``ndcg_cut_10``, ``nDCG@10``).
     relevance
         Lowest grade that counts as relevant for binary measures (trec_eval ``-l``).
+        A threshold other than 1 joins the names of the measures it changes
+        (``AP(rel=2)``, ``P(rel=2)@10``; nDCG, whose gain is the grade, stays ``nDCG@10``),
+        so that tables, captions and methods built from the values state it. A name
+        that states its own threshold (``AP(rel=3)``) keeps it.
     depth
         Keep only the top ``depth`` documents of each query (trec_eval ``-M``).
     missing_queries
         ``"ignore"``: queries judged but not retrieved are left out (trec_eval 9.x);
         ``"zero"``: they are scored on an empty ranking, 0 (trec_eval ``-c``).
     per_query
-        Per-query values, or one mean per system and metric (query ``all``).
+        Per-query values, or one mean per system and metric (query ``mean``): the
+        mean over the queries for every measure, counts included (trec_eval's ``all``
+        line sums NumRet, NumRel and NumRelRet; see
+        :func:`~irtables.evaluator.output.summary_values`).
     dataset
         The dataset column of the result.
     average
@@ -106,6 +115,11 @@ def evaluate(
         relevant documents of all queries. Since P@K always divides by K, micro-P@K
         equals the macro mean; micro-R@K weights queries by their relevant documents.
         Micro metrics are named ``"<name> (micro)"`` (``"R@100 (micro)"``).
+    trec_eval
+        ``"9.0.8"`` (default): scores held in single precision, as trec_eval 9.0.8 and
+        pytrec_eval do (scores equal as float32 tie, broken by document id descending),
+        and 9.0.8's interpolated-precision cutoffs; ``"10"``: trec_eval 10's doubles and
+        cutoffs. See :mod:`irtables.evaluator.versions`.
     progress
         Called as ``progress(stage, done, total)``: ``("read <run>", bytes, bytes)``
         while a run file is read, ``("evaluate", runs done, runs)`` after each run.
@@ -113,7 +127,7 @@ def evaluate(
     Returns
     -------
     ResultSet
-        Metric names are canonical (``nDCG@10``); queries are strings.
+        Metric names are canonical (``nDCG@10``, ``AP(rel=2)``); queries are strings.
 
     Examples
     --------
@@ -131,7 +145,8 @@ def evaluate(
         raise InputError(f"missing_queries must be 'ignore' or 'zero', got {missing_queries!r}")
     if average not in ("macro", "micro"):
         raise InputError(f"average must be 'macro' or 'micro', got {average!r}")
-    parsed = _measures(measures)
+    version = trec_eval_version(trec_eval)
+    parsed = _measures(measures, relevance)
     if average == "micro":
         if per_query:
             raise InputError("micro averaging pools all queries: use per_query=False")
@@ -146,9 +161,11 @@ def evaluate(
     for done, load in enumerate(sources, start=1):
         run = load(progress)
         if average == "micro":
-            parts.append(_micro_run(index, run, parsed, relevance, depth, missing_queries))
+            parts.append(_micro_run(index, run, parsed, relevance, depth, missing_queries, version))
         else:
-            parts.append(_evaluate_run(index, run, parsed, relevance, depth, missing_queries))
+            parts.append(
+                _evaluate_run(index, run, parsed, relevance, depth, missing_queries, version)
+            )
         del run  # one run in memory at a time when runs are paths
         if progress is not None:
             progress("evaluate", done, len(sources))
@@ -158,11 +175,14 @@ def evaluate(
     return result if per_query or average == "micro" else means(result)
 
 
+MEAN_QUERY = "mean"
+
+
 def means(results: ResultSet) -> ResultSet:
-    """Macro average: one mean per (dataset, system, metric), query ``all``."""
+    """Macro average: one mean per (dataset, system, metric), query ``mean``."""
     table = results.means().reset_index()
     table = table.rename(columns={"mean": "value"}).drop(columns="n")
-    table["query"] = "all"
+    table["query"] = MEAN_QUERY
     return ResultSet.from_frame(table)
 
 
@@ -173,15 +193,16 @@ def _evaluate_run(
     relevance: int,
     depth: int | None,
     missing: MissingQueries,
+    version: TrecEvalVersion,
 ) -> pd.DataFrame:
-    ranking = rank_run(index, run, depth=depth)
+    ranking = rank_run(index, run, depth=depth, version=version)
     _report(run, index, ranking, missing)
     views: dict[int, Judged] = {}
     frames = []
     for m in measures:
         level = relevance if m.rel is None else m.rel
         if level not in views:
-            views[level] = Judged(ranking, index, level)
+            views[level] = Judged(ranking, index, level, version)
         values = _FAMILIES[m.family](views[level], m)
         queries = ranking.queries
         if missing == "zero":
@@ -206,13 +227,14 @@ def _micro_run(
     relevance: int,
     depth: int | None,
     missing: MissingQueries,
+    version: TrecEvalVersion,
 ) -> pd.DataFrame:
     """Micro-averaged P@K and R@K of one run (query ``all``): pooled counts."""
-    ranking = rank_run(index, run, depth=depth)
+    ranking = rank_run(index, run, depth=depth, version=version)
     _report(run, index, ranking, missing)
     names, values = [], []
     for m in measures:
-        view = Judged(ranking, index, relevance if m.rel is None else m.rel)
+        view = Judged(ranking, index, relevance if m.rel is None else m.rel, version)
         k = _k(m)
         found = int(view.count_at(k).sum())
         n_queries = index.n_queries if missing == "zero" else len(ranking.queries)
@@ -255,11 +277,12 @@ def _report(run: Run, index: JudgementIndex, ranking: Ranking, missing: str) -> 
         warnings.warn(f"{run.name}: " + "; ".join(notes), DataWarning, stacklevel=4)
 
 
-def _measures(measures: str | Measure | Sequence[str | Measure]) -> list[Measure]:
+def _measures(measures: str | Measure | Sequence[str | Measure], relevance: int) -> list[Measure]:
+    """Parsed measures at the relevance threshold, which joins the names it changes."""
     items = [measures] if isinstance(measures, str | Measure) else list(measures)
     out: list[Measure] = []
     for item in items:
-        m = item if isinstance(item, Measure) else parse_measure(item)
+        m = at_threshold(item if isinstance(item, Measure) else parse_measure(item), relevance)
         if m.family not in _FAMILIES:
             raise InputError(f"measure {m.name} is not computed by irtables evaluate")
         if m not in out:

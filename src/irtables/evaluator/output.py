@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 
 import numpy as np
 import pandas as pd
@@ -41,16 +41,21 @@ def to_tsv(results: ResultSet) -> str:
     return out.getvalue()
 
 
-def trec_eval_name(metric: str) -> str:
+def trec_eval_name(metric: str, relevance: int = 1) -> str:
     """trec_eval's spelling of a canonical measure name, when trec_eval has the measure.
+
+    ``relevance`` is the threshold trec_eval is told (``-l``): a name stating that
+    threshold gets trec_eval's name, one stating another keeps its own.
 
     Examples
     --------
     >>> [trec_eval_name(m) for m in ("nDCG@10", "AP", "R@100", "IPrec@0.1", "RR@10")]
     ['ndcg_cut_10', 'map', 'recall_100', 'iprec_at_recall_0.10', 'RR@10']
+    >>> trec_eval_name("AP(rel=2)", relevance=2), trec_eval_name("AP(rel=2)")
+    ('map', 'AP(rel=2)')
     """
     m = parse_measure(metric)
-    if m.rel is not None:
+    if m.rel is not None and m.rel != relevance:
         return m.name
     return _TREC_NAMES.get(m.family, _no_name)(m) or m.name
 
@@ -105,29 +110,39 @@ def to_trec_eval(
     per_query: bool,
     runids: dict[str, str] | None = None,
     complete_num_rel: dict[str, int] | None = None,
+    unprinted: Mapping[str, Collection[str]] | None = None,
+    relevance: int = 1,
 ) -> str:
-    """trec_eval's layout: ``name<TAB>query<TAB>value``, per query (``-q``) then ``all``."""
+    """trec_eval's layout: ``name<TAB>query<TAB>value``, per query (``-q``) then ``all``.
+
+    ``unprinted`` names, per system, queries that count in ``all`` but get no per-query
+    lines: trec_eval 9.0.8 with ``-c`` prints none for a judged query the run lacks.
+    ``relevance`` is trec_eval's ``-l``: measures at that threshold get trec_eval's names.
+    """
     out = io.StringIO()
     summary = summary_values(results, complete_num_rel=complete_num_rel)
     frame = results.frame
     for system in results.systems():
         sub = frame[frame["system"] == system]
+        hidden = set(unprinted.get(system, ())) if unprinted is not None else set()
         if per_query:
             for query, qgroup in sub.groupby("query", observed=True, sort=False):
+                if query in hidden:
+                    continue
                 for metric, value in zip(qgroup["metric"], qgroup["value"], strict=True):
-                    out.write(_line(str(metric), str(query), float(value)))
+                    out.write(_line(str(metric), str(query), float(value), relevance))
         if runids is not None:
             out.write(f"{'runid':<22}\tall\t{runids.get(system, system)}\n")
         rows = summary[summary["system"] == system]
         if len(rows):
             out.write(f"{'num_q':<22}\tall\t{int(rows['n'].max())}\n")
         for metric, value in zip(rows["metric"], rows["value"], strict=True):
-            out.write(_line(str(metric), "all", float(value)))
+            out.write(_line(str(metric), "all", float(value), relevance))
     return out.getvalue()
 
 
-def _line(metric: str, query: str, value: float) -> str:
-    name = trec_eval_name(metric)
+def _line(metric: str, query: str, value: float, relevance: int) -> str:
+    name = trec_eval_name(metric, relevance)
     family = parse_measure(metric).family
     text = str(round(value)) if family in COUNT_FAMILIES else f"{value:.4f}"
     return f"{name:<22}\t{query}\t{text}\n"

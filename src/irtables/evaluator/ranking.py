@@ -17,6 +17,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from irtables.evaluator.trec import JudgementIndex, Ranking
+from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion, recall_cutoffs
 
 FloatArray = npt.NDArray[np.float64]
 _T = TypeVar("_T", np.int64, np.float64)
@@ -30,12 +31,14 @@ RECALL_LEVELS: tuple[float, ...] = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8,
 class Judged:
     """A ranking seen with relevance threshold ``level`` (trec_eval ``-l``).
 
-    Row arrays (``rel``, ``cumrel``) are over the ranking's judged rows only.
+    Row arrays (``rel``, ``cumrel``) are over the ranking's judged rows only. ``version``
+    is the trec_eval whose interpolated-precision cutoffs apply.
     """
 
     ranking: Ranking
     index: JudgementIndex
     level: int
+    version: TrecEvalVersion = DEFAULT_TREC_EVAL
 
     @cached_property
     def rel(self) -> npt.NDArray[np.bool_]:
@@ -194,11 +197,12 @@ def ideal_dcg(j: Judged, k: int | None, exponential: bool) -> FloatArray:
 
 
 def interpolated_precision(j: Judged, levels: tuple[float, ...]) -> list[FloatArray]:
-    """Interpolated precision at recall levels, trec_eval 9.0.8 (m_iprec_at_recall.c).
+    """Interpolated precision at recall levels (m_iprec_at_recall.c).
 
-    A level p becomes the relevant-document count ``c = floor(p * R + 0.9)`` (9.0.8;
-    10.0 rounds instead); the value is the best precision at or after the rank of the
-    c-th relevant document retrieved (c = 0: the first), 0 if fewer were retrieved.
+    A level p becomes the relevant-document count ``c = floor(p * R + 0.9)`` (9.0.8) or
+    ``c = round(p * R)`` (10; see :func:`~irtables.evaluator.versions.recall_cutoffs`);
+    the value is the best precision at or after the rank of the c-th relevant document
+    retrieved (c = 0: the first), 0 if fewer were retrieved.
     """
     r = j.ranking
     rel_rows = np.flatnonzero(j.rel)
@@ -213,7 +217,7 @@ def interpolated_precision(j: Judged, levels: tuple[float, ...]) -> list[FloatAr
     first = np.cumsum(found) - found
     out = []
     for p in levels:
-        c = np.floor(p * j.num_rel.astype(np.float64) + 0.9).astype(np.int64)
+        c = recall_cutoffs(p, j.num_rel, j.version)
         c_eff = np.maximum(c, 1)
         ok = (c <= found) & (found > 0)
         pick = np.where(ok, first + c_eff - 1, 0)
@@ -223,7 +227,7 @@ def interpolated_precision(j: Judged, levels: tuple[float, ...]) -> list[FloatAr
 
 
 def eleven_point(j: Judged) -> FloatArray:
-    """11-point interpolated average precision (m_11pt_avg.c, 9.0.8 levels)."""
+    """11-point interpolated average precision (m_11pt_avg.c), cutoffs of ``j.version``."""
     out: FloatArray = np.mean(interpolated_precision(j, RECALL_LEVELS), axis=0)
     return out
 

@@ -6,7 +6,8 @@ arrays every measure is computed from (trec_eval 9.0.8, ``form_res_rels.c``):
 - rows of queries absent from the qrels are dropped (they count nowhere, not even in
   ``num_ret``);
 - each query is ordered by score descending, ties by document id descending (byte-wise),
-  whatever the rank column or file order says;
+  whatever the rank column or file order says; scores are compared as the chosen trec_eval
+  version holds them (9.0.8: single precision, so scores equal as float32 tie; 10: double);
 - ``depth`` (trec_eval ``-M``) keeps the top rows of each query after ordering;
 - a document retrieved twice for one query is an error, as in trec_eval;
 - each judged row gets its judgement: the grade, or ``UNJUDGED`` (-2) if the qrels give
@@ -29,11 +30,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from irtables.errors import InputError
+from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion, ranking_scores
 from irtables.model.runs import Qrels, Run
 
 NONPOOL = -1
 UNJUDGED = -2
 IntArray = npt.NDArray[np.int64]
+ScoreArray = npt.NDArray[np.float32] | npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,8 +120,14 @@ class Ranking:
         return len(self.queries)
 
 
-def rank_run(index: JudgementIndex, run: Run, *, depth: int | None = None) -> Ranking:
-    """Order a run as trec_eval does and attach the judgements.
+def rank_run(
+    index: JudgementIndex,
+    run: Run,
+    *,
+    depth: int | None = None,
+    version: TrecEvalVersion = DEFAULT_TREC_EVAL,
+) -> Ranking:
+    """Order a run as trec_eval ``version`` does and attach the judgements.
 
     Examples
     --------
@@ -137,7 +146,7 @@ def rank_run(index: JudgementIndex, run: Run, *, depth: int | None = None) -> Ra
     used = np.bincount(codes, minlength=len(lut)) > 0
     n_run_only = int(np.count_nonzero(used & (lut < 0)))
     del used
-    view = _SortedView.build(run, codes)
+    view = _SortedView.build(run, codes, ranking_scores(run.score, version))
     block_query = lut[view.block_code]
     rows, grades = _judged_rows(index, run, codes, lut)
     _check_duplicates(run, view, block_query, depth)
@@ -230,10 +239,10 @@ class _SortedView:
     links: IntArray
 
     @classmethod
-    def build(cls, run: Run, codes: npt.NDArray[np.int32]) -> _SortedView:
-        order = None if _in_trec_order(codes, run.score) else _lexsort(codes, run.score)
+    def build(cls, run: Run, codes: npt.NDArray[np.int32], score: ScoreArray) -> _SortedView:
+        order = None if _in_trec_order(codes, score) else _lexsort(codes, score)
         q = codes if order is None else codes[order]
-        s = run.score if order is None else run.score[order]
+        s = score if order is None else score[order]
         if len(q):
             change = np.flatnonzero(q[1:] != q[:-1]) + 1
             starts = np.concatenate(([0], change)).astype(np.int64)
@@ -296,7 +305,7 @@ class _SortedView:
         return rank
 
 
-def _in_trec_order(codes: npt.NDArray[np.int32], score: npt.NDArray[np.float64]) -> bool:
+def _in_trec_order(codes: npt.NDArray[np.int32], score: ScoreArray) -> bool:
     """Whether each query is one block of rows with non-increasing scores."""
     if len(codes) < 2:
         return True
@@ -307,7 +316,7 @@ def _in_trec_order(codes: npt.NDArray[np.int32], score: npt.NDArray[np.float64])
     return len(np.unique(block_code)) == len(block_code)
 
 
-def _lexsort(codes: npt.NDArray[np.int32], score: npt.NDArray[np.float64]) -> IntArray:
+def _lexsort(codes: npt.NDArray[np.int32], score: ScoreArray) -> IntArray:
     order: IntArray = np.lexsort((-score, codes)).astype(np.int64)
     return order
 

@@ -8,6 +8,7 @@ the values and turns it into a :class:`LoadedFile`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -102,6 +103,31 @@ class Loader:
 def input_error(message: str, path: str, line: int | None = None) -> InputError:
     """Build an :class:`InputError` located at ``path:line``."""
     return InputError(message, path=path, line=line)
+
+
+#: Characters no name may hold: C0 and C1 controls, DEL, line and paragraph separators,
+#: and unpaired surrogates (JSON can write them; no file can hold them as text).
+CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def check_name(name: str, what: str, path: str, line: int | None = None) -> None:
+    """Refuse a dataset, system, run or query name holding a control character.
+
+    A TAB or newline in a name would corrupt every TSV and CSV written from it; an
+    escape sequence would be replayed on the terminal.
+
+    Examples
+    --------
+    >>> check_name("bm25\\tx", "system", "r.run")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    irtables.errors.InputError: r.run: system 'bm25\\tx' holds a control character (U+0009); ...
+    """
+    found = CONTROL_CHARACTERS.search(name)
+    if found is not None:
+        code = f"U+{ord(found.group(0)):04X}"
+        reason = f"{what} {name!r} holds a control character ({code}); names must be printable"
+        raise input_error(reason, path, line)
 
 
 def check_not_empty(data: bytes, path: str, expected: str) -> None:

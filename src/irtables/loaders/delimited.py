@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
+from irtables.base.numbers import parse_number
 from irtables.errors import InputError
 from irtables.loaders.source import decode_text
 
@@ -111,13 +112,8 @@ def first_record(data: bytes, path: str, *, delimiter: str, quoting: bool) -> tu
 
 
 def parse_float(text: str, path: str, line: int, what: str = "value") -> float:
-    """Parse a number, or raise :class:`InputError` naming the line."""
-    try:
-        return float(text)
-    except ValueError:
-        raise InputError(
-            f"expected a number as {what}, got {text!r}", path=path, line=line
-        ) from None
+    """Parse a number strictly (:mod:`irtables.base.numbers`), naming the line if not."""
+    return parse_number(text, path, line, f"a number as {what}")
 
 
 def sniff_delimiter(first_line: str, extension: str) -> str:

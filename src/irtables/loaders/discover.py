@@ -23,8 +23,9 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import union_categoricals
 
+from irtables.base.record import recorded_outputs, warn_if_changed
 from irtables.errors import InputError
-from irtables.loaders.base import LoadedFile
+from irtables.loaders.base import LoadedFile, check_name
 from irtables.loaders.registry import load_file
 from irtables.loaders.seeds import average_seeds, no_seeds
 from irtables.loaders.source import KNOWN_EXTENSIONS, name_parts
@@ -217,6 +218,8 @@ def _load_runs(
             reason = f"a run in a system folder cannot have a {clash[0]} column"
             raise InputError(reason, path=str(path))
         seed = name_parts(path)[0]
+        check_name(folder.name, "system (from the folder name)", str(path))
+        check_name(seed, "run (from the file name)", str(path))
         runs.append(replace(loaded, system=folder.name, dataset=dataset, seed=seed))
     return runs
 
@@ -231,12 +234,23 @@ def _has_results(root: Path, skip: frozenset[Path]) -> bool:
     return False
 
 
-def _visible(folder: Path, skip: frozenset[Path] = frozenset()) -> list[Path]:
+def _visible(folder: Path, skip: frozenset[Path] | None = None) -> list[Path]:
+    """The entries of ``folder`` that may hold results, sorted by name.
+
+    With ``skip`` (even empty), the files in it and the outputs that irtables wrote
+    (:func:`irtables.base.record.recorded_outputs`) are left out too.
+    """
+    outputs = recorded_outputs(folder) if skip is not None else {}
     out = []
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         name = entry.name
         if skip and entry.resolve() in skip:
             continue
+        if name in outputs and (entry.is_file() or entry.is_symlink()):
+            warn_if_changed(entry, outputs[name])
+            continue
+        if skip is not None and entry.is_dir() and _only_outputs(entry, depth=2):
+            continue  # a supplement's tables/ or figures/, wherever it was written
         if name.startswith((".", "_")) or name in IGNORED_FILES:
             continue
         if entry.is_dir() and name in IGNORED_DIRS:
@@ -245,6 +259,22 @@ def _visible(folder: Path, skip: frozenset[Path] = frozenset()) -> list[Path]:
             continue
         out.append(entry)
     return out
+
+
+def _only_outputs(folder: Path, *, depth: int) -> bool:
+    """Whether ``folder`` holds outputs of irtables and nothing else (hidden files aside)."""
+    outputs = recorded_outputs(folder)
+    found = False
+    for entry in folder.iterdir():
+        if entry.name in outputs:
+            found = True
+        elif entry.name.startswith("."):
+            continue
+        elif entry.is_dir() and depth > 0 and _only_outputs(entry, depth=depth - 1):
+            found = True
+        else:
+            return False
+    return found
 
 
 def _is_candidate(path: Path) -> bool:
@@ -260,9 +290,13 @@ def _folder_name(folder: Path) -> str:
 def _load(path: Path, input_format: str | None, dataset: str) -> LoadedFile:
     loaded = load_file(path, input_format=input_format)
     columns = loaded.frame.columns
+    system = None if "system" in columns else name_parts(path)[0]
+    for name, what in ((system, "system"), (dataset, "dataset")):
+        if name is not None and what not in columns:
+            check_name(name, f"{what} (from the file or folder name)", str(path))
     return replace(
         loaded,
-        system=None if "system" in columns else name_parts(path)[0],
+        system=system,
         dataset=None if "dataset" in columns else dataset,
     )
 

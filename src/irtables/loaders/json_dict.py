@@ -7,6 +7,7 @@ import json
 
 import pandas as pd
 
+from irtables.base.numbers import json_number, reject_json_constant
 from irtables.errors import InputError, UnknownNameError
 from irtables.loaders.base import Parsed, check_not_empty
 from irtables.loaders.source import decode_text
@@ -26,11 +27,15 @@ def read_json_dict(data: bytes, path: str) -> Parsed:
     check_not_empty(data, path, EXPECTED)
     text = decode_text(data, path)
     try:
-        doc = json.loads(text, object_pairs_hook=_no_repeats)
+        doc = json.loads(text, object_pairs_hook=_no_repeats, parse_constant=reject_json_constant)
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON: {exc.msg}", path=path, line=exc.lineno) from exc
+    except RecursionError:
+        raise InputError("invalid JSON: nested too deeply", path=path) from None
     except _RepeatedKeyError as exc:
         raise InputError(f"key {exc.key!r} appears twice in one object", path=path) from exc
+    except ValueError as exc:  # NaN, Infinity
+        raise InputError(f"invalid JSON: {exc}", path=path) from None
     return Parsed(frame=nested_frame(doc, path))
 
 
@@ -59,14 +64,10 @@ def nested_frame(doc: object, path: str) -> pd.DataFrame:
             raise InputError(f"{what} {outer!r}: expected an object {shape}", path=path)
         for key, value in inner.items():
             query, metric = (key, outer) if metric_first else (outer, key)
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise InputError(
-                    f"query {query!r}, metric {metric!r}: expected a number, got {value!r}",
-                    path=path,
-                )
+            where = f"query {query!r}, metric {metric!r}: "
+            values.append(json_number(value, path, None, where=where))
             queries.append(str(query))
             metrics.append(str(metric))
-            values.append(float(value))
     return pd.DataFrame({"query": queries, "metric": metrics, "value": values})
 
 

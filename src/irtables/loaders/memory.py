@@ -14,6 +14,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from irtables.base.numbers import numbers_from_strings
 from irtables.errors import InputError
 from irtables.loaders.base import Parsed
 from irtables.loaders.columns import is_index, tidy_roles
@@ -87,10 +88,12 @@ def _tidy(data: pd.DataFrame, where: str) -> pd.DataFrame:
     for column in out.columns:
         if column != "value":
             out[column] = out[column].astype(str)
-    try:
-        out["value"] = np.asarray(out["value"], dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"column value: expected numbers ({exc})", path=where) from None
+    values = out["value"]
+    if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
+        out["value"] = np.asarray(values, dtype=np.float64)
+    else:  # strings: read as every loader reads numbers ("0.2_5" is not one)
+        strings = [str(v) for v in values]
+        out["value"] = numbers_from_strings(strings, where, lambda row: None, "a number as value")
     return out
 
 

@@ -12,7 +12,13 @@ import numpy.typing as npt
 import pandas as pd
 
 from irtables.errors import InputError, UnknownNameError
-from irtables.loaders.base import OPTIONAL_COLUMNS, LoadedFile, Parsed
+from irtables.loaders.base import (
+    CONTROL_CHARACTERS,
+    OPTIONAL_COLUMNS,
+    LoadedFile,
+    Parsed,
+    check_name,
+)
 from irtables.measures import FAMILIES, Measure, parse_measure
 
 #: Tolerance for values of bounded measures computed in floating point (1 + 1e-9 is ok).
@@ -35,6 +41,8 @@ def finish(parsed: Parsed, path: str, fmt: str) -> LoadedFile:
         raise InputError("no per-query rows found; expected at least one", path=path)
     columns = [c for c in (*OPTIONAL_COLUMNS, "query") if c in frame.columns]
     out = pd.DataFrame({c: _category(frame[c]) for c in columns})
+    for column in columns:
+        _check_names(out[column], column, path, parsed)
     metric, measures = _canonical(_category(frame["metric"]), path, parsed.line)
     out["metric"] = metric
     out["value"] = np.asarray(frame["value"], dtype=np.float64)
@@ -51,6 +59,14 @@ def _category(series: pd.Series) -> pd.Series:
             return series.reset_index(drop=True)
         return series.astype(str).astype("category").reset_index(drop=True)
     return series.astype(str).astype("category").reset_index(drop=True)
+
+
+def _check_names(column: pd.Series, what: str, path: str, parsed: Parsed) -> None:
+    """Refuse names with control characters, naming the line of the first such row."""
+    for code, name in enumerate(column.cat.categories):
+        if CONTROL_CHARACTERS.search(str(name)):
+            row = int(np.flatnonzero(column.cat.codes.to_numpy() == code)[0])
+            check_name(str(name), what, path, parsed.line(row))
 
 
 def _canonical(metric: pd.Series, path: str, line_of: object) -> tuple[pd.Series, list[Measure]]:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pyarrow as pa
 
+from irtables.base.numbers import integers_from_strings, parse_integer
+from irtables.errors import InputError
 from irtables.loaders.trec_run import (
     _TABULAR_SUFFIXES,
     _one_chunk,
@@ -21,6 +22,7 @@ from irtables.loaders.trec_run import (
 from irtables.model.runs import Qrels, qrels_from_frame
 
 _QRELS_EXPECTED = "4 columns (qid iter docid rel)"
+_GRADE = "an integer relevance grade in column 4"
 
 
 def read_qrels(path: str | Path) -> Qrels:
@@ -60,15 +62,19 @@ def read_qrels(path: str | Path) -> Qrels:
     table, rows = read_columns(
         p,
         ncols=4,
-        keep={0: pa.string(), 2: pa.string(), 3: pa.int64()},
+        keep={0: pa.string(), 2: pa.string(), 3: pa.string()},
         expected=_QRELS_EXPECTED,
         check=_check_line,
     )
-    grade = _one_chunk(table.column(2)).to_numpy(zero_copy_only=False)
+
+    def line_of(row: int) -> int:
+        return int(rows[row]) if rows is not None else row + 1
+
+    grade = integers_from_strings(table.column(2), str(p), line_of, _GRADE)
     return Qrels(
         qid=_one_chunk(table.column(0)),
         docid=_one_chunk(table.column(1)),
-        grade=grade.astype(np.int64, copy=False),
+        grade=grade,
         source=str(p),
         rows=rows,
     )
@@ -78,7 +84,7 @@ def _check_line(ncols: int, fields: list[str]) -> str | None:
     if len(fields) > ncols:
         return f"expected {_QRELS_EXPECTED}, got {len(fields)}"
     try:
-        int(fields[3])
-    except ValueError:
-        return f"expected an integer relevance grade in column 4, got {fields[3]!r}"
+        parse_integer(fields[3], "", None, _GRADE)
+    except InputError as e:
+        return e.reason
     return None

@@ -16,6 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from irtables.base.numbers import json_number, reject_json_constant
 from irtables.errors import InputError, UnknownNameError
 from irtables.loaders.base import Parsed, check_not_empty
 from irtables.loaders.columns import tidy_roles, wide_roles
@@ -159,9 +160,11 @@ def read_jsonl(data: bytes, path: str) -> Parsed:
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
+            obj = json.loads(raw, parse_constant=reject_json_constant)
         except json.JSONDecodeError as exc:
             raise InputError(f"invalid JSON: {exc.msg}", path=path, line=n) from exc
+        except (ValueError, RecursionError) as exc:  # NaN, Infinity; deep nesting
+            raise InputError(f"invalid JSON: {exc}", path=path, line=n) from None
         if not isinstance(obj, dict):
             raise InputError("expected a JSON object per line", path=path, line=n)
         if roles is None:
@@ -299,9 +302,7 @@ def _parquet_floats(
 
 def _json_field(value: object, role: str, path: str, line: int) -> object:
     if role == "value":
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise InputError(f"expected a number as value, got {value!r}", path=path, line=line)
-        return float(value)
+        return json_number(value, path, line, what="a number as value")
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise InputError(
             f"expected a string or integer as {role}, got {value!r}", path=path, line=line

@@ -13,6 +13,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from irtables.base.numbers import parse_number
 from irtables.errors import InputError
 from irtables.loaders.base import Parsed, check_not_empty
 from irtables.loaders.delimited import DICT_STRING, fast_read, field_count_message, records
@@ -125,9 +126,4 @@ def _slow(data: bytes, path: str, fields: tuple[str, ...]) -> Parsed:
 
 
 def _number(text: str, path: str, line: int) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise InputError(
-            f"expected a number as value (third field), got {text!r}", path=path, line=line
-        ) from None
+    return parse_number(text, path, line, "a number as value (third field)")

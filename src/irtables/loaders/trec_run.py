@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import gzip
 import io
+import warnings
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -25,7 +27,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from irtables.errors import InputError
+from irtables.base.numbers import check_finite, parse_number
+from irtables.errors import DataWarning, InputError
+from irtables.loaders.base import check_name
 from irtables.model.runs import Run, encode_queries, run_from_frame
 
 Progress = Callable[[str, int, int], None]
@@ -33,6 +37,8 @@ Progress = Callable[[str, int, int], None]
 RUN_COLUMNS = ("qid", "Q0", "docid", "rank", "score", "tag")
 _RUN_EXPECTED = "6 columns (qid Q0 docid rank score tag)"
 _TABULAR_SUFFIXES = {".tsv": "\t", ".csv": ","}
+#: What reading a broken or truncated gzip file raises.
+_BROKEN = (OSError, EOFError, zlib.error)
 
 
 def read_run(path: str | Path, *, name: str | None = None, progress: Progress | None = None) -> Run:
@@ -69,31 +75,33 @@ def read_run(path: str | Path, *, name: str | None = None, progress: Progress | 
     """
     p = Path(path)
     system = name if name is not None else system_name(p)
+    check_name(system, "run name", str(p))
     suffixes = [s.lower() for s in p.suffixes if s.lower() != ".gz"]
     last = suffixes[-1] if suffixes else ""
     if last == ".parquet":
-        return run_from_frame(_read_parquet(p), name=system, source=str(p))
+        return _finite_scores(run_from_frame(_read_parquet(p), name=system, source=str(p)))
     if last in _TABULAR_SUFFIXES:
         frame = _read_delimited(p, _TABULAR_SUFFIXES[last])
-        return run_from_frame(frame, name=system, source=str(p))
+        return _finite_scores(run_from_frame(frame, name=system, source=str(p)))
     if not p.exists():
         raise InputError("no such file", path=str(p))
     fast = _stream_run(p, system, progress)
     if fast is not None:
-        return fast
+        return _finite_scores(fast)
     table, rows = _read_slow(
         p, 6, {0: pa.string(), 2: pa.string(), 4: pa.float64()}, _RUN_EXPECTED, _check_score
     )
     score = _one_chunk(table.column(2)).to_numpy(zero_copy_only=False)
-    return Run(
+    run = Run(
         name=system,
         qid=encode_queries(table.column(0)),
         docid=_one_chunk(table.column(1)),
         score=score.astype(np.float64, copy=False),
         source=str(p),
-        runid=_first_tag(p),
+        runid=_last_tag(p),
         rows=rows,
     )
+    return _finite_scores(run)
 
 
 def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | None:
@@ -143,7 +151,7 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
                 del batch, local
                 if progress is not None:
                     progress(f"read {system}", min(raw.tell(), total), total)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError, OSError):
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError, *_BROKEN):
         return None
     if n < len(codes):  # only a gzip estimate can be far off: give the rest back
         codes, score = codes[:n].copy(), score[:n].copy()
@@ -155,7 +163,7 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
         docid=pa.chunked_array(docids, type=pa.string()),
         score=score,
         source=str(path),
-        runid=_first_tag(path),
+        runid=_last_tag(path),
     )
 
 
@@ -225,7 +233,7 @@ def _read_fast(path: Path, ncols: int, keep: dict[int, pa.DataType]) -> pa.Table
     try:
         with _open_binary(path) as stream:
             table = pacsv.read_csv(stream, read, parse, convert)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError, OSError):
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError, *_BROKEN):
         return None
     first = table.column(0)
     if len(first) and pc.any(pc.starts_with(pc.unique(first), "#")).as_py():
@@ -262,8 +270,14 @@ def _read_slow(
 
 
 def _text_lines(path: Path) -> list[str]:
-    with _open_binary(path) as stream:
-        data = stream.read()
+    try:
+        with _open_binary(path) as stream:
+            data = stream.read()
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        reason = f"broken or truncated gzip data ({exc or type(exc).__name__})"
+        raise InputError(reason, path=str(path)) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", path=str(path)) from None
     try:
         return data.decode("utf-8").splitlines()
     except UnicodeDecodeError as exc:
@@ -281,19 +295,54 @@ def _open_binary(path: Path) -> io.BufferedIOBase:
 
 def _check_score(ncols: int, fields: list[str]) -> str | None:
     try:
-        float(fields[4])
-    except ValueError:
-        return f"expected a number in column 5 (score), got {fields[4]!r}"
+        parse_number(fields[4], "", None, "a number in column 5 (score)")
+    except InputError as e:
+        return e.reason
     return None
 
 
-def _first_tag(path: Path) -> str:
+def _finite_scores(run: Run) -> Run:
+    """The run, if every score is finite (pyarrow reads ``nan`` and ``inf`` as floats);
+    an empty run is read but warned about: it retrieves nothing for any query."""
+    check_finite(run.score, run.source, run.line_of, "a finite number in column 5 (score)")
+    if len(run) == 0:
+        warnings.warn(
+            f"{run.source}: run {run.name} is empty (no ranked documents): it scores 0 "
+            "or is left out, depending on the queries' policy",
+            DataWarning,
+            stacklevel=3,
+        )
+    return run
+
+
+def _last_tag(path: Path) -> str:
+    """The tag (sixth field) of the run's last line: what trec_eval prints as ``runid``."""
+    if not _is_gzip(path):
+        size = path.stat().st_size
+        start = max(size - (1 << 16), 0)
+        with path.open("rb") as fh:
+            fh.seek(start)
+            lines = fh.read().splitlines()[1 if start else 0 :]  # a partial first line
+        for raw in reversed(lines):
+            tag = _tag(raw)
+            if tag is not None:
+                return tag
+        if not start:
+            return ""
+    last = ""
     with _open_binary(path) as stream:
         for raw in stream:
-            fields = raw.decode("utf-8", errors="replace").split()
-            if fields and not fields[0].startswith("#"):
-                return fields[5] if len(fields) > 5 else ""
-    return ""
+            tag = _tag(raw)
+            last = last if tag is None else tag
+    return last
+
+
+def _tag(line: bytes) -> str | None:
+    """The sixth field of a run line, ``""`` if it has none, ``None`` for a comment or blank."""
+    fields = line.decode("utf-8", errors="replace").split()
+    if not fields or fields[0].startswith("#"):
+        return None
+    return fields[5] if len(fields) > 5 else ""
 
 
 def _one_chunk(column: pa.ChunkedArray) -> pa.Array:

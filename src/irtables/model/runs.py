@@ -9,6 +9,7 @@ Build them from frames with :func:`run_from_frame` and :func:`qrels_from_frame`,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -95,10 +96,7 @@ def run_from_frame(frame: pd.DataFrame, *, name: str, source: str = "<frame>") -
     qcol = _find_column(frame, _QUERY_COLUMNS, source)
     dcol = _find_column(frame, _DOC_COLUMNS, source)
     scol = _find_column(frame, _SCORE_COLUMNS, source)
-    try:
-        score = pd.to_numeric(frame[scol], errors="raise").to_numpy(dtype=np.float64)
-    except (ValueError, TypeError) as exc:
-        raise InputError(f"column {scol} must hold numbers ({exc})", path=source) from exc
+    score = _numbers(frame[scol], source, f"a finite number in column {scol}")
     return Run(
         name=name,
         qid=encode_queries(_strings(frame[qcol])),
@@ -122,15 +120,42 @@ def qrels_from_frame(frame: pd.DataFrame, *, source: str = "<frame>") -> Qrels:
     qcol = _find_column(frame, _QUERY_COLUMNS, source)
     dcol = _find_column(frame, _DOC_COLUMNS, source)
     gcol = _find_column(frame, _GRADE_COLUMNS, source)
-    grades = pd.to_numeric(frame[gcol], errors="coerce")
-    if grades.isna().any() or (grades != np.round(grades)).any():
-        raise InputError(f"column {gcol} must hold integer relevance grades", path=source)
+    grades = _integers(frame[gcol], source, f"an integer relevance grade in column {gcol}")
     return Qrels(
         qid=_strings(frame[qcol]),
         docid=_strings(frame[dcol]),
-        grade=grades.to_numpy(dtype=np.int64),
+        grade=grades,
         source=source,
     )
+
+
+def _line_of(source: str) -> Callable[[int], int | None]:
+    """Rows of a frame read from a file with a header line: row ``i`` is line ``i + 2``."""
+    return (lambda row: None) if source == "<frame>" else (lambda row: row + 2)
+
+
+def _numbers(column: pd.Series, source: str, what: str) -> npt.NDArray[np.float64]:
+    """Strictly parsed finite numbers (strings as :mod:`irtables.base.numbers` reads them)."""
+    from irtables.base.numbers import check_finite, numbers_from_strings
+
+    line_of = _line_of(source)
+    if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
+        values = column.to_numpy(dtype=np.float64)
+        check_finite(values, source, line_of, what)
+        return values
+    return numbers_from_strings(column.astype(str).tolist(), source, line_of, what)
+
+
+def _integers(column: pd.Series, source: str, what: str) -> npt.NDArray[np.int64]:
+    """Strictly parsed int64 grades: ``1e30`` or ``1.5`` is an error, not a cast."""
+    from irtables.base.numbers import integers_from_strings, whole_numbers
+
+    line_of = _line_of(source)
+    if pd.api.types.is_integer_dtype(column):
+        return column.to_numpy(dtype=np.int64)
+    if pd.api.types.is_float_dtype(column):
+        return whole_numbers(column.to_numpy(dtype=np.float64), source, line_of, what)
+    return integers_from_strings(column.astype(str).tolist(), source, line_of, what)
 
 
 def _find_column(frame: pd.DataFrame, names: tuple[str, ...], source: str) -> str:

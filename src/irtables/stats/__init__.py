@@ -1,14 +1,17 @@
-"""Paired significance tests, effect sizes and multiple-testing corrections.
+"""Paired significance tests, all-pairs procedures, effect sizes and corrections.
 
 Pure code: no I/O, no clock, no global random state (randomness comes from ``rng``).
 """
 
 from __future__ import annotations
 
-from irtables.stats.compare import FAMILIES, compare
+from irtables.stats.allpairs import AllPairsResult, PairDifference
+from irtables.stats.anova import TwoWayAnova, two_way_anova
+from irtables.stats.compare import ALL_TESTS, FAMILIES, compare
 from irtables.stats.comparisons import Comparisons
 from irtables.stats.correction import CORRECTIONS, adjust
 from irtables.stats.effect import cohens_dz, percentile_interval, t_interval
+from irtables.stats.meta import MetaAnalysis, hedges_g, meta_analyse, random_effects
 from irtables.stats.paired import (
     TESTS,
     bootstrap,
@@ -18,26 +21,48 @@ from irtables.stats.paired import (
     t_test,
     wilcoxon,
 )
+from irtables.stats.power import min_detectable_difference, paired_t_power, topics_needed
+from irtables.stats.procedures import ALL_PAIRS_TESTS
+from irtables.stats.randomized_tukey import randomized_tukey_hsd
 from irtables.stats.result import ConfidenceInterval, PairedTestResult
 from irtables.stats.runs import average_runs
+from irtables.stats.topicset import TopicSetSize, topic_set_sizes
+from irtables.stats.tukey import tukey_hsd
 
 __all__ = [
+    "ALL_PAIRS_TESTS",
+    "ALL_TESTS",
     "CORRECTIONS",
     "FAMILIES",
     "TESTS",
+    "AllPairsResult",
     "Comparisons",
     "ConfidenceInterval",
+    "MetaAnalysis",
+    "PairDifference",
     "PairedTestResult",
+    "TopicSetSize",
+    "TwoWayAnova",
     "adjust",
     "average_runs",
     "bootstrap",
     "cohens_dz",
     "compare",
     "get_test",
+    "hedges_g",
+    "meta_analyse",
+    "min_detectable_difference",
+    "paired_t_power",
     "percentile_interval",
+    "random_effects",
     "randomization",
+    "randomized_tukey_hsd",
     "sign_test",
     "t_interval",
     "t_test",
+    "topic_set_sizes",
+    "topics_needed",
+    "tukey_hsd",
+    "two_way_anova",
     "wilcoxon",
 ]

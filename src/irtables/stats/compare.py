@@ -18,14 +18,18 @@ from irtables.stats.paired import (
     TESTS,
     bootstrap_many,
     check_alternative,
-    get_test,
     randomization_many,
 )
+from irtables.stats.procedures import ALL_PAIRS_TESTS, check_all_pairs_options, run_all_pairs
 from irtables.stats.result import PairedTestResult
 from irtables.stats.vectorised import t_test_many
 
 Progress = Callable[[int, int], None]
 FamilyKey = Callable[[PairedTestResult], Hashable]
+#: A baseline for every dataset, a list of them, or per dataset: ``{dataset: system(s)}``.
+Baselines = str | Sequence[str] | Mapping[str, str | Sequence[str]] | None
+#: Every test name :func:`compare` accepts: the paired tests, then the all-pairs procedures.
+ALL_TESTS: tuple[str, ...] = (*TESTS, *ALL_PAIRS_TESTS)
 
 #: How results are grouped into families for the multiple-testing correction.
 #: ``metric``: per (dataset, metric) across systems and baselines (default);
@@ -55,10 +59,10 @@ class _Task:
 def compare(
     results: ResultSet,
     *,
-    baseline: str | Sequence[str] | None = None,
+    baseline: Baselines = None,
     pairs: Literal["baseline", "all"] = "baseline",
     test: str = "t",
-    correction: str = "holm",
+    correction: str | None = None,
     family: str | FamilyKey = "metric",
     alpha: float = 0.05,
     alternative: str = "two-sided",
@@ -74,11 +78,21 @@ def compare(
 
     With ``pairs="baseline"`` every system is tested against each baseline (the first
     system of the dataset when ``baseline`` is None); an ablation table is this with the
-    full model as the baseline. With ``pairs="all"`` every pair is tested once, the later
-    system against the earlier one (see :meth:`Comparisons.better_than` for letters).
-    ``options`` go to the test (e.g. ``n_resamples``, ``zero_method``). An int ``rng``
-    seeds a fresh generator for each query set, so a pair's p-value does not depend on
-    the other comparisons. ``progress(done, total)`` is called as comparisons finish.
+    full model as the baseline. ``baseline`` may name one per dataset,
+    ``{"dl19": "bm25", "covid": "bm25-flat"}``: a dataset without a baseline (not in the
+    mapping, or without a run of it) is not tested and is listed in
+    :attr:`Comparisons.without_baseline`; a baseline that no dataset has is an error (a
+    typo). With ``pairs="all"`` every pair is tested once, the later system against the
+    earlier one (see :meth:`Comparisons.better_than` for letters).
+
+    ``test`` is a paired test of :data:`TESTS` or an all-pairs procedure of
+    :data:`ALL_PAIRS_TESTS` (``tukey``, ``randomized-tukey``), which runs once over all
+    systems of each dataset and metric and controls the family-wise error itself
+    (``correction`` must then be None). ``correction`` None means ``holm`` for the paired
+    tests. ``options`` go to the test (e.g. ``n_resamples``, ``zero_method``). An int
+    ``rng`` seeds a fresh generator for each query set, so a pair's p-value does not
+    depend on the other comparisons. ``progress(done, total)`` is called as comparisons
+    finish.
 
     Examples
     --------
@@ -92,10 +106,15 @@ def compare(
     >>> r.baseline, round(r.mean_diff, 4), round(r.pvalue, 4), r.correction
     ('bm25', 0.1333, 0.0572, 'holm')
     """
-    func = get_test(test)
-    _check_choices(correction, family, alternative, pairs, missing, alpha)
-    opts = _check_options(test, func, options or {})
-    tasks = _tasks(results, baseline, pairs, metrics, datasets, systems, missing)
+    if test not in ALL_TESTS:
+        raise UnknownNameError(unknown_name_message("test", test, ALL_TESTS))
+    _check_choices(correction or "holm", family, alternative, pairs, missing, alpha)
+    if test in ALL_PAIRS_TESTS:
+        name = family if isinstance(family, str) else "custom"
+        opts = check_all_pairs_options(test, correction, name, alternative, options or {})
+    else:
+        opts = _check_options(test, TESTS[test], options or {})
+    tasks, without = _tasks(results, baseline, pairs, metrics, datasets, systems, missing)
     total = sum(len(t.pairs) for t in tasks)
     done = [0]
 
@@ -104,19 +123,34 @@ def compare(
         if progress is not None:
             progress(done[0], total)
 
+    settings = {"test": test, "alpha": alpha, "alternative": alternative}
+    if test in ALL_PAIRS_TESTS:
+        found = []
+        for t in tasks:
+            found += run_all_pairs(
+                test, t.dataset, t.metric, t.aligned, t.pairs, rng=rng, options=opts
+            )
+            tick(len(t.pairs))
+        return Comparisons(
+            results=tuple(found),
+            correction=test,
+            family="metric",
+            without_baseline=without,
+            **settings,  # type: ignore[arg-type]
+        )
     if test in _BATCHED:
         raw = _run_batched(test, tasks, alternative, rng, opts, tick)
     else:
-        raw = _run_each(func, tasks, alternative, opts, tick)
+        raw = _run_each(TESTS[test], tasks, alternative, opts, tick)
     name = family if isinstance(family, str) else "custom"
     key = FAMILIES[family] if isinstance(family, str) else family
+    chosen = correction or "holm"
     return Comparisons(
-        results=_correct(raw, correction, key, name),
-        test=test,
-        correction=correction,
+        results=_correct(raw, chosen, key, name),
+        correction=chosen,
         family=name,
-        alpha=alpha,
-        alternative=alternative,
+        without_baseline=without,
+        **settings,  # type: ignore[arg-type]
     )
 
 
@@ -166,8 +200,39 @@ def _present(wanted: Sequence[str] | None, available: tuple[str, ...]) -> tuple[
     return available if wanted is None else tuple(w for w in wanted if w in available)
 
 
+def _bases_of(dataset: str, names: tuple[str, ...], baseline: Baselines) -> tuple[str, ...]:
+    """The baselines asked for in ``dataset`` (present or not)."""
+    if baseline is None:
+        return names[:1]
+    if isinstance(baseline, str):
+        return (baseline,)
+    if isinstance(baseline, Mapping):
+        wanted = baseline.get(dataset, ())
+        return (wanted,) if isinstance(wanted, str) else tuple(wanted)
+    return tuple(baseline)
+
+
+def _check_baselines(results: ResultSet, baseline: Baselines) -> None:
+    """A baseline that no dataset has, or a dataset key that does not exist, is a typo."""
+    if baseline is None:
+        return
+    if isinstance(baseline, Mapping):
+        for dataset in baseline:
+            if dataset not in results.datasets():
+                raise UnknownNameError(
+                    unknown_name_message("dataset in baseline", dataset, results.datasets())
+                )
+        named = [b for d in baseline for b in _bases_of(d, (), baseline)]
+    else:
+        named = [baseline] if isinstance(baseline, str) else list(baseline)
+    everywhere = results.systems()
+    for b in named:
+        if b not in everywhere:
+            raise UnknownNameError(unknown_name_message("baseline", b, everywhere))
+
+
 def _pairs_of(
-    dataset: str, names: tuple[str, ...], baseline: str | Sequence[str] | None, pairs: str
+    names: tuple[str, ...], bases: tuple[str, ...], pairs: str
 ) -> tuple[tuple[str, str], ...]:
     if len(names) < 2:
         return ()  # nothing to compare in this dataset
@@ -175,39 +240,40 @@ def _pairs_of(
         return tuple(
             (names[j], names[i]) for i in range(len(names)) for j in range(i + 1, len(names))
         )
-    if baseline is None:
-        bases: Sequence[str] = names[:1]
-    else:
-        bases = [baseline] if isinstance(baseline, str) else baseline
-    for b in bases:
-        if b not in names:
-            raise UnknownNameError(unknown_name_message(f"baseline of dataset {dataset}", b, names))
-    return tuple((s, b) for b in bases for s in names if s != b)
+    return tuple((s, b) for b in bases if b in names for s in names if s != b)
 
 
 def _tasks(
     results: ResultSet,
-    baseline: str | Sequence[str] | None,
+    baseline: Baselines,
     pairs: str,
     metrics: Sequence[str] | None,
     datasets: Sequence[str] | None,
     systems: Sequence[str] | None,
     missing: MissingPolicy,
-) -> list[_Task]:
+) -> tuple[list[_Task], tuple[tuple[str, tuple[str, ...]], ...]]:
+    """The tests to run, and each dataset that lacks (some of) its baselines with them."""
     tasks = []
+    without: list[tuple[str, tuple[str, ...]]] = []
     # Systems and metrics named by the caller must exist somewhere; each dataset uses
     # those it has (Table 1 may show a metric or a system on one dataset only).
     _pick("system", systems, results.systems())
     _pick("metric", metrics, results.metrics())
+    if pairs != "all":
+        _check_baselines(results, baseline)
     for dataset in _pick("dataset", datasets, results.datasets()):
         names = _present(systems, results.systems(dataset))
-        todo = _pairs_of(dataset, names, baseline, pairs)
+        bases = _bases_of(dataset, names, baseline)
+        lacking = tuple(b for b in bases if b not in names)
+        if pairs != "all" and len(names) > 1 and (lacking or not bases):
+            without.append((dataset, lacking))
+        todo = _pairs_of(names, bases, pairs)
         if not todo:
             continue
         for metric in _present(metrics, results.metrics(dataset)):
             aligned = results.aligned(dataset, metric, names, missing=missing)
             tasks.append(_Task(dataset, metric, aligned, todo))
-    return tasks
+    return tasks, tuple(without)
 
 
 def _contextualise(task: _Task, system: str, base: str, r: PairedTestResult) -> PairedTestResult:
@@ -282,4 +348,12 @@ def _correct(
     return tuple(out)
 
 
-__all__ = ["ALTERNATIVES", "FAMILIES", "TESTS", "Comparisons", "compare"]
+__all__ = [
+    "ALL_PAIRS_TESTS",
+    "ALL_TESTS",
+    "ALTERNATIVES",
+    "FAMILIES",
+    "TESTS",
+    "Comparisons",
+    "compare",
+]

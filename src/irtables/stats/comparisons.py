@@ -23,6 +23,10 @@ class Comparisons:
 
     ``outcome`` of a result is ``"better"`` / ``"worse"`` when its adjusted p-value is
     at most ``alpha`` (by the sign of the mean difference), else ``"none"``.
+    ``correction`` names the procedure for the all-pairs tests (``tukey``,
+    ``randomized-tukey``), which adjust for all pairs themselves.
+    ``without_baseline`` lists each dataset (with two systems or more) that was not
+    compared with some or all of its baselines, and the baselines it has no run of.
     """
 
     results: tuple[PairedTestResult, ...]
@@ -31,6 +35,7 @@ class Comparisons:
     family: str
     alpha: float
     alternative: str = "two-sided"
+    without_baseline: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def __len__(self) -> int:
         return len(self.results)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -29,32 +30,61 @@ def _scipy_stats() -> Any:
     return stats
 
 
+#: A standard deviation of the differences at most this fraction of their magnitude
+#: (at least 1) is floating-point rounding, not variance: the differences are constant.
+NOISE = 1e-10
+
+
+def is_constant(d: FloatArray, sd: float | None = None) -> bool:
+    """Whether differences are constant, exactly or up to floating-point rounding.
+
+    ``0.1 - 0.0`` and ``0.3 - 0.2`` differ in the last bit: their standard deviation
+    (1.96e-17) is rounding error, and a test dividing by it would find t = 7e15.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> is_constant(np.array([0.1 - 0.0, 0.3 - 0.2])), is_constant(np.array([0.1, 0.2]))
+    (True, False)
+    """
+    if d.size < 2:
+        return False
+    spread = float(np.std(d, ddof=1)) if sd is None else sd
+    return spread <= NOISE * max(1.0, float(np.abs(d).max()))
+
+
 def cohens_dz(d: FloatArray) -> float | None:
     """Cohen's d_z: the mean difference divided by the standard deviation (ddof=1).
 
     Returns 0.0 when every difference is zero and ``None`` when it is undefined
-    (fewer than two differences, or a constant nonzero difference).
+    (fewer than two differences, or a constant nonzero difference, also when its
+    standard deviation is only rounding error: see :func:`is_constant`).
 
     Examples
     --------
     >>> import numpy as np
     >>> round(cohens_dz(np.array([0.1, 0.3, 0.2])), 6)
     2.0
-    >>> cohens_dz(np.zeros(4)), cohens_dz(np.array([0.5]))
-    (0.0, None)
+    >>> cohens_dz(np.zeros(4)), cohens_dz(np.array([0.5])), cohens_dz(np.array([0.1, 0.3 - 0.2]))
+    (0.0, None, None)
     """
     if d.size and not d.any():
         return 0.0
     if d.size < 2:
         return None
     sd = float(np.std(d, ddof=1))
-    return float(np.mean(d)) / sd if sd > 0 else None
+    return None if is_constant(d, sd) else float(np.mean(d)) / sd
 
 
-def t_interval(d: FloatArray, level: float = 0.95) -> ConfidenceInterval | None:
-    """Two-sided t-based confidence interval of the mean difference.
+def t_interval(
+    d: FloatArray, level: float = 0.95, alternative: str = "two-sided"
+) -> ConfidenceInterval | None:
+    """t-based confidence interval of the mean difference, shaped by the test's alternative.
 
-    ``None`` for fewer than two differences; a point interval when they are constant.
+    Two-sided: ``mean ± t_{(1+level)/2} se``. One-sided, as ``scipy.stats.ttest_rel``'s
+    ``confidence_interval()``: ``greater`` gives ``[mean - t_{level} se, inf)`` and
+    ``less`` gives ``(-inf, mean + t_{level} se]``. ``None`` for fewer than two
+    differences; a point (or half-line) interval when they are constant.
 
     Examples
     --------
@@ -62,18 +92,49 @@ def t_interval(d: FloatArray, level: float = 0.95) -> ConfidenceInterval | None:
     >>> ci = t_interval(np.array([0.1, 0.3, 0.2]))
     >>> round(ci.low, 4), round(ci.high, 4)
     (-0.0484, 0.4484)
+    >>> ci = t_interval(np.array([0.1, 0.3, 0.2]), alternative="greater")
+    >>> round(ci.low, 4), ci.high
+    (0.0314, inf)
     """
     n = d.size
     if n < 2:
         return None
     mean = float(np.mean(d))
     se = float(np.std(d, ddof=1)) / math.sqrt(n)
-    half = _t_quantile(0.5 + level / 2, n - 1) * se
-    return ConfidenceInterval(mean - half, mean + half, level=level, method="t")
+    return shaped_interval(mean, se, level, alternative, lambda q: _t_quantile(q, n - 1), "t")
 
 
-def percentile_interval(samples: FloatArray, level: float = 0.95) -> ConfidenceInterval:
+def shaped_interval(
+    center: float,
+    scale: float,
+    level: float,
+    alternative: str,
+    quantile: Callable[[float], float],
+    method: str,
+) -> ConfidenceInterval:
+    """``center ± quantile · scale``: two-sided at ``(1+level)/2``, one-sided at ``level``.
+
+    Examples
+    --------
+    >>> shaped_interval(1.0, 0.5, 0.95, "less", lambda q: 2.0, "t")
+    ConfidenceInterval(low=-inf, high=2.0, level=0.95, method='t')
+    """
+    if alternative == "two-sided":
+        half = quantile(0.5 + level / 2) * scale
+        return ConfidenceInterval(center - half, center + half, level=level, method=method)
+    half = quantile(level) * scale
+    if alternative == "greater":
+        return ConfidenceInterval(center - half, math.inf, level=level, method=method)
+    return ConfidenceInterval(-math.inf, center + half, level=level, method=method)
+
+
+def percentile_interval(
+    samples: FloatArray, level: float = 0.95, alternative: str = "two-sided"
+) -> ConfidenceInterval:
     """Percentile interval of bootstrap replicates of the mean difference.
+
+    Two-sided: the ``(1-level)/2`` and ``(1+level)/2`` percentiles; ``greater``:
+    ``[the (1-level) percentile, inf)``; ``less``: ``(-inf, the level percentile]``.
 
     Examples
     --------
@@ -81,7 +142,17 @@ def percentile_interval(samples: FloatArray, level: float = 0.95) -> ConfidenceI
     >>> ci = percentile_interval(np.linspace(0, 1, 101), level=0.9)
     >>> round(ci.low, 3), round(ci.high, 3)
     (0.05, 0.95)
+    >>> ci = percentile_interval(np.linspace(0, 1, 101), level=0.9, alternative="greater")
+    >>> round(ci.low, 3), ci.high
+    (0.1, inf)
     """
+    method = "bootstrap percentile"
+    if alternative == "greater":
+        low = float(np.percentile(samples, (1 - level) * 100))
+        return ConfidenceInterval(low, math.inf, level=level, method=method)
+    if alternative == "less":
+        high = float(np.percentile(samples, level * 100))
+        return ConfidenceInterval(-math.inf, high, level=level, method=method)
     tail = (1 - level) / 2 * 100
     low, high = np.percentile(samples, [tail, 100 - tail])
-    return ConfidenceInterval(float(low), float(high), level=level, method="bootstrap percentile")
+    return ConfidenceInterval(float(low), float(high), level=level, method=method)

@@ -5,7 +5,13 @@ means the system is better. Degenerate input never yields NaN:
 
 * no queries: :class:`~irtables.errors.InputError`;
 * all differences zero: statistic 0.0, p = 1.0, method ``"all differences zero"``;
-* one query (t-test, bootstrap): statistic 0.0, p = 1.0, method ``"undefined: n<2"``.
+* one query (t-test, bootstrap): statistic 0.0, p = 1.0, method ``"undefined: n<2"``;
+* a constant nonzero difference, exactly or up to floating-point rounding (t-test,
+  bootstrap, whose null distribution needs a spread): statistic 0.0, p = 1.0, method
+  ``"undefined: constant difference (zero variance)"`` or ``"... (variance is rounding
+  error)"``, so that no marker is shown. The sign, Wilcoxon and randomization tests
+  are defined on constant differences (they look at signs and ranks) and keep their
+  p-values.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from irtables.errors import InputError, UnknownNameError, unknown_name_message
-from irtables.stats.effect import cohens_dz, percentile_interval, t_interval
+from irtables.stats.effect import cohens_dz, is_constant, percentile_interval, t_interval
 from irtables.stats.resampling import (
     EXACT_THRESHOLD,
     Progress,
@@ -34,6 +40,8 @@ ALTERNATIVES: tuple[str, ...] = ("two-sided", "greater", "less")
 ZERO_METHODS: tuple[str, ...] = ("wilcox", "pratt", "zsplit")
 ALL_ZERO = "all differences zero"
 UNDEFINED = "undefined: n<2"
+CONSTANT = "undefined: constant difference (zero variance)"
+ROUNDING = "undefined: constant difference (variance is rounding error)"
 #: Wilcoxon uses the exact null distribution up to this many nonzero differences
 #: (when there are no ties and no zeros), else the normal approximation.
 WILCOXON_EXACT_MAX = 50
@@ -88,7 +96,7 @@ def _result(
         "system_mean": float(np.mean(a)),
         "baseline_mean": float(np.mean(b)),
         "alternative": alternative,
-        "ci": t_interval(d),
+        "ci": t_interval(d, alternative=alternative),
         "effect_size": cohens_dz(d),
     }
     base.update(fields)
@@ -106,8 +114,9 @@ def t_test(
 ) -> PairedTestResult:
     """Paired Student t-test of the mean difference (as ``scipy.stats.ttest_rel``).
 
-    A constant nonzero difference gives an infinite statistic and p = 0 (or 1 for the
-    other one-sided alternative).
+    A constant nonzero difference (zero variance, or a variance that is floating-point
+    rounding) leaves t undefined: statistic 0.0, p = 1.0 and a method that says so
+    (:func:`constant_method`), never an infinite t and a marker.
 
     Examples
     --------
@@ -123,14 +132,25 @@ def t_test(
     if n < 2:
         return _result("t", x, y, d, alternative, method=UNDEFINED, statistic=0.0, pvalue=1.0)
     sd = float(np.std(d, ddof=1))
-    if sd == 0:
-        stat = math.copysign(math.inf, mean)
-        p = _tail(stat, alternative, lambda t: 0.0 if math.isinf(t) else 1.0)
-        method = "paired t-test (constant difference)"
-        return _result("t", x, y, d, alternative, method=method, statistic=stat, pvalue=p)
+    if is_constant(d, sd):
+        method = constant_method(sd)
+        return _result("t", x, y, d, alternative, method=method, statistic=0.0, pvalue=1.0)
     stat = mean / (sd / math.sqrt(n))
     p = _tail(stat, alternative, lambda t: _t_sf(t, n - 1))
     return _result("t", x, y, d, alternative, method="paired t-test", statistic=stat, pvalue=p)
+
+
+def constant_method(sd: float) -> str:
+    """The method of a test left undefined by constant differences.
+
+    Examples
+    --------
+    >>> constant_method(0.0)
+    'undefined: constant difference (zero variance)'
+    >>> constant_method(1e-17)
+    'undefined: constant difference (variance is rounding error)'
+    """
+    return CONSTANT if sd == 0 else ROUNDING
 
 
 def _tail(stat: float, alternative: str, sf: Callable[[float], float]) -> float:
@@ -338,7 +358,9 @@ def bootstrap_many(
             p, label = 1.0, ALL_ZERO
         elif col.size < 2:
             p, label = 1.0, UNDEFINED
-        ci = percentile_interval(means[:, j], level)
+        elif is_constant(col):
+            p, label = 1.0, constant_method(float(np.std(col, ddof=1)))
+        ci = percentile_interval(means[:, j], level, alternative)
         out.append(
             _result(
                 "bootstrap",

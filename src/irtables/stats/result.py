@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -10,7 +11,10 @@ Outcome = Literal["better", "worse", "none"]
 
 @dataclass(frozen=True, slots=True)
 class ConfidenceInterval:
-    """A two-sided confidence interval of the mean difference.
+    """A confidence interval of the mean difference.
+
+    One-sided intervals (for one-sided tests) have an infinite bound: ``greater`` gives
+    ``[low, inf)``, ``less`` gives ``(-inf, high]``.
 
     Examples
     --------
@@ -21,7 +25,16 @@ class ConfidenceInterval:
     low: float
     high: float
     level: float = 0.95
-    method: str = "t"  # "t" or "bootstrap percentile"
+    method: str = "t"  # "t", "bootstrap percentile", "Tukey (studentized range)", ...
+
+    @property
+    def sides(self) -> str:
+        """``two-sided``, ``greater`` (no upper bound) or ``less`` (no lower bound)."""
+        if math.isinf(self.high) and not math.isinf(self.low):
+            return "greater"
+        if math.isinf(self.low) and not math.isinf(self.high):
+            return "less"
+        return "two-sided"
 
     def contains(self, value: float) -> bool:
         """Whether ``value`` lies inside the interval (bounds included)."""

@@ -3,7 +3,8 @@
 Table 1 and Table S1 of a large study need thousands of t-tests over the same queries;
 computing them column-wise is two orders of magnitude faster than one call each. The
 results are those of :func:`~irtables.stats.paired.t_test`, column by column; degenerate
-columns (all differences zero, n < 2, a constant difference) are delegated to it.
+columns (all differences zero, n < 2, a constant difference, also up to rounding) are
+delegated to it.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from irtables.stats.effect import _t_quantile
+from irtables.stats.effect import NOISE, _t_quantile, shaped_interval
 from irtables.stats.paired import Alternative, check_alternative, t_test
-from irtables.stats.result import ConfidenceInterval, PairedTestResult
+from irtables.stats.result import PairedTestResult
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -49,7 +50,8 @@ def t_test_many(
     d = xt - yt
     mean = d.mean(axis=1)
     sd = d.std(axis=1, ddof=1)
-    regular = (sd > 0) & d.any(axis=1)
+    noise = NOISE * np.maximum(1.0, np.abs(d).max(axis=1))  # as is_constant
+    regular = (sd > noise) & d.any(axis=1)
     safe_sd = np.where(regular, sd, 1.0)
     stat = mean / (safe_sd / np.sqrt(n))  # as t_test: mean / (sd / sqrt(n))
     df = n - 1
@@ -59,8 +61,11 @@ def t_test_many(
         t = stat if alternative == "greater" else -stat
         p = np.where(t < 0, 1.0 - stdtr(df, t), stdtr(df, -t))
     se = safe_sd / np.sqrt(n)
-    half = _t_quantile(0.5 + 0.95 / 2, n - 1) * se
     x_mean, y_mean = xt.mean(axis=1), yt.mean(axis=1)
+
+    def quantile(q: float) -> float:
+        return _t_quantile(q, n - 1)
+
     out = []
     for j in range(d.shape[0]):
         if not regular[j]:
@@ -78,7 +83,7 @@ def t_test_many(
                 system_mean=float(x_mean[j]),
                 baseline_mean=float(y_mean[j]),
                 alternative=alternative,
-                ci=ConfidenceInterval(m - float(half[j]), m + float(half[j]), 0.95, "t"),
+                ci=shaped_interval(m, float(se[j]), 0.95, alternative, quantile, "t"),
                 effect_size=m / float(sd[j]),
             )
         )

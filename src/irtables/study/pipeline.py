@@ -4,27 +4,20 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from irtables.base.filenames import file_stems
 from irtables.config import CompareSettings, Config, find_config
 from irtables.errors import InputError
 from irtables.loaders import load_results
 from irtables.model import ResultSet
-from irtables.output.writers import WriteStatus, write_atomic
+from irtables.output.writers import Written, write_files
 from irtables.render import FORMATS, render
 from irtables.stats.report import format_comparisons
 from irtables.study.runsets import configured_inputs, evaluate_datasets
 from irtables.tables import build_all
-
-
-@dataclass(frozen=True)
-class Written:
-    """One output file and what happened to it."""
-
-    path: Path
-    status: WriteStatus
 
 
 def resolve_study(
@@ -76,23 +69,21 @@ def write_tables(
     """Build every configured table and write it in each format into ``outdir``.
 
     With significance markers, the comparisons behind them are written too, as
-    ``significance.csv`` (every field) and ``significance.md``.
+    ``significance.csv`` (every field) and ``significance.md``. Every file is checked
+    before any is written (:func:`~irtables.output.writers.write_files`).
     """
     warn_lint(results)
     built = build_all(results, config, progress=progress)
-    written = []
+    files: dict[str, str] = {}
+    stems = file_stems(t.name for t in built.tables)
     for fmt in formats or config.output.formats:
         ext = FORMATS[fmt].extension
         for model in built.tables:
-            target = Path(outdir) / f"{model.name}.{ext}"
-            text = render(model, fmt, template_dirs=template_dirs)
-            written.append(Written(target, write_atomic(target, text, force=force)))
+            files[f"{stems[model.name]}.{ext}"] = render(model, fmt, template_dirs=template_dirs)
     if built.comparisons is not None:
         for fmt, ext in (("csv", "csv"), ("markdown", "md")):
-            target = Path(outdir) / f"significance.{ext}"
-            text = format_comparisons(built.comparisons, fmt)
-            written.append(Written(target, write_atomic(target, text, force=force)))
-    return written
+            files[f"significance.{ext}"] = format_comparisons(built.comparisons, fmt)
+    return write_files(outdir, files, by="tables", force=force)
 
 
 def warn_lint(results: ResultSet) -> None:

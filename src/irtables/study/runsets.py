@@ -14,11 +14,10 @@ from pathlib import Path
 
 from irtables.config import Config, DatasetSpec
 from irtables.errors import InputError, UnknownNameError
-from irtables.measures import FAMILIES, Measure, parse_measure
+from irtables.measures import FAMILIES, Measure, at_threshold, parse_measure
 from irtables.model import ResultSet
 
 Progress = Callable[[str, int, int], None]
-GRADED = frozenset({"nDCG", "nDCG_exp", "ERR", "NumRet", "Judged"})
 
 
 def evaluate_datasets(
@@ -26,6 +25,7 @@ def evaluate_datasets(
 ) -> ResultSet | None:
     """Evaluate every dataset of ``config`` that names qrels and runs (None if none does)."""
     from irtables.evaluator.api import evaluate
+    from irtables.evaluator.versions import trec_eval_version
 
     parts = []
     for spec in config.datasets:
@@ -41,6 +41,7 @@ def evaluate_datasets(
                 depth=spec.depth,
                 missing_queries="zero" if spec.complete else "ignore",
                 dataset=spec.id,
+                trec_eval=trec_eval_version(spec.trec_eval),
                 progress=progress,
             )
         )
@@ -81,7 +82,7 @@ def dataset_measures(spec: DatasetSpec, config: Config) -> list[Measure]:
         names = _shown(config)
     out: dict[str, Measure] = {}
     for name in names:
-        m = _with_threshold(parse_measure(name), spec.relevance)
+        m = at_threshold(parse_measure(name), spec.relevance)
         out.setdefault(m.name, m)
     return list(out.values())
 
@@ -100,12 +101,6 @@ def _shown(config: Config) -> list[str]:
     if config.ablation is not None:
         names.extend(config.ablation.metrics)
     return names
-
-
-def _with_threshold(m: Measure, relevance: int) -> Measure:
-    if m.family in GRADED or m.extra is not None or relevance == 1 or m.rel is not None:
-        return m
-    return Measure(m.family, m.k, relevance, m.param)
 
 
 def _path(base: Path, name: str, dataset: str, what: str) -> Path:

@@ -187,6 +187,82 @@ REFERENCES: dict[str, Reference] = {
             author="Cohen, Jacob", title="Statistical Power Analysis for the Behavioral Sciences",
             edition="2nd", publisher="Lawrence Erlbaum", address="Hillsdale, NJ", year="1988",
         ),
+        _ref(
+            "tukey1949", "article", "Tukey, 1949",
+            "John W. Tukey. Comparing individual means in the analysis of variance. "
+            "Biometrics, 5(2):99–114, 1949.",
+            author="Tukey, John W.",
+            title="Comparing Individual Means in the Analysis of Variance",
+            journal="Biometrics", volume="5", number="2", pages="99--114", year="1949",
+            doi="10.2307/3001913",
+        ),
+        _ref(
+            "carterette2012", "article", "Carterette, 2012",
+            "Benjamin A. Carterette. Multiple testing in statistical analysis of "
+            "systems-based information retrieval experiments. ACM Transactions on "
+            "Information Systems, 30(1):4, 2012.",
+            author="Carterette, Benjamin A.",
+            title="Multiple Testing in Statistical Analysis of Systems-Based Information "
+            "Retrieval Experiments",
+            journal="ACM Transactions on Information Systems", volume="30", number="1",
+            pages="4:1--4:34", year="2012", doi="10.1145/2094072.2094076",
+        ),
+        _ref(
+            "sakai2018", "book", "Sakai, 2018",
+            "Tetsuya Sakai. Laboratory Experiments in Information Retrieval: Sample Sizes, "
+            "Effect Sizes, and Statistical Power. Springer, 2018.",
+            author="Sakai, Tetsuya",
+            title="Laboratory Experiments in Information Retrieval: Sample Sizes, Effect "
+            "Sizes, and Statistical Power",
+            series="The Information Retrieval Series", volume="40", publisher="Springer",
+            address="Singapore", year="2018", doi="10.1007/978-981-13-1199-4",
+        ),
+        _ref(
+            "sakai2016", "article", "Sakai, 2016",
+            "Tetsuya Sakai. Topic set size design. Information Retrieval Journal, "
+            "19(3):256–283, 2016.",
+            author="Sakai, Tetsuya", title="Topic Set Size Design",
+            journal="Information Retrieval Journal", volume="19", number="3",
+            pages="256--283", year="2016", doi="10.1007/s10791-015-9273-z",
+        ),
+        _ref(
+            "soboroff2018", "inproceedings", "Soboroff, 2018",
+            "Ian Soboroff. Meta-analysis for retrieval experiments involving multiple test "
+            "collections. In Proceedings of CIKM 2018, pages 713–722, 2018.",
+            author="Soboroff, Ian",
+            title="Meta-Analysis for Retrieval Experiments Involving Multiple Test Collections",
+            booktitle="Proceedings of the 27th ACM International Conference on Information "
+            "and Knowledge Management", pages="713--722", year="2018",
+            doi="10.1145/3269206.3271719",
+        ),
+        _ref(
+            "dersimonian1986", "article", "DerSimonian & Laird, 1986",
+            "Rebecca DerSimonian and Nan Laird. Meta-analysis in clinical trials. Controlled "
+            "Clinical Trials, 7(3):177–188, 1986.",
+            author="DerSimonian, Rebecca and Laird, Nan",
+            title="Meta-Analysis in Clinical Trials", journal="Controlled Clinical Trials",
+            volume="7", number="3", pages="177--188", year="1986",
+            doi="10.1016/0197-2456(86)90046-2",
+        ),
+        _ref(
+            "higgins2002", "article", "Higgins & Thompson, 2002",
+            "Julian P. T. Higgins and Simon G. Thompson. Quantifying heterogeneity in a "
+            "meta-analysis. Statistics in Medicine, 21(11):1539–1558, 2002.",
+            author="Higgins, Julian P. T. and Thompson, Simon G.",
+            title="Quantifying Heterogeneity in a Meta-Analysis",
+            journal="Statistics in Medicine", volume="21", number="11",
+            pages="1539--1558", year="2002", doi="10.1002/sim.1186",
+        ),
+        _ref(
+            "hedges1981", "article", "Hedges, 1981",
+            "Larry V. Hedges. Distribution theory for Glass's estimator of effect size and "
+            "related estimators. Journal of Educational Statistics, 6(2):107–128, 1981.",
+            author="Hedges, Larry V.",
+            title="Distribution Theory for {Glass}'s Estimator of Effect Size and Related "
+            "Estimators",
+            journal="Journal of Educational Statistics", volume="6", number="2",
+            pages="107--128", year="1981", doi="10.3102/10769986006002107",
+        ),
     )
 }  # fmt: skip
 
@@ -209,6 +285,8 @@ TEST_CITES: dict[str, tuple[str, ...]] = {
     "sign": ("conover1999", "smucker2007"),
     "randomization": ("fisher1935", "smucker2007"),
     "bootstrap": ("efron1993", "smucker2007"),
+    "tukey": ("tukey1949", "sakai2018"),
+    "randomized-tukey": ("carterette2012", "sakai2018"),
 }
 #: Multiple-testing correction -> its reference.
 CORRECTION_CITES: dict[str, tuple[str, ...]] = {
@@ -218,6 +296,8 @@ CORRECTION_CITES: dict[str, tuple[str, ...]] = {
     "bh": ("benjamini1995",),
 }
 AVERAGING_CITES = ("keen1968",)
+META_CITES = ("soboroff2018", "dersimonian1986", "higgins2002", "hedges1981")
+POWER_CITES = ("sakai2016",)
 EFFECT_SIZE_CITES = ("cohen1988",)
 
 

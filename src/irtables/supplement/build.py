@@ -7,13 +7,13 @@ from :mod:`.analysis`, the figures from :mod:`.figures`, the methods text from
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from irtables.base.filenames import MAX_STEM, file_slugs, file_stems, slug
 from irtables.config import Config
 from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
@@ -21,6 +21,7 @@ from irtables.render import FORMATS, render
 from irtables.stats.report import format_comparisons
 from irtables.supplement import figures as fig
 from irtables.supplement import report
+from irtables.supplement.across import across_datasets
 from irtables.supplement.analysis import PerQuery, compare_queries
 from irtables.supplement.bibliography import bibtex
 from irtables.supplement.drawing import FigureDrawing
@@ -89,6 +90,9 @@ def build_supplement(
     built = replace(built, tables=tuple(t for t in built.tables if _in_supplement(t, config)))
     analyses = _analyses(results, config, built)
     plans, notes = _figure_plans(results, config, analyses, pr_results, built.tables)
+    across = across_datasets(results, config, built)
+    plans += across.plans
+    notes += across.notes
     figures = [entry for entry, _ in plans]
     with FigureDrawing([draw for _, draw in plans], workers=workers) as drawing:
         # the workers draw while this process writes the tables and the text
@@ -96,8 +100,8 @@ def build_supplement(
         reports = _analysis_files(analyses, config)
         used = _used_metrics(results, config, built)
         queries = {d: int(n) for d, n in _query_counts(results).items() if d in used}
-        model = methods_model(config, used, queries, built.comparisons)
-        context = _context(config, built, analyses, figures, notes, model)
+        model = methods_model(config, used, queries, built.comparisons, across=across.summary)
+        context = {**_context(config, built, analyses, figures, notes, model), **across.context}
         pages = [
             _text("methods.tex", render_page("latex", "methods.tex.j2", context, template_dirs)),
             _text("methods.md", render_page("markdown", "methods.md.j2", context, template_dirs)),
@@ -112,7 +116,7 @@ def build_supplement(
         for entry, files in zip(figures, rendered, strict=True)
         for ext, data in files.items()
     ]
-    return Built(tuple(tables + reports + drawn + pages), tuple(notes), context)
+    return Built(tuple(tables + reports + drawn + across.outputs + pages), tuple(notes), context)
 
 
 def readme(built: Built, *, pdf: bool, template_dirs: Sequence[str | Path] = ()) -> Output:
@@ -123,33 +127,24 @@ def readme(built: Built, *, pdf: bool, template_dirs: Sequence[str | Path] = ())
     )
 
 
-def safe_name(text: str) -> str:
-    """A file-name-safe form of a dataset or metric id.
-
-    Examples
-    --------
-    >>> safe_name("RR(rel=2)@10")
-    'RR_rel_2_10'
-    """
-    return re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9.-]", "_", text)).strip("_")
-
-
 def _text(path: str, text: str) -> Output:
     return Output(path, text.encode("utf-8"))
 
 
 def _bib_header() -> str:
-    from irtables.render import header_line
+    from irtables.base.header import header_line
 
     return header_line("%") + "\n\n"
 
 
 def _tables(built: TableSet, dirs: Sequence[str | Path]) -> list[Output]:
     out = []
+    stems = file_stems(t.name for t in built.tables)  # also what supplement.tex \inputs
     for model in built.tables:
         for fmt in TABLE_FORMATS:
             ext = FORMATS[fmt].extension
-            out.append(_text(f"tables/{model.name}.{ext}", render(model, fmt, template_dirs=dirs)))
+            text = render(model, fmt, template_dirs=dirs)
+            out.append(_text(f"tables/{stems[model.name]}.{ext}", text))
     if built.comparisons is not None:
         out.append(_text("significance.csv", format_comparisons(built.comparisons, "csv")))
         out.append(_text("significance.md", format_comparisons(built.comparisons, "markdown")))
@@ -172,7 +167,8 @@ def _analyses(results: ResultSet, config: Config, built: TableSet) -> list[PerQu
         systems = _ordered(results.systems(dataset), [s.id for s in config.systems])
         if len(systems) < 2:
             continue
-        baseline = config.baseline if config.baseline in systems else systems[0]
+        own = [b for b in config.compare.baselines_of(dataset) if b in systems]
+        baseline = own[0] if own else systems[0]
         present = set(results.metrics(dataset))
         for metric in (m for m in main.metrics if m in present):
             out += compare_queries(
@@ -236,7 +232,8 @@ def _sensitivity_plan(
             continue
         from irtables.supplement.sensitivity import sensitivity_figure  # imports matplotlib
 
-        entry = FigureEntry(f"sensitivity-{safe_name(table.name)}", table.caption.rstrip("."))
+        stem = f"sensitivity-{slug(table.name, max_length=MAX_STEM)}"
+        entry = FigureEntry(stem, table.caption.rstrip("."))
         plans.append((entry, partial(sensitivity_figure, table)))
     return plans
 
@@ -252,14 +249,16 @@ def _figure_plans(
     the notes on figures left out."""
     means = _means(results, config)
     index = MetricIndex.from_results(results)
+    bars = _error_bars(results, config)
     plans: list[tuple[FigureEntry, Callable[[], Figure]]] = []
-    for dataset in _ordered(results.datasets(), [d.id for d in config.datasets]):
-        plans += _k_plan(config, dataset, means, index)
-        plans += _diff_plan(config, dataset, analyses)
-    notes: list[str] = []
     pr_source = pr_results if pr_results is not None else results
+    slugs = file_slugs([*results.datasets(), *pr_source.datasets()])  # distinct file names
+    for dataset in _ordered(results.datasets(), [d.id for d in config.datasets]):
+        plans += _k_plan(config, dataset, means, index, bars, slugs[dataset])
+        plans += _diff_plan(config, dataset, analyses, slugs[dataset])
+    notes: list[str] = []
     pr_means = means if pr_source is results else _means(pr_source, config)
-    pr = [p for d in pr_source.datasets() for p in _pr_plan(config, d, pr_means)]
+    pr = [p for d in pr_source.datasets() for p in _pr_plan(config, d, pr_means, slugs[d])]
     if not pr:
         notes.append(
             "No precision-recall figure: the results hold no interpolated precision "
@@ -281,8 +280,23 @@ def _means(results: ResultSet, config: Config) -> Means:
     return {(str(d), str(s), str(m)): v for (d, s, m), v in zip(keys, values, strict=True)}
 
 
+def _error_bars(results: ResultSet, config: Config) -> dict[tuple[str, str, str], float]:
+    """Half-widths of the means' 95% intervals when ``compare.interval`` asks for them."""
+    if config.compare.interval == "none":
+        return {}
+    from irtables.tables.intervals import mean_intervals
+
+    found = mean_intervals(results, missing=missing_policy(config))
+    return {key: (high - low) / 2 for key, (low, high) in found.items()}
+
+
 def _k_plan(
-    config: Config, dataset: str, means: Means, index: MetricIndex
+    config: Config,
+    dataset: str,
+    means: Means,
+    index: MetricIndex,
+    bars: dict[tuple[str, str, str], float],
+    slug: str,
 ) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
     systems = _systems_of(means, dataset, config)
     panels: dict[str, list[fig.Series]] = {}
@@ -302,18 +316,21 @@ def _k_plan(
                 tuple(
                     (float(k), means[(dataset, s, m)]) for k, m in found if (dataset, s, m) in means
                 ),
+                tuple(bars.get((dataset, s, m), 0.0) for _, m in found if (dataset, s, m) in means)
+                if bars
+                else (),
             )
             for s in systems
         ]
     if not panels:
         return []
     title = f"{config.dataset_name(dataset)}: effectiveness at rank cutoffs K"
-    entry = FigureEntry(f"k-{safe_name(dataset)}", title)
+    entry = FigureEntry(f"k-{slug}", title)
     return [(entry, partial(fig.k_curves, title, panels))]
 
 
 def _diff_plan(
-    config: Config, dataset: str, analyses: Sequence[PerQuery]
+    config: Config, dataset: str, analyses: Sequence[PerQuery], slug: str
 ) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
     mine = [p for p in analyses if p.dataset == dataset]
     if not mine:
@@ -323,12 +340,12 @@ def _diff_plan(
     label = parse_measure(metric).label
     base = config.system_name(mine[0].baseline)
     title = f"{config.dataset_name(dataset)}: per-query difference in {label} from {base}"
-    entry = FigureEntry(f"diff-{safe_name(dataset)}", title)
+    entry = FigureEntry(f"diff-{slug}", title)
     return [(entry, partial(fig.difference_bars, title, label, panels))]
 
 
 def _pr_plan(
-    config: Config, dataset: str, means: Means
+    config: Config, dataset: str, means: Means, slug: str
 ) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
     levels: dict[str, dict[float, float]] = {}
     for (d, system, metric), value in means.items():
@@ -343,7 +360,7 @@ def _pr_plan(
     if not lines:
         return []
     title = f"{config.dataset_name(dataset)}: interpolated precision-recall"
-    entry = FigureEntry(f"pr-{safe_name(dataset)}", title)
+    entry = FigureEntry(f"pr-{slug}", title)
     return [(entry, partial(fig.pr_curves, title, lines))]
 
 
@@ -360,15 +377,16 @@ def _context(
     notes: Sequence[str],
     model: object,
 ) -> dict[str, object]:
-    from irtables.render import header_line
+    from irtables.base.header import header_line
 
     dn, sn = config.dataset_name, config.system_name
+    stems = file_stems(t.name for t in built.tables)
     primary = [p for p in analyses if p.metric == _primary(analyses, p.dataset)]
     comparisons = built.comparisons
     return {
         "generated_tex": header_line("%"),
         "generated_md": header_line("<!--") + " -->",
-        "tables": [{"name": t.name, "title": t.title} for t in built.tables],
+        "tables": [{"name": stems[t.name], "title": t.title} for t in built.tables],
         "models": list(built.tables),
         "significance": report.significance_rows(comparisons, dn, sn) if comparisons else [],
         "sig_header": report.SIG_HEADER,

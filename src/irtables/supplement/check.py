@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Literal
 
 from irtables._version import __version__
-from irtables.output.writers import sha256_hex
+from irtables.base.paths import inside, regular_or_absent
+from irtables.base.record import file_sha256
+from irtables.errors import OutputError
 from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, read_manifest, relative
 from irtables.supplement.study import config_file, default_outdir, input_files, locate
 
@@ -62,7 +64,7 @@ def _config(manifest: Manifest, path: Path | None, target: Path) -> list[StaleIt
     if now != manifest.config:
         was = manifest.config or "(none: defaults)"
         return [StaleItem("config", now or "(none)", f"the configuration was {was}")]
-    if path is not None and sha256_hex(path.read_bytes()) != manifest.config_sha256:
+    if path is not None and file_sha256(path) != manifest.config_sha256:
         return [StaleItem("config", now or "", "changed since the supplement was built")]
     return []
 
@@ -82,11 +84,18 @@ def _compare(
 
 
 def _outputs(manifest: Manifest, target: Path) -> list[StaleItem]:
+    """Outputs that are missing or edited; paths come checked from the manifest and are
+    only read inside ``target`` (never through a symlink)."""
     out = []
     for rel, sha in sorted(manifest.outputs.items()):
-        path = target / rel
-        if not path.is_file():
+        try:
+            path = inside(target, rel)
+            present = regular_or_absent(path)
+        except OutputError:
+            out.append(StaleItem("output", rel, "not a regular file inside the folder"))
+            continue
+        if not present:
             out.append(StaleItem("output", rel, "missing"))
-        elif sha256_hex(path.read_bytes()) != sha:
+        elif file_sha256(path) != sha:
             out.append(StaleItem("output", rel, "edited since it was generated"))
     return out

@@ -55,10 +55,11 @@ RECALL_LEVELS = tuple(i / 10 for i in range(11))
 
 @dataclass(frozen=True)
 class Series:
-    """One line of a plot: a label and its (x, y) points."""
+    """One line of a plot: a label, its (x, y) points and optional error-bar half-widths."""
 
     label: str
     points: tuple[tuple[float, float], ...]
+    errors: tuple[float, ...] = ()  # one per point (e.g. a 95% interval), or none
 
 
 @contextmanager
@@ -117,7 +118,11 @@ def k_curves(title: str, panels: Mapping[str, Sequence[Series]]) -> Figure:
             ax = fig.add_subplot(rows, cols, i + 1)
             for s in lines:
                 ks, values = zip(*s.points, strict=True)
-                ax.plot(ks, values, marker="o", markersize=3, label=s.label)
+                if s.errors:
+                    ax.errorbar(ks, values, yerr=s.errors, marker="o", markersize=3,
+                                capsize=2, elinewidth=0.6, label=s.label)  # fmt: skip
+                else:
+                    ax.plot(ks, values, marker="o", markersize=3, label=s.label)
             ax.set_xscale("log")
             ks_all = sorted({k for s in lines for k, _ in s.points})
             ax.set_xticks(ks_all, [f"{k:g}" for k in ks_all])

@@ -12,7 +12,9 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from irtables.render import header_line, html_table
+from irtables.base.filenames import file_stems
+from irtables.base.header import header_line
+from irtables.render import html_table
 from irtables.render.escape import escape_html
 from irtables.supplement.build import Built, Output
 from irtables.supplement.templates import render_page
@@ -23,6 +25,7 @@ def index_page(built: Built, *, pdf: bool, template_dirs: Sequence[str | Path] =
     """The ``index.html`` of a built supplement (``pdf``: whether the PDF was compiled)."""
     texts = {o.path: o.data.decode("utf-8") for o in built.outputs if o.path.endswith(".md")}
     models: Sequence[TableModel] = built.context.get("models", ())  # type: ignore[assignment]
+    stems = file_stems(m.name for m in models)  # the files' names, as the writer made them
     figures = built.context.get("figures", ())
     notes = built.context.get("notes", ())
     context = {
@@ -30,7 +33,7 @@ def index_page(built: Built, *, pdf: bool, template_dirs: Sequence[str | Path] =
         "pdf": pdf,
         "tables": [
             {
-                "name": m.name,
+                "name": stems[m.name],
                 "title": Markup(escape_html(m.title)),
                 "html": Markup(html_table(m, template_dirs=template_dirs)),
             }

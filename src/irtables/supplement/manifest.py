@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from irtables.base.paths import is_relative_path
+from irtables.base.record import file_sha256
 from irtables.errors import InputError
-from irtables.output.writers import sha256_hex
 
 MANIFEST = "manifest.json"
 SCHEMA = 1
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 @dataclass(frozen=True)
@@ -26,7 +29,7 @@ class Manifest:
 
     Examples
     --------
-    >>> m = Manifest("0.1.0", ".", None, None, {}, {"../a.tsv": "ab"}, {"README.md": "cd"})
+    >>> m = Manifest("0.1.0", ".", None, None, {}, {"../a.tsv": "a" * 64}, {"README.md": "c" * 64})
     >>> Manifest.from_json(m.to_json()) == m
     True
     """
@@ -39,6 +42,8 @@ class Manifest:
     inputs: Mapping[str, str]
     outputs: Mapping[str, str]
     notes: tuple[str, ...] = field(default=())
+    #: dataset id -> how irtables evaluated its runs (trec_eval version, -l, -M, -c)
+    evaluation: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def to_json(self) -> str:
         """Stable JSON: sorted keys, two-space indent, a final newline."""
@@ -54,32 +59,55 @@ class Manifest:
             "inputs": dict(self.inputs),
             "outputs": dict(self.outputs),
             "notes": list(self.notes),
+            "evaluation": {k: dict(v) for k, v in self.evaluation.items()},
         }
         return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False, default=str) + "\n"
 
     @classmethod
     def from_json(cls, text: str, *, source: str = MANIFEST) -> Manifest:
-        """Read a manifest written by :meth:`to_json`; a bad one is an :class:`InputError`."""
+        """Read a manifest written by :meth:`to_json`; a bad one is an :class:`InputError`.
+
+        The manifest may have been edited: every hash must be 64 hex digits and every
+        output a path inside the folder (:func:`~irtables.base.paths.relative_path`).
+        Input paths (``../results/x.tsv``) are only compared, never opened.
+        """
         try:
             data = json.loads(text)
             config = data["config"]
-            return cls(
+            manifest = cls(
                 version=str(data["irtables"]),
                 results=str(data["results"]),
-                config=config["path"],
-                config_sha256=config["sha256"],
-                settings=config.get("settings", {}),
-                inputs=dict(data["inputs"]),
-                outputs=dict(data["outputs"]),
-                notes=tuple(data.get("notes", ())),
+                config=_optional_str(config["path"]),
+                config_sha256=_optional_str(config["sha256"]),
+                settings=dict(config.get("settings", {})),
+                inputs=_hashes(data["inputs"]),
+                outputs=_hashes(data["outputs"]),
+                notes=tuple(str(n) for n in data.get("notes", ())),
+                evaluation=dict(data.get("evaluation", {})),
             )
-        except (ValueError, KeyError, TypeError) as e:
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
             raise InputError(f"not an irtables manifest ({e})", path=source) from None
+        outside = [p for p in manifest.outputs if not is_relative_path(p)]
+        if outside:
+            reason = f"not an irtables manifest (output {outside[0]!r} is not inside the folder)"
+            raise InputError(reason, path=source)
+        return manifest
 
 
-def file_sha256(path: Path) -> str:
-    """SHA-256 of a file's bytes."""
-    return sha256_hex(path.read_bytes())
+def _optional_str(value: object) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"expected a string, got {value!r}")
+    return value
+
+
+def _hashes(value: object) -> dict[str, str]:
+    """A mapping of path -> SHA-256, checked."""
+    if not isinstance(value, dict):
+        raise TypeError(f"expected a table of paths and hashes, got {type(value).__name__}")
+    for path, sha in value.items():
+        if not isinstance(sha, str) or not _SHA256.fullmatch(sha):
+            raise ValueError(f"{path!r}: expected a SHA-256, got {sha!r}")
+    return dict(value)
 
 
 def relative(path: Path, start: Path) -> str:
@@ -99,8 +127,12 @@ def hash_inputs(paths: list[Path], outdir: Path) -> dict[str, str]:
 
 
 def read_manifest(outdir: Path) -> Manifest | None:
-    """The manifest of ``outdir``, or None when there is none."""
+    """The manifest of ``outdir``, or None when there is none (or it is not a regular file)."""
     path = outdir / MANIFEST
-    if not path.is_file():
+    if not path.is_file() or path.is_symlink():
         return None
-    return Manifest.from_json(path.read_text(encoding="utf-8"), source=str(path))
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("not an irtables manifest (not UTF-8)", path=str(path)) from None
+    return Manifest.from_json(text, source=str(path))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from irtables.config import Config
 from irtables.measures import FAMILIES, Measure, parse_measure
@@ -18,11 +19,16 @@ from irtables.supplement.bibliography import (
     CORRECTION_CITES,
     EFFECT_SIZE_CITES,
     FAMILY_CITES,
+    META_CITES,
+    POWER_CITES,
     TEST_CITES,
     Reference,
     cited,
 )
-from irtables.tables.significance import CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
+from irtables.tables.significance import ALL_PAIRS, CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
+
+if TYPE_CHECKING:
+    from irtables.supplement.across import AcrossSummary
 
 #: Families whose value depends on the relevance threshold (binary relevance).
 BINARY = frozenset({"P", "R", "AP", "RR", "Success", "Rprec", "Bpref", "IPrec", "11pt"})
@@ -46,12 +52,23 @@ class MetricEntry:
 
 @dataclass(frozen=True)
 class DatasetEntry:
-    """A dataset: display name, number of queries and the relevance threshold."""
+    """A dataset: display name, number of queries, the relevance threshold and, when
+    irtables evaluated its runs, the trec_eval version whose semantics it used."""
 
     id: str
     name: str
     queries: int
     relevance: int
+    trec_eval: str | None = None  # None: per-query values read from result files
+
+
+@dataclass(frozen=True)
+class EvaluationGroup:
+    """Datasets whose per-query values came the same way: evaluated by irtables with
+    trec_eval ``version``'s semantics, or (``version`` None) read from result files."""
+
+    version: str | None
+    names: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -70,6 +87,8 @@ class TestEntry:
     intervals: tuple[str, ...]
     cites: tuple[str, ...]
     correction_cites: tuple[str, ...]
+    all_pairs: bool = False  # Tukey HSD or randomized Tukey HSD: adjusts for all pairs
+    one_sided: bool = False
 
     @property
     def alpha_text(self) -> str:
@@ -92,11 +111,37 @@ class MethodsModel:
     averaging_cites: tuple[str, ...]
     effect_cites: tuple[str, ...]
     references: tuple[Reference, ...]
+    baselines_text: str | None = None  # per-dataset baselines, named
+    meta_comparisons: int = 0
+    meta_cites: tuple[str, ...] = ()
+    power: AcrossSummary | None = None
+    power_cites: tuple[str, ...] = ()
+
+    @property
+    def differences_text(self) -> str:
+        """The planned differences of the topic-set-size table: ``0.02, 0.05 and 0.1``."""
+        if self.power is None:
+            return ""
+        ds = [f"{d:g}" for d in self.power.differences]
+        return ds[0] if len(ds) == 1 else ", ".join(ds[:-1]) + " and " + ds[-1]
 
     @property
     def any_binary(self) -> bool:
         """Whether a binary measure is reported (the threshold matters)."""
         return any(m.binary for m in self.metrics)
+
+    @property
+    def evaluation(self) -> tuple[EvaluationGroup, ...]:
+        """How the per-query values were obtained, grouped by trec_eval version."""
+        groups: dict[str | None, list[str]] = {}
+        for d in self.datasets:
+            groups.setdefault(d.trec_eval, []).append(d.name)
+        return tuple(EvaluationGroup(v, tuple(names)) for v, names in groups.items())
+
+    @property
+    def interpolated(self) -> bool:
+        """Whether interpolated precision (IPrec, 11-pt AP) is reported."""
+        return any(m.family in ("IPrec", "11pt") for m in self.metrics)
 
     @property
     def one_threshold(self) -> bool:
@@ -114,6 +159,8 @@ def methods_model(
     used: Mapping[str, Sequence[str]],
     queries: Mapping[str, int],
     comparisons: Comparisons | None,
+    *,
+    across: AcrossSummary | None = None,
 ) -> MethodsModel:
     """Build the methods model.
 
@@ -127,6 +174,8 @@ def methods_model(
         Dataset id -> number of queries its means are taken over.
     comparisons
         The comparisons behind the significance markers, or None when no test ran.
+    across
+        What the meta-analysis and the topic-set-size table computed, if they ran.
 
     Examples
     --------
@@ -139,17 +188,23 @@ def methods_model(
     """
     measures = [parse_measure(name) for names in used.values() for name in names]
     metrics = _metric_entries(measures)
+    evaluated = {d.id: d.trec_eval for d in config.datasets if d.evaluated}
     test = None
     if comparisons is not None and len(comparisons):
         test = _test_entry(comparisons, config.compare.resamples)
     keys = [k for m in metrics for k in m.cites] + list(AVERAGING_CITES)
     if test is not None:
         keys += [*test.cites, *test.correction_cites, *EFFECT_SIZE_CITES]
+    meta = across.meta_comparisons if across is not None else 0
+    power = across if across is not None and across.topic_set_size else None
+    keys += [*(META_CITES if meta else ()), *(POWER_CITES if power else ())]
     return MethodsModel(
         metrics=metrics,
         ks=tuple(sorted({k for m in metrics for k in m.ks})),
         datasets=tuple(
-            DatasetEntry(d, config.dataset_name(d), queries.get(d, 0), _threshold(used[d]))
+            DatasetEntry(
+                d, config.dataset_name(d), queries.get(d, 0), _threshold(used[d]), evaluated.get(d)
+            )
             for d in used
         ),
         missing=config.output.missing,
@@ -160,7 +215,26 @@ def methods_model(
         averaging_cites=AVERAGING_CITES,
         effect_cites=EFFECT_SIZE_CITES if test is not None else (),
         references=cited(keys),
+        baselines_text=_baselines_text(config, list(used)),
+        meta_comparisons=meta,
+        meta_cites=META_CITES if meta else (),
+        power=power,
+        power_cites=POWER_CITES if power else (),
     )
+
+
+def _baselines_text(config: Config, datasets: Sequence[str]) -> str | None:
+    """``BM25 on TREC CAsT 2021, BM25 (Anserini) on CACM`` when baselines differ per dataset."""
+    s = config.compare
+    if not s.dataset_baselines:
+        return None
+    parts = []
+    for d in datasets:
+        names = s.baselines_of(d)
+        if names:
+            who = " and ".join(config.system_name(b) for b in names)
+            parts.append(f"{who} on {config.dataset_name(d)}")
+    return ", ".join(parts) if parts else None
 
 
 def _metric_entries(measures: Sequence[Measure]) -> tuple[MetricEntry, ...]:
@@ -215,4 +289,6 @@ def _test_entry(c: Comparisons, resamples: int) -> TestEntry:
         intervals=intervals,
         cites=TEST_CITES.get(c.test, ()),
         correction_cites=CORRECTION_CITES.get(c.correction, ()),
+        all_pairs=c.test in ALL_PAIRS,
+        one_sided=c.alternative != "two-sided",
     )

@@ -7,28 +7,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from irtables._version import __version__
+from irtables.base.record import sha256_hex
 from irtables.config import Config
 from irtables.model import ResultSet
-from irtables.output.writers import sha256_hex, write_atomic
+from irtables.output.writers import Written, write_files
 from irtables.study.pipeline import resolve_study, template_dirs_for
 from irtables.supplement.build import Output, build_supplement, readme
 from irtables.supplement.drawing import warm_up
 from irtables.supplement.index_page import index_page
-from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, read_manifest, relative
+from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, relative
 from irtables.supplement.pdf import compile_pdf, pdflatex_available
 from irtables.supplement.study import config_file, default_outdir, input_files
 
 Progress = Callable[[str, int, int], None]
 PR_MEASURES = tuple(f"IPrec@{i / 10:g}" for i in range(11))
 PDF = "supplement.pdf"
-
-
-@dataclass(frozen=True)
-class Written:
-    """One file of the supplement and what happened to it (written, unchanged, removed)."""
-
-    path: Path
-    status: str
 
 
 @dataclass(frozen=True)
@@ -93,6 +86,7 @@ def make_supplement(
 def _pr_results(config: Config, base: Path, progress: Progress | None) -> ResultSet | None:
     """Interpolated precision at the 11 recall levels, for datasets given as qrels + runs."""
     from irtables.evaluator.api import evaluate
+    from irtables.evaluator.versions import trec_eval_version
     from irtables.study.runsets import run_paths
 
     specs = [d for d in config.datasets if getattr(d, "evaluated", False)]
@@ -109,6 +103,7 @@ def _pr_results(config: Config, base: Path, progress: Progress | None) -> Result
                 depth=spec.depth,
                 missing_queries="zero" if spec.complete else "ignore",
                 dataset=spec.id,
+                trec_eval=trec_eval_version(spec.trec_eval),
             )
         )
         if progress is not None:
@@ -134,35 +129,25 @@ def _manifest(
         inputs=hash_inputs(input_files(results_path, config, base), target),
         outputs={o.path: sha256_hex(o.data) for o in outputs},
         notes=tuple(notes),
+        evaluation={
+            d.id: {
+                "trec_eval": d.trec_eval,
+                "relevance": d.relevance,
+                "depth": d.depth,
+                "complete": d.complete,
+            }
+            for d in config.datasets
+            if d.evaluated
+        },
     )
 
 
 def _write(
     target: Path, outputs: Sequence[Output], manifest: Manifest, *, force: bool
 ) -> list[Written]:
-    previous = read_manifest(target)
-    known = dict(previous.outputs) if previous is not None else {}
-    written = []
-    for o in outputs:
-        status = write_atomic(
-            target / o.path, o.data, force=force, generated_sha256=known.get(o.path)
-        )
-        written.append(Written(target / o.path, status))
-    written += _remove_dropped(target, known, {o.path for o in outputs})
-    manifest_path = target / MANIFEST
-    own = sha256_hex(manifest_path.read_bytes()) if previous is not None else None
-    status = write_atomic(manifest_path, manifest.to_json(), force=force, generated_sha256=own)
-    written.append(Written(manifest_path, status))
-    return written
-
-
-def _remove_dropped(target: Path, known: dict[str, str], kept: set[str]) -> list[Written]:
-    """Delete outputs of the previous build that this one no longer makes, if untouched."""
-    out = []
-    for rel, sha in sorted(known.items()):
-        path = target / rel
-        if rel in kept or not path.is_file() or sha256_hex(path.read_bytes()) != sha:
-            continue
-        path.unlink()
-        out.append(Written(path, "removed"))
-    return out
+    """Write every output and the manifest at once; outputs of an earlier build that
+    this one no longer makes are removed if untouched (the record of written files
+    says what irtables wrote: :mod:`irtables.base.record`)."""
+    files = [(o.path, o.data) for o in outputs]
+    files.append((MANIFEST, manifest.to_json().encode("utf-8")))
+    return write_files(target, files, by="supplement", force=force, remove_dropped=True)

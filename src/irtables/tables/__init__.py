@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
+import warnings
+from dataclasses import replace
+
 from irtables.config import Config
-from irtables.config_tables import TABLE_LAYOUTS, TableSpec
-from irtables.errors import UnknownNameError, unknown_name_message
+from irtables.config.tables import TABLE_LAYOUTS, TableSpec
+from irtables.errors import (
+    DroppedMetricWarning,
+    IrtablesError,
+    UnknownNameError,
+    unknown_name_message,
+)
 from irtables.model import ResultSet
 from irtables.tables.build import TableSet, build_all
-from irtables.tables.configured import build_configured
-from irtables.tables.layouts import (
-    Markers,
-    build_ablation,
-    build_k_breakdown,
-    build_main,
-    collect_means,
-    missing_policy,
-)
+from irtables.tables.layouts import Markers
 from irtables.tables.model import Cell, Column, ColumnGroup, Row, RowGroup, TableModel
 
 LAYOUTS: dict[str, str] = dict(TABLE_LAYOUTS)
+BUILT_IN = ("main", "k_breakdown", "ablation")
 
 
 def build_table(
@@ -27,12 +28,27 @@ def build_table(
     *,
     config: Config | None = None,
     dataset: str | None = None,
-    markers: Markers | None = None,
 ) -> TableModel:
-    """Build one table model: of a layout, or of a ``[tables.<name>]`` section by its name.
+    """One table, exactly as ``irtables tables`` builds it.
 
-    For a layout of :data:`LAYOUTS` other than main, k_breakdown and ablation, the first
-    configured section with that layout is used (else its defaults).
+    The table comes from :func:`build_all`, the code path of the command line: with the
+    significance markers and their legend when ``[compare]`` names a baseline, the
+    output options (``decimals``, ``second_best``, ``wide``, ``resize``, ``seeds``) and
+    the caption notes. ``render(build_table(...), fmt)`` is the file the command writes.
+
+    Parameters
+    ----------
+    results
+        Per-query results.
+    layout
+        ``"main"`` (Table 1), ``"k_breakdown"`` (Table S1 of ``dataset``, default the
+        first), ``"ablation"`` (needs ``[tables.ablation]``), the name of a
+        ``[tables.<name>]`` section, or another layout of :data:`LAYOUTS`: the first
+        section with that layout, else one with its defaults (built as if configured).
+    config
+        The study configuration (default: :class:`Config` defaults).
+    dataset
+        The dataset of a table made per dataset (``k_breakdown``).
 
     Examples
     --------
@@ -45,23 +61,41 @@ def build_table(
     [('a', '0.300', False), ('b', '0.500', True)]
     """
     cfg = config or Config()
-    if layout == "main":
-        return build_main(results, cfg, markers=markers)
-    if layout == "k_breakdown":
-        return build_k_breakdown(results, cfg, dataset or results.datasets()[0], markers=markers)
-    if layout == "ablation":
-        return build_ablation(results, cfg, markers=markers)
     named = next((s for s in cfg.tables if s.name == layout), None)
-    if layout in LAYOUTS or named is not None:
-        spec = named or next(
-            (s for s in cfg.tables if s.layout == layout), TableSpec(layout, layout)
+    if named is None and layout not in LAYOUTS:
+        raise UnknownNameError(unknown_name_message("layout", layout, LAYOUTS))
+    if layout == "ablation" and cfg.ablation is None:
+        raise IrtablesError("no ablation table is configured ([tables.ablation])")
+    datasets = results.datasets()
+    target = dataset or (datasets[0] if datasets else "")
+    if dataset is not None and dataset not in datasets:
+        raise UnknownNameError(unknown_name_message("dataset", dataset, datasets))
+    if named is None and layout not in BUILT_IN:
+        named = next((s for s in cfg.tables if s.layout == layout), None)
+        if named is None:  # not configured: as if it were, with its defaults
+            named = TableSpec(layout, layout)
+            cfg = replace(cfg, tables=(*cfg.tables, named))
+    if named is not None:  # one table named after the section, or one per dataset
+        stem = "table1" if named.name == "main" else named.name
+    else:
+        stem = {"main": "table1", "k_breakdown": f"tableS1-{target}"}.get(layout, "ablation")
+    with warnings.catch_warnings():
+        if stem != "table1":  # Table 1 is built (its tests share corrections), not shown
+            warnings.simplefilter("ignore", DroppedMetricWarning)
+        tables = build_all(results, cfg).tables
+    found = [t for t in tables if t.name == stem or _of_dataset(t.name, stem, dataset)]
+    if not found:
+        raise IrtablesError(
+            f"no table {layout!r} for dataset {target}: it has no measure to show"
+            if layout == "k_breakdown" or dataset is not None
+            else f"no table {layout!r} was built from these results"
         )
-        means = collect_means(results, cfg, missing=missing_policy(cfg))
-        built = build_configured(results, cfg, spec, means, markers=markers)
-        if dataset is not None:
-            built = [t for t in built if t.name.endswith(f"-{dataset}")] or built
-        return built[0]
-    raise UnknownNameError(unknown_name_message("layout", layout, LAYOUTS))
+    return found[0]
+
+
+def _of_dataset(name: str, stem: str, dataset: str | None) -> bool:
+    """Whether ``name`` is the per-dataset table ``<stem>-<dataset>`` (any, for None)."""
+    return name == f"{stem}-{dataset}" if dataset is not None else name.startswith(f"{stem}-")
 
 
 __all__ = [

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import pandas as pd
 
 from irtables.config import Config
+from irtables.errors import DroppedMetricWarning
 from irtables.model import ResultSet
 from irtables.stats import Comparisons
 from irtables.tables.configured import build_configured
+from irtables.tables.intervals import interval_note
 from irtables.tables.layouts import (
     Markers,
     Means,
@@ -18,6 +21,7 @@ from irtables.tables.layouts import (
     build_k_breakdown,
     build_main,
     collect_means,
+    dropped_main_metrics,
     missing_policy,
 )
 from irtables.tables.model import Cell, Row, RowGroup, TableModel
@@ -58,6 +62,7 @@ def build_all(
     """
     missing = missing_policy(config)
     means = collect_means(results, config, missing=missing, seeds=seeds)
+    _warn_dropped(means, config)
     main = _main_tables(results, config, means, None)
     ablation = build_ablation(results, config, means=means) if config.ablation else None
     found: list[Significance] = []
@@ -66,9 +71,14 @@ def build_all(
         found.append(sig)
         main = _main_tables(results, config, means, markers_for(sig))
         names = [config.system_name(b) for b in sig.baselines]
-        main = [_with_legend(t, legend(sig, names)) for t in main]
+        main = [
+            _with_legend(t, legend(sig, names, datasets=t.datasets, config=config))
+            if _tested(t, sig)
+            else t
+            for t in main
+        ]
         if sig.uses_letters:
-            main = [with_letters(t, sig) for t in main]
+            main = [with_letters(t, sig) if _tested(t, sig) else t for t in main]
     if ablation is not None and config.compare.markers:
         sigs = _ablation_significance(results, config, means, ablation)
         found.extend(sigs)
@@ -76,11 +86,31 @@ def build_all(
         ablation = build_ablation(results, config, means=means, markers=_first_of(marks))
         ablation = _with_legend(ablation, _ablation_legend(sigs, config))
     tables = [*main, *([ablation] if ablation is not None else [])]
+    if config.compare.interval != "none":
+        tables = [_with_legend(t, interval_note(config.compare.interval)) for t in tables]
     out = config.output
     tables = [
         replace(t, wide=out.wide if t.wide is None else t.wide, resize=out.resize) for t in tables
     ]
+    for t in tables:  # two rows shown as "BM25" in one group: which is which?
+        for g in t.groups:
+            where = f"{t.title}" + (f" ({g.label})" if g.label else "")
+            config.check_distinct_names([(r.key, r.label) for r in g.rows], where)
     return TableSet(tuple(pad_markers(t) for t in tables), _merged(found))
+
+
+def _warn_dropped(means: Means, config: Config) -> None:
+    if any(spec.name == "main" for spec in config.tables):
+        return  # [tables.main] with a layout of its own: not the default Table 1
+    dropped = dropped_main_metrics(means, config)
+    if dropped:
+        warnings.warn(
+            f"Table 1 leaves out {', '.join(dropped)}: no dataset's results hold "
+            f"{'it' if len(dropped) == 1 else 'them'} (set tables.main.metrics to choose "
+            "the columns)",
+            DroppedMetricWarning,
+            stacklevel=3,
+        )
 
 
 def _main_tables(
@@ -90,13 +120,18 @@ def _main_tables(
     tables = [] if custom_main else [build_main(results, config, markers=markers, means=means)]
     tables += [
         build_k_breakdown(results, config, d, markers=markers, means=means)
-        for d in means.datasets
-        if any(means.metrics.has_k(d, k) for k in config.k_breakdown.k)
+        for d in _k_datasets(config, means)
     ]
     for spec in config.tables:
         built = build_configured(results, config, spec, means, markers=markers)
         tables = [*built, *tables] if spec.name == "main" else [*tables, *built]
     return tables
+
+
+def _k_datasets(config: Config, means: Means) -> list[str]:
+    return [
+        d for d in means.datasets if any(means.metrics.has_k(d, k) for k in config.k_breakdown.k)
+    ]
 
 
 def _significance(
@@ -159,6 +194,16 @@ def _merged(found: Sequence[Significance]) -> Comparisons | None:
     first = found[0].comparisons
     rows = tuple(r for s in found for r in s.comparisons.results)
     return replace(first, results=rows)
+
+
+def _tested(table: TableModel, sig: Significance) -> bool:
+    """Whether a comparison ran on the table's data, or was meant to and could not (a
+    dataset without its baseline). Else the caption has no legend: Table S1 of a dataset
+    with a single system does not explain markers it cannot have."""
+    lacking = dict(sig.comparisons.without_baseline)
+    return any(d in lacking for d in table.datasets) or any(
+        r.dataset in table.datasets and r.metric in table.metrics for r in sig.comparisons.results
+    )
 
 
 def _with_legend(table: TableModel, text: str) -> TableModel:

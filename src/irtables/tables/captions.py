@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from irtables.config import Config
-from irtables.measures import parse_measure
+from irtables.measures import FAMILIES, parse_measure
+from irtables.tables.model import RowGroup
 
 
 def describe_numbers(
@@ -14,16 +15,18 @@ def describe_numbers(
     datasets: Sequence[str],
     metrics: Mapping[str, Sequence[str]],
     *,
-    second: bool,
-    delta: bool = False,
+    groups: Sequence[RowGroup],
     runs: Mapping[str, int] | None = None,
     highlight: str = "Best value per column within each group in bold",
 ) -> tuple[str, ...]:
-    """Sentences for a caption: query counts, seeds, relevance thresholds, gain, highlighting.
+    """Sentences for a caption: query counts, seeds, relevance thresholds, gain, counts,
+    highlighting and differences, each only when the table has it.
 
     ``queries`` is the number of queries each dataset's means are over; ``metrics`` the
-    canonical metrics shown for each dataset; ``runs`` the number of seeds of each shown
-    system (display name) that has several; ``highlight`` what bold is compared across.
+    canonical metrics shown for each dataset; ``groups`` the table's rows, whose cells
+    say whether anything is bold, underlined or has a Δ; ``runs`` the number of seeds of
+    each shown system (display name) that has several; ``highlight`` what bold is
+    compared across.
     """
     notes = [_query_sentence(queries, config, datasets)]
     if runs:
@@ -37,10 +40,35 @@ def describe_numbers(
         notes.append("NDCG uses the relevance grade as gain (trec_eval).")
     if "nDCG_exp" in families:
         notes.append("NDCG-exp uses the exponential gain 2^grade − 1.")
-    notes.append(highlight + ("; second best underlined." if second else "."))
-    if delta:
-        notes.append("Parentheses: difference from the full model.")
+    counts = [FAMILIES[f].label for f in sorted(families) if f in FAMILIES and FAMILIES[f].count]
+    if counts:
+        notes.append(f"{', '.join(counts)}: means per query, not sums.")
+    notes.extend(highlight_sentences(groups, highlight))
     return tuple(notes)
+
+
+def highlight_sentences(
+    groups: Sequence[RowGroup], highlight: str = "Best value per column within each group in bold"
+) -> list[str]:
+    """What bold, underline and parentheses mean, for those the cells use.
+
+    ``highlight`` says what the bold value is the best of.
+
+    Examples
+    --------
+    >>> from irtables.tables.model import Cell, Row
+    >>> row = Row("a", "A", (Cell(0.5, "0.500", best=True), Cell(0.4, "0.400", delta="−0.010")))
+    >>> highlight_sentences([RowGroup(None, (row,))])[1][:36]
+    'Parentheses: difference from the ful'
+    """
+    cells = [c for g in groups for r in g.rows for c in r.cells]
+    bold, underline = any(c.best for c in cells), any(c.second for c in cells)
+    notes = []
+    if bold:
+        notes.append(highlight + ("; second best underlined." if underline else "."))
+    if any(c.delta for c in cells):
+        notes.append("Parentheses: difference from the full model, computed from the values shown.")
+    return notes
 
 
 def seed_sentences(runs: Mapping[str, int], *, spread: bool) -> list[str]:

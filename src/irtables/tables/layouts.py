@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
+from irtables.base.filenames import file_slugs
 from irtables.config import AblationTable, Config
 from irtables.errors import IrtablesError
 from irtables.measures import Measure, parse_measure
@@ -18,7 +19,7 @@ from irtables.model import MissingPolicy, ResultSet
 from irtables.tables.captions import describe_numbers
 from irtables.tables.metrics import MetricIndex, family_of
 from irtables.tables.model import Cell, Column, Row, RowGroup, TableModel
-from irtables.tables.numbers import MISSING, format_number, rank_flags
+from irtables.tables.numbers import MISSING, displayed_difference, format_number, rank_flags
 
 # (dataset, system, canonical metric) -> marker text, e.g. "†"
 Markers = Callable[[str, str, str], str]
@@ -37,6 +38,8 @@ class Means:
     # systems with several runs: (dataset, system, metric) -> (std over seeds, n seeds)
     spread: dict[tuple[str, str, str], tuple[float, int]] = field(default_factory=dict)
     runs: dict[tuple[str, str], int] = field(default_factory=dict)  # (dataset, system) -> n
+    # [compare] interval: (dataset, system, metric) -> 95% interval (low, high) of the mean
+    intervals: dict[tuple[str, str, str], tuple[float, float]] = field(default_factory=dict)
 
     def runs_in(self, datasets: Sequence[str], config: Config) -> dict[str, int]:
         """Seed counts of the systems of ``datasets`` with several runs, by display name."""
@@ -78,7 +81,12 @@ def collect_means(
     systems = {d: _ordered(results.systems(d), [s.id for s in config.systems]) for d in datasets}
     spread, runs = seed_spread(results.seeds if seeds is None else seeds)
     index = MetricIndex.from_results(results)
-    return Means(table, counts, queries, datasets, systems, index, spread, runs)
+    intervals = {}
+    if config.compare.interval != "none":
+        from irtables.tables.intervals import mean_intervals
+
+        intervals = mean_intervals(results, missing=missing)
+    return Means(table, counts, queries, datasets, systems, index, spread, runs, intervals)
 
 
 def build_main(
@@ -90,9 +98,7 @@ def build_main(
 ) -> TableModel:
     """Table 1: one row group per dataset, one row per system, one column per metric."""
     m = means or collect_means(results, config, missing=missing_policy(config))
-    explicit = config.main.metrics != type(config.main)().metrics
-    requested = [parse_measure(name) for name in config.main.metrics]
-    columns = m.metrics.columns(requested, strict=explicit, table="tables.main")
+    columns = main_columns(m, config)
     groups = []
     for dataset in m.datasets:
         rows = [
@@ -119,11 +125,29 @@ def build_main(
             config,
             m.datasets,
             used,
-            second=_second(config),
+            groups=groups,
             runs=m.runs_in(m.datasets, config),
         ),
         metrics=tuple(dict.fromkeys(k for keys in used.values() for k in keys)),
+        datasets=m.datasets,
     )
+
+
+def main_columns(m: Means, config: Config) -> list[Measure]:
+    """Table 1's columns: the configured metrics (each must be present), or those of the
+    default metrics that the results hold (see :func:`dropped_main_metrics`)."""
+    explicit = config.main.metrics != type(config.main)().metrics
+    requested = [parse_measure(name) for name in config.main.metrics]
+    return m.metrics.columns(requested, strict=explicit, table="tables.main")
+
+
+def dropped_main_metrics(m: Means, config: Config) -> list[str]:
+    """Labels of the default Table 1 metrics that the results lack (left out silently
+    by :func:`main_columns`); empty when ``tables.main.metrics`` is configured."""
+    if config.main.metrics != type(config.main)().metrics:
+        return []
+    shown = {c.name for c in main_columns(m, config)}
+    return [label for label in config.main.metrics if parse_measure(label).name not in shown]
 
 
 def build_k_breakdown(
@@ -163,24 +187,26 @@ def build_k_breakdown(
         groups.append(_group(config, family.base_label, rows, cols, dataset, markers, m, span=span))
     caption = config.k_breakdown.caption or "All measures at every cutoff K on {dataset}."
     name = config.dataset_name(dataset)
+    slug = file_slugs([*m.datasets, dataset])[dataset]  # names data: never raw in a path
     return TableModel(
         layout="k_breakdown",
-        name=f"tableS1-{dataset}",
+        name=f"tableS1-{slug}",
         title=f"Table S{m.datasets.index(dataset) + 1 if dataset in m.datasets else 1}",
         stub=("Metric", "System"),
         columns=tuple(Column(f"K={k}", f"K={k}") for k in ks),
         groups=tuple(groups),
         caption=caption.replace("{dataset}", name),
-        label=config.k_breakdown.label.replace("{dataset}", dataset),
+        label=config.k_breakdown.label.replace("{dataset}", slug),
         notes=describe_numbers(
             m.queries,
             config,
             (dataset,),
             {dataset: used},
-            second=_second(config),
+            groups=groups,
             runs=m.runs_in((dataset,), config),
         ),
         metrics=tuple(dict.fromkeys(used)),
+        datasets=(dataset,),
     )
 
 
@@ -222,12 +248,12 @@ def build_ablation(
             config,
             (dataset,),
             {dataset: used},
-            second=_second(config),
-            delta=spec.delta,
+            groups=groups,
             runs=m.runs_in((dataset,), config),
         ),
         description_header="Description",
         metrics=tuple(used),
+        datasets=(dataset,),
     )
 
 
@@ -250,30 +276,35 @@ def _ablation_group(
             )
     rows = [(r.system, [m.get(dataset, r.system, k) for k in keys]) for r in group.rows]
     built = _group(config, group.name, rows, columns, dataset, markers, m)
-    full = [m.get(dataset, group.full, k) for k in keys]
+    full = next(
+        b.cells for r, b in zip(group.rows, built.rows, strict=True) if r.system == group.full
+    )
     out = []
     for spec_row, built_row in zip(group.rows, built.rows, strict=True):
         cells = built_row.cells
         if spec.delta and spec_row.system != group.full:
             cells = tuple(
-                _with_delta(cell, full_value, config)
-                for cell, full_value in zip(cells, full, strict=True)
+                _with_delta(cell, full_cell, config)
+                for cell, full_cell in zip(cells, full, strict=True)
             )
         label = spec_row.name or config.system_name(spec_row.system)
         out.append(Row(built_row.key, label, cells, spec_row.description))
     return RowGroup(group.name, tuple(out))
 
 
-def _with_delta(cell: Cell, full: float | None, config: Config) -> Cell:
-    if cell.value is None or full is None:
+def _with_delta(cell: Cell, full: Cell, config: Config) -> Cell:
+    """The difference from the full model, from the values as displayed.
+
+    ``0.710`` beside a full model shown as ``0.676`` gets ``(+0.034)``, whatever the
+    unrounded means: a Δ never contradicts the numbers printed next to it.
+    """
+    delta = displayed_difference(cell.text, full.text)
+    if delta is None:
         return cell
-    note = format_number(
-        cell.value - full,
-        config.output.decimals,
-        leading_zero=config.output.leading_zero,
-        sign=True,
+    text = format_number(
+        delta, config.output.decimals, leading_zero=config.output.leading_zero, sign=True
     )
-    return replace(cell, note=f"({note})")
+    return replace(cell, note=f"({text})", delta=text)
 
 
 def _group(
@@ -322,8 +353,16 @@ def _group(
 
 
 def _spread_text(m: Means, config: Config, dataset: str, system: str, key: str | None) -> str:
-    """``± 0.010`` for a system with several seeds when ``output.seeds = "mean_std"``."""
+    """``± 0.010`` for a system with several seeds when ``output.seeds = "mean_std"``;
+    the mean's 95% interval instead when ``compare.interval`` asks for it."""
     out = config.output
+    bounds = m.intervals.get((dataset, system, key)) if key else None
+    mean = m.get(dataset, system, key)
+    if bounds is not None and mean is not None:
+        from irtables.tables.intervals import interval_text
+
+        style = config.compare.interval
+        return interval_text(mean, bounds, style, out.decimals, out.leading_zero)
     found = m.spread.get((dataset, system, key)) if key and out.seeds == "mean_std" else None
     if found is None or found[1] < 2:
         return ""
@@ -354,10 +393,6 @@ def _higher(config: Config, measure: Measure) -> bool:
     return measure.higher_is_better
 
 
-def _second(config: Config) -> bool:
-    return config.output.second_best
-
-
 def missing_policy(config: Config) -> MissingPolicy:
     """The configured policy for systems that miss queries of their dataset."""
     policy = config.output.missing
@@ -378,4 +413,6 @@ __all__ = [
     "build_k_breakdown",
     "build_main",
     "collect_means",
+    "dropped_main_metrics",
+    "main_columns",
 ]

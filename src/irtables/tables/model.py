@@ -18,7 +18,8 @@ class Cell:
     """One displayed number.
 
     ``text`` is the formatted value (``"0.512"`` or ``"–"``); ``value`` the unrounded
-    mean; ``note`` an optional annotation shown after the number (an ablation's Δ);
+    mean; ``note`` an optional annotation shown after the number (an ablation's Δ,
+    ``"(−0.034)"``), ``delta`` that difference alone (``"−0.034"``, for CSV);
     ``span`` > 1 when one value stands for several columns (MAP in a K breakdown);
     ``spread`` the ``± 0.010`` shown right after the number (the standard deviation over
     a system's seeds, with ``output.seeds = "mean_std"``).
@@ -33,6 +34,7 @@ class Cell:
     span: int = 1
     pad: str = ""  # invisible marker text that aligns this cell with marked ones (LaTeX)
     spread: str = ""  # "± 0.010": standard deviation over seeds, shown after the number
+    delta: str = ""  # an ablation row's difference from its full model, as displayed
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,7 @@ class TableModel:
     notes: tuple[str, ...] = ()
     description_header: str | None = None
     metrics: tuple[str, ...] = ()  # canonical metrics shown, for the significance tests
+    datasets: tuple[str, ...] = ()  # dataset ids whose results the table shows
     wide: bool | None = None  # LaTeX table* instead of table; None: decided from the content
     resize: bool = False  # LaTeX: scale the tabular to the line width
     column_groups: tuple[ColumnGroup, ...] = ()
@@ -108,7 +111,8 @@ class TableModel:
 
         Columns: ``group``, ``row`` (label), ``row_key``, ``column_group``, ``column``
         (label), ``column_key``, ``text`` (as displayed), ``value`` (unrounded mean, NaN
-        when missing), ``best``, ``second``, ``markers``, ``spread`` and ``note``. A cell
+        when missing), ``best``, ``second``, ``markers``, ``spread``, ``note`` and ``delta``
+        (an ablation's Δ alone). A cell
         spanning several columns (MAP in a K breakdown) is one row, under its first column.
 
         Examples
@@ -146,6 +150,7 @@ class TableModel:
                             "markers": cell.markers,
                             "spread": cell.spread,
                             "note": cell.note,
+                            "delta": cell.delta,
                         }
                     )
                     j += cell.span
@@ -166,5 +171,5 @@ class TableModel:
 
 FRAME_COLUMNS = (
     "group", "row", "row_key", "column_group", "column", "column_key", "text", "value",
-    "best", "second", "markers", "spread", "note",
+    "best", "second", "markers", "spread", "note", "delta",
 )  # fmt: skip

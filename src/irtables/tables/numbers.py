@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from decimal import Decimal
 
 MISSING = "–"  # en dash: shown for a value that is not there
 MINUS = "−"  # U+2212, the typographic minus sign
@@ -51,24 +52,49 @@ def displayed_value(text: str) -> float | None:
     return float(text.replace(MINUS, "-").replace("+", ""))
 
 
+def displayed_difference(text: str, reference: str) -> float | None:
+    """``text - reference`` on the numbers as displayed, exact in decimal (None if missing).
+
+    Examples
+    --------
+    >>> displayed_difference("0.710", "0.676"), displayed_difference("−.100", ".250")
+    (0.034, -0.35)
+    >>> displayed_difference("–", "0.5") is None
+    True
+    """
+    if MISSING in (text, reference):
+        return None
+
+    def exact(t: str) -> Decimal:
+        return Decimal(t.replace(MINUS, "-").replace("+", ""))
+
+    return float(exact(text) - exact(reference))
+
+
 def rank_flags(
     texts: Sequence[str], *, higher_is_better: bool = True
 ) -> tuple[list[bool], list[bool]]:
     """Best and second-best flags, decided on the displayed (rounded) values.
 
-    Every cell that ties with the best displayed value is best; second best is the next
-    distinct displayed value. Missing values are never flagged. With a single distinct
-    value there is no second best.
+    Bold says "best among several", so a value is best only when the column shows at
+    least two distinct values: a single value, or values that all tie, mark nothing.
+    Every cell that ties with the best value is best. Second best is the next distinct
+    value, marked only when it is not also the worst (three distinct values or more):
+    the second best of two is simply the other one. Missing values are never flagged.
 
     Examples
     --------
-    >>> rank_flags(["0.512", "0.512", "0.498", "–"])
+    >>> rank_flags(["0.512", "0.512", "0.498", "0.300"])
     ([True, True, False, False], [False, False, True, False])
+    >>> rank_flags(["0.512", "0.498", "–"])  # two values: no second best
+    ([True, False, False], [False, False, False])
+    >>> rank_flags(["0.512", "0.512"])  # nothing to tell apart
+    ([False, False], [False, False])
     """
     shown = [displayed_value(t) for t in texts]
     distinct = sorted({v for v in shown if v is not None}, reverse=higher_is_better)
-    best = distinct[0] if distinct else None
-    second = distinct[1] if len(distinct) > 1 else None
+    best = distinct[0] if len(distinct) >= 2 else None
+    second = distinct[1] if len(distinct) >= 3 else None
     return (
         [v is not None and v == best for v in shown],
         [v is not None and v == second for v in shown],

@@ -23,13 +23,20 @@ TEST_NAMES = {
     "sign": "sign test",
     "randomization": "randomization test ({resamples:,} sign flips)",
     "bootstrap": "paired bootstrap test ({resamples:,} resamples)",
+    "tukey": "Tukey HSD test (two-way ANOVA, topics as blocks)",
+    "randomized-tukey": "randomized Tukey HSD test ({resamples:,} permutations within topics)",
 }
 CORRECTION_NAMES = {
     "none": "no correction for multiple testing",
     "bonferroni": "Bonferroni correction",
     "holm": "Holm correction",
     "bh": "Benjamini–Hochberg correction",
+    "tukey": "family-wise error controlled over all pairs by the studentized range",
+    "randomized-tukey": "family-wise error controlled over all pairs by the permutation "
+    "distribution of the largest difference",
 }
+#: Procedures that adjust for all pairs themselves (no family, no separate correction).
+ALL_PAIRS = frozenset({"tukey", "randomized-tukey"})
 FAMILY_NAMES = {
     "metric": "over the comparisons of each dataset and metric",
     "dataset": "over the comparisons of each dataset",
@@ -51,7 +58,10 @@ class Significance:
     @property
     def uses_letters(self) -> bool:
         """Letters when comparing all pairs or against several baselines."""
-        return self.settings.all_pairs or len(self.baselines) > 1
+        if self.settings.all_pairs:
+            return True
+        per = [b for _, b in self.settings.dataset_baselines]
+        return len(self.baselines) > 1 or any(len(b) > 1 for b in per)
 
 
 def run_comparisons(
@@ -71,13 +81,14 @@ def run_comparisons(
     ``systems`` gives each dataset's systems in display order (for letters).
     """
     s = config.compare
-    base = tuple(baselines) if baselines is not None else s.baseline
+    base = list(baselines) if baselines is not None else s.baseline_spec(datasets)
     all_pairs = s.all_pairs and baselines is None
-    opts = {"n_resamples": s.resamples} if s.test in ("randomization", "bootstrap") else {}
+    resampled = ("randomization", "bootstrap", "randomized-tukey")
+    opts = {"n_resamples": s.resamples} if s.test in resampled else {}
     shown = sorted({x for d in datasets for x in systems.get(d, ())})
     comparisons = compare(
         results,
-        baseline=None if all_pairs else list(base),
+        baseline=None if all_pairs else base,
         pairs="all" if all_pairs else "baseline",
         test=s.test,
         correction=s.correction,
@@ -92,19 +103,19 @@ def run_comparisons(
         options=opts,
         progress=progress,
     )
-    used = () if all_pairs else base
+    used = () if all_pairs else tuple(baselines or s.baseline)
     order = list(dict.fromkeys(x for d in datasets for x in systems.get(d, ())))
     letters = {
         (d, system): LETTERS[order.index(system) % len(LETTERS)]
         for d in datasets
         for system in systems.get(d, ())
     }
-    settings = s if baselines is None else _ablation_settings(s)
+    settings = s if baselines is None else _ablation_settings(s, baselines)
     return Significance(comparisons, settings, used, letters)
 
 
-def _ablation_settings(s: CompareSettings) -> CompareSettings:
-    return replace(s, all_pairs=False)
+def _ablation_settings(s: CompareSettings, baselines: Sequence[str]) -> CompareSettings:
+    return replace(s, all_pairs=False, baseline=tuple(baselines), dataset_baselines=())
 
 
 def markers_for(sig: Significance) -> Callable[[str, str, str], str]:
@@ -135,21 +146,79 @@ def markers_for(sig: Significance) -> Callable[[str, str, str], str]:
     return marker
 
 
-def legend(sig: Significance, baseline_names: Sequence[str]) -> str:
-    """One caption sentence: what the markers mean and how they were decided."""
+def legend(
+    sig: Significance,
+    baseline_names: Sequence[str],
+    *,
+    datasets: Sequence[str] = (),
+    config: Config | None = None,
+) -> str:
+    """Caption sentences: what the markers mean and how they were decided.
+
+    With ``datasets`` and ``config``, the legend is for a table of those datasets: the
+    baselines are named per dataset when they differ, and a dataset without its baseline
+    is said to carry no markers.
+    """
     s = sig.settings
     c = sig.comparisons
     test = TEST_NAMES[c.test].format(resamples=s.resamples)
-    how = f"{test}, {c.alternative}, α = {c.alpha:g}; {CORRECTION_NAMES[c.correction]}"
-    if c.correction != "none":
-        how += f" {FAMILY_NAMES.get(c.family, 'per family')}"
+    if c.test in ALL_PAIRS:
+        how = f"{test}, α = {c.alpha:g}; {CORRECTION_NAMES[c.correction]}"
+    else:
+        how = f"{test}, {c.alternative}, α = {c.alpha:g}; {CORRECTION_NAMES[c.correction]}"
+        if c.correction != "none":
+            how += f" {FAMILY_NAMES.get(c.family, 'per family')}"
+    missing = _missing_sentence(sig, datasets, config)
+    tested = [d for d in datasets if d not in _untested(sig)]
+    if datasets and not tested:
+        return missing
     if sig.uses_letters:
-        return (
+        text = (
             "Superscript letters: significantly better than the systems with those letters "
             f"({how})."
         )
+        return f"{text} {missing}".strip()
     names = " or ".join(baseline_names)
-    return f"{s.better} and {s.worse}: significantly better and worse than {names} ({how})."
+    if config is not None and s.dataset_baselines and tested:
+        names = _per_dataset_names(s, tested, config)
+    text = f"{s.better} and {s.worse}: significantly better and worse than {names} ({how})."
+    return f"{text} {missing}".strip()
+
+
+def _untested(sig: Significance) -> dict[str, tuple[str, ...]]:
+    """Datasets not compared with (all of) their baselines -> the baselines they lack."""
+    return dict(sig.comparisons.without_baseline)
+
+
+def _per_dataset_names(s: CompareSettings, datasets: Sequence[str], config: Config) -> str:
+    named = {d: " or ".join(config.system_name(b) for b in s.baselines_of(d)) for d in datasets}
+    if len(set(named.values())) == 1:
+        return next(iter(named.values()))
+    parts = "; ".join(f"{config.dataset_name(d)}: {n}" for d, n in named.items())
+    return f"the baseline of each dataset ({parts})"
+
+
+def _missing_sentence(sig: Significance, datasets: Sequence[str], config: Config | None) -> str:
+    """ "No markers on CACM: it has no run of BM25." for each dataset without its baseline."""
+    if config is None or not datasets:
+        return ""
+    untested = _untested(sig)
+    out = []
+    for d in datasets:
+        if d not in untested:
+            continue
+        lacking = untested[d]
+        name = config.dataset_name(d)
+        if not lacking:
+            out.append(f"No markers on {name}: no baseline is configured for it.")
+            continue
+        systems = " or ".join(config.system_name(b) for b in lacking)
+        tested = [b for b in sig.settings.baselines_of(d) if b not in lacking]
+        if tested:
+            out.append(f"{name} has no run of {systems}: its markers compare with the others.")
+        else:
+            out.append(f"No markers on {name}: it has no run of {systems}.")
+    return " ".join(out)
 
 
 def with_letters(table: TableModel, sig: Significance) -> TableModel:

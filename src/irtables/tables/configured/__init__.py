@@ -1,6 +1,6 @@
 """Tables configured as ``[tables.<name>]`` with a ``layout``: any number, any layout.
 
-:func:`build_configured` turns one :class:`~irtables.config_tables.TableSpec` into its
+:func:`build_configured` turns one :class:`~irtables.config.tables.TableSpec` into its
 table models (one per dataset for ``k_breakdown``, else one).
 """
 
@@ -16,7 +16,7 @@ from irtables.config import (
     KBreakdownTable,
     MainTable,
 )
-from irtables.config_tables import TableSpec
+from irtables.config.tables import TableSpec
 from irtables.model import ResultSet
 from irtables.tables.configured.columns import build_dataset_columns
 from irtables.tables.configured.common import chosen_datasets, chosen_systems, table_title

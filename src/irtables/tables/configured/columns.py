@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from irtables.config import DEFAULT_MAIN_METRICS, Config
-from irtables.config_tables import SystemGroup, TableSpec
+from irtables.config.tables import SystemGroup, TableSpec
 from irtables.errors import IrtablesError
 from irtables.measures import Measure, parse_measure
 from irtables.tables.captions import describe_numbers
@@ -67,7 +67,7 @@ def build_dataset_columns(
         config,
         datasets,
         used,
-        second=config.output.second_best,
+        groups=row_groups,
         runs={k: v for k, v in m.runs_in(datasets, config).items() if k in _names(config, shown)},
         highlight="Best value per column"
         + (" within each group" if len(groups) > 1 else "")
@@ -85,6 +85,7 @@ def build_dataset_columns(
         label=spec.label or f"tab:{spec.name}",
         notes=notes,
         metrics=tuple(dict.fromkeys(k for keys in used.values() for k in keys)),
+        datasets=tuple(datasets),
         wide=spec.wide,
         column_groups=tuple(heads),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from irtables.config import Config
-from irtables.config_tables import TableSpec
+from irtables.config.tables import TableSpec
 from irtables.errors import IrtablesError
 from irtables.tables.layouts import Means
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from irtables.config import Config
-from irtables.config_tables import TableSpec
+from irtables.config.tables import TableSpec
 from irtables.errors import IrtablesError
 from irtables.measures import parse_measure
 from irtables.tables.captions import describe_numbers
@@ -57,7 +57,7 @@ def build_grid(
         config,
         datasets,
         used,
-        second=config.output.second_best,
+        groups=groups,
         runs={
             name: n
             for name, n in m.runs_in(datasets, config).items()
@@ -81,5 +81,6 @@ def build_grid(
         label=spec.label or f"tab:{spec.name}",
         notes=notes,
         metrics=tuple(dict.fromkeys(k for keys in used.values() for k in keys)),
+        datasets=tuple(datasets),
         wide=spec.wide,
     )

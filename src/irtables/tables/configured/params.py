@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from irtables.config_tables import TableSpec
+from irtables.config.tables import TableSpec
 from irtables.errors import IrtablesError
 
 _FIRST = re.compile(r"(?:^|_)([A-Za-z][A-Za-z0-9.]*)=")

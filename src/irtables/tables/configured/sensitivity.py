@@ -9,7 +9,7 @@ drawn from the same model by :mod:`irtables.supplement.sensitivity`.
 from __future__ import annotations
 
 from irtables.config import Config
-from irtables.config_tables import TableSpec
+from irtables.config.tables import TableSpec
 from irtables.errors import IrtablesError
 from irtables.measures import parse_measure
 from irtables.tables.captions import describe_numbers
@@ -49,7 +49,7 @@ def build_sensitivity(
         config,
         (dataset,),
         {dataset: used},
-        second=config.output.second_best,
+        groups=[RowGroup(None, tuple(rows))],
         highlight="Best value "
         + ("per column" if len(spec.parameters) == 1 else "of the grid")
         + " in bold",
@@ -74,6 +74,7 @@ def build_sensitivity(
         label=spec.label or f"tab:{spec.name}",
         notes=notes,
         metrics=tuple(used),
+        datasets=(dataset,),
         wide=spec.wide,
         column_groups=heads,
     )

@@ -8,14 +8,15 @@ expected.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from irtables.config_reader import TomlReader
-from irtables.config_tables import TableSpec, parse_table_specs
+from irtables.config.reader import TomlReader
+from irtables.config.tables import TableSpec, parse_table_specs
 from irtables.errors import ConfigError
+from irtables.evaluator.versions import TREC_EVAL_VERSIONS
 
 FORMATS = ("latex", "markdown", "csv", "html")
 DEFAULT_FORMATS = ("latex", "markdown", "csv")
@@ -24,7 +25,12 @@ SEED_DISPLAYS = ("mean", "mean_std")
 DEFAULT_MAIN_METRICS = ("NDCG@10", "MRR@10", "MAP", "P@10", "R@100")
 DEFAULT_K_METRICS = ("NDCG", "P", "R", "MRR", "MAP")
 DEFAULT_KS = (1, 3, 5, 10, 20, 100, 1000)
+#: How table cells show the 95% interval of a mean (``[compare] interval``).
+INTERVALS = ("none", "half-width", "bounds")
+#: Differences the topic-set-size table plans for (``[compare] differences``).
+DEFAULT_DIFFERENCES = (0.02, 0.05, 0.1)
 CONFIG_NAME = "irtables.toml"
+MAX_CONFIG_BYTES = 16 << 20
 
 
 @dataclass(frozen=True)
@@ -42,7 +48,8 @@ class DatasetSpec(Named):
     With ``qrels`` and ``runs`` (paths relative to the config file; runs may be glob
     patterns), irtables evaluates the runs itself with trec_eval's semantics:
     ``relevance`` is trec_eval's ``-l``, ``depth`` its ``-M``, ``complete`` its ``-c``,
-    ``measures`` the measures (default: what the tables show).
+    ``measures`` the measures (default: what the tables show), ``trec_eval`` the version
+    whose semantics apply (``"9.0.8"``, the default, or ``"10"``).
     """
 
     qrels: str | None = None
@@ -51,6 +58,7 @@ class DatasetSpec(Named):
     depth: int | None = None
     complete: bool = False
     measures: tuple[str, ...] = ()
+    trec_eval: str = "9.0.8"
 
     @property
     def evaluated(self) -> bool:
@@ -79,12 +87,22 @@ class Output:
 
 @dataclass(frozen=True)
 class CompareSettings:
-    """Significance tests behind the markers in the tables (``[compare]``)."""
+    """Significance tests behind the markers in the tables (``[compare]``).
+
+    ``baseline`` applies to every dataset; ``dataset_baselines`` (``baseline = {dataset =
+    "system"}`` in the file) names the baseline(s) of single datasets and wins over it.
+    ``correction`` None means ``holm`` for the paired tests; the all-pairs tests
+    (``tukey``, ``randomized-tukey``) adjust for all pairs themselves. ``interval`` adds
+    each mean's 95% interval to the table cells (``half-width``: ``0.512 ± 0.021``;
+    ``bounds``: ``0.512 [0.491, 0.533]``) and error bars to the metric-vs-K figure.
+    ``power`` and ``differences`` plan the supplement's topic-set-size table.
+    """
 
     baseline: tuple[str, ...] = ()
+    dataset_baselines: tuple[tuple[str, tuple[str, ...]], ...] = ()
     all_pairs: bool = False
     test: str = "t"
-    correction: str = "holm"
+    correction: str | None = None
     family: str = "metric"
     alpha: float = 0.05
     alternative: str = "two-sided"
@@ -93,11 +111,32 @@ class CompareSettings:
     markers: bool = True
     better: str = "†"
     worse: str = "‡"
+    interval: str = "none"
+    power: float = 0.8
+    differences: tuple[float, ...] = DEFAULT_DIFFERENCES
 
     @property
     def enabled(self) -> bool:
         """Markers are shown when there is something to compare with."""
-        return self.markers and (bool(self.baseline) or self.all_pairs)
+        return self.markers and (
+            bool(self.baseline) or bool(self.dataset_baselines) or self.all_pairs
+        )
+
+    def baselines_of(self, dataset: str) -> tuple[str, ...]:
+        """The baseline(s) of ``dataset``: its own if configured, else the global ones."""
+        own = dict(self.dataset_baselines)
+        return own.get(dataset, self.baseline)
+
+    def baseline_spec(self, datasets: Sequence[str]) -> list[str] | dict[str, tuple[str, ...]]:
+        """What :func:`~irtables.stats.compare` takes as ``baseline``: a list, or per dataset.
+
+        Per-dataset keys are kept even when they name no dataset, so a typo is reported.
+        """
+        if not self.dataset_baselines:
+            return list(self.baseline)
+        spec = {d: self.baseline for d in datasets if self.baseline}
+        spec.update(dict(self.dataset_baselines))
+        return spec
 
 
 @dataclass(frozen=True)
@@ -178,6 +217,24 @@ class Config:
         """Display name of a system (its id when none is configured)."""
         return next((s.name for s in self.systems if s.id == system_id), system_id)
 
+    def check_distinct_names(self, rows: Sequence[tuple[str, str]], where: str) -> None:
+        """Refuse two systems shown under one name in one part of a table.
+
+        ``rows`` are (system id, name shown) of one row group: ``BM25`` twice would
+        leave a reader guessing which row is which.
+        """
+        seen: dict[str, str] = {}
+        for system, shown in rows:
+            other = seen.setdefault(shown, system)
+            if other != system:
+                pair = (other, system)
+                keys = [f"systems[{i}].name" for i, s in enumerate(self.systems) if s.id in pair]
+                raise ConfigError(
+                    f"{self.path or '<config>'}: {', '.join(keys) or '[[systems]] name'}: "
+                    f"systems {other!r} and {system!r} are both shown as {shown!r} in {where}; "
+                    "give them distinct names"
+                )
+
 
 def find_config(results_dir: str | Path, explicit: str | Path | None = None) -> Config:
     """Load ``explicit`` if given, else ``results_dir/irtables.toml`` if present, else defaults."""
@@ -192,13 +249,33 @@ def find_config(results_dir: str | Path, explicit: str | Path | None = None) -> 
 def load_config(path: str | Path) -> Config:
     """Read and validate a TOML configuration file."""
     p = Path(path)
+    raw = read_config_bytes(p)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        raise ConfigError(f"{p}: configuration file not found") from None
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        raise ConfigError(
+            f"{p}:{line}: expected UTF-8 text, got byte 0x{raw[e.start]:02x}"
+        ) from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{p}: not valid TOML: {e}") from None
     return parse_config(data, source=str(p))
+
+
+def read_config_bytes(path: Path) -> bytes:
+    """The bytes of a configuration file (at most :data:`MAX_CONFIG_BYTES`)."""
+    try:
+        with path.open("rb") as f:
+            raw = f.read(MAX_CONFIG_BYTES + 1)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: configuration file not found") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read the configuration: {e.strerror or e}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES >> 20} MiB: not a configuration")
+    return raw
 
 
 def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config:
@@ -218,13 +295,20 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
     tables = r.table(data, "tables")
     specs = parse_table_specs(r, tables)
     custom_main = any(s.name == "main" for s in specs)
-    compare = r.table(data, "compare")
+    compare = _compare(r, r.table(data, "compare"))
+    output = _output(r, r.table(data, "output"))
+    if compare.interval != "none" and output.seeds == "mean_std":
+        raise r.error(
+            "compare.interval",
+            'none with output.seeds = "mean_std" (both put ± in the cells)',
+            compare.interval,
+        )
     return Config(
         path=source,
         datasets=_datasets(r, data),
         systems=_named_list(r, data, "systems"),
-        compare=_compare(r, compare),
-        output=_output(r, r.table(data, "output")),
+        compare=compare,
+        output=output,
         main=MainTable() if custom_main else _main(r, r.table(tables, "tables.main")),
         k_breakdown=_k_breakdown(r, r.table(tables, "tables.k_breakdown")),
         ablation=_ablation(r, tables.get("ablation")),
@@ -243,9 +327,12 @@ def _datasets(r: TomlReader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]
         if not isinstance(item, dict):
             raise r.error(w, "a table with id and name", item)
         r.only(
-            item, w, {"id", "name", "qrels", "runs", "relevance", "depth", "complete", "measures"}
+            item,
+            w,
+            {"id", "name", "qrels", "runs", "relevance", "depth", "complete", "measures"}
+            | {"trec_eval"},
         )
-        ident = r.req_str(item, w, "id")
+        ident = r.ident(item, w, "id")
         runs = item.get("runs", [])
         runs = [runs] if isinstance(runs, str) else runs
         if not isinstance(runs, list) or not all(isinstance(x, str) and x for x in runs):
@@ -262,16 +349,27 @@ def _datasets(r: TomlReader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]
         out.append(
             DatasetSpec(
                 id=ident,
-                name=r.opt_str(item, w, "name") or ident,
+                name=r.text(item, w, "name") or ident,
                 qrels=qrels,
                 runs=tuple(runs),
                 relevance=relevance,
                 depth=depth,
                 complete=r.bool_(item, w, "complete", False),
                 measures=r.str_list(item, w, "measures", ()),
+                trec_eval=r.choice(item, w, "trec_eval", TREC_EVAL_VERSIONS, "9.0.8"),
             )
         )
+    _check_unique_ids(r, "datasets", out)
     return tuple(out)
+
+
+def _check_unique_ids(r: TomlReader, key: str, items: Sequence[Named]) -> None:
+    """Two entries with one id: which name or setting is meant? An error naming both."""
+    first: dict[str, int] = {}
+    for i, item in enumerate(items):
+        j = first.setdefault(item.id, i)
+        if j != i:
+            raise r.error(f"{key}[{i}].id", f"an id not already used by {key}[{j}]", item.id)
 
 
 def _named_list(r: TomlReader, data: Mapping[str, Any], key: str) -> tuple[Named, ...]:
@@ -284,41 +382,118 @@ def _named_list(r: TomlReader, data: Mapping[str, Any], key: str) -> tuple[Named
         if not isinstance(item, dict):
             raise r.error(where, "a table with id and name", item)
         r.only(item, where, {"id", "name"})
-        ident = r.req_str(item, where, "id")
-        out.append(Named(ident, r.opt_str(item, where, "name") or ident))
+        ident = r.ident(item, where, "id")
+        out.append(Named(ident, r.text(item, where, "name") or ident))
+    _check_unique_ids(r, key, out)
     return tuple(out)
 
 
 def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
-    from irtables.stats import CORRECTIONS, FAMILIES, TESTS
+    from irtables.stats import ALL_PAIRS_TESTS, ALL_TESTS, CORRECTIONS, FAMILIES
 
     w = "compare"
     d = CompareSettings()
-    r.only(t, w, set(CompareSettings.__dataclass_fields__))
-    baseline = t.get("baseline", [])
-    baselines = [baseline] if isinstance(baseline, str) else baseline
-    if not isinstance(baselines, list) or not all(isinstance(b, str) and b for b in baselines):
-        raise r.error(f"{w}.baseline", "a system id or a list of them", baseline)
-    alpha = t.get("alpha", d.alpha)
-    if not isinstance(alpha, float | int) or isinstance(alpha, bool) or not 0 < alpha < 1:
-        raise r.error(f"{w}.alpha", "a number between 0 and 1", alpha)
+    r.only(t, w, set(CompareSettings.__dataclass_fields__) - {"dataset_baselines"})
+    baselines, per_dataset = _baselines(r, t.get("baseline", []))
+    alpha = _fraction(r, t, "alpha", d.alpha)
     resamples = r.int_(t, w, "resamples", d.resamples)
     if resamples < 1:
         raise r.error(f"{w}.resamples", "a positive integer", resamples)
+    test = r.choice(t, w, "test", ALL_TESTS, d.test)
+    correction = None
+    if "correction" in t:
+        correction = r.choice(t, w, "correction", CORRECTIONS, "holm")
+        if test in ALL_PAIRS_TESTS:
+            raise r.error(
+                f"{w}.correction",
+                f"no correction with test {test} (it adjusts for all pairs itself)",
+                correction,
+            )
+    differences = t.get("differences", list(d.differences))
+    if (
+        not isinstance(differences, list)
+        or not differences
+        or not all(
+            isinstance(x, float | int) and not isinstance(x, bool) and x > 0 for x in differences
+        )
+    ):
+        raise r.error(f"{w}.differences", "a non-empty list of positive numbers", differences)
     return CompareSettings(
-        baseline=tuple(baselines),
+        baseline=baselines,
+        dataset_baselines=per_dataset,
         all_pairs=r.bool_(t, w, "all_pairs", d.all_pairs),
-        test=r.choice(t, w, "test", TESTS, d.test),
-        correction=r.choice(t, w, "correction", CORRECTIONS, d.correction),
+        test=test,
+        correction=correction,
         family=r.choice(t, w, "family", FAMILIES, d.family),
-        alpha=float(alpha),
+        alpha=alpha,
         alternative=r.choice(t, w, "alternative", ("two-sided", "greater", "less"), d.alternative),
         resamples=resamples,
         seed=r.int_(t, w, "seed", d.seed),
         markers=r.bool_(t, w, "markers", d.markers),
-        better=r.opt_str(t, w, "better") or d.better,
-        worse=r.opt_str(t, w, "worse") or d.worse,
+        better=r.text(t, w, "better") or d.better,
+        worse=r.text(t, w, "worse") or d.worse,
+        interval=r.choice(t, w, "interval", INTERVALS, d.interval),
+        power=_fraction(r, t, "power", d.power),
+        differences=tuple(float(x) for x in differences),
     )
+
+
+def _fraction(r: TomlReader, t: Mapping[str, Any], key: str, default: float) -> float:
+    value = t.get(key, default)
+    if not isinstance(value, float | int) or isinstance(value, bool) or not 0 < value < 1:
+        raise r.error(f"compare.{key}", "a number between 0 and 1", value)
+    return float(value)
+
+
+def _system_ids(value: Any) -> list[str] | None:
+    ids = [value] if isinstance(value, str) else value
+    if isinstance(ids, list) and all(isinstance(b, str) and b for b in ids):
+        return ids
+    return None
+
+
+def _baselines(
+    r: TomlReader, value: Any
+) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+    """``compare.baseline``: a system id, a list of them, or a table ``{dataset = id(s)}``."""
+    if isinstance(value, dict):
+        per = []
+        for dataset, ids in value.items():
+            found = _system_ids(ids)
+            if found is None:
+                raise r.error(f"compare.baseline.{dataset}", "a system id or a list of them", ids)
+            per.append((dataset, tuple(found)))
+        return (), tuple(per)
+    found = _system_ids(value)
+    if found is None:
+        raise r.error(
+            "compare.baseline",
+            "a system id, a list of them, or a table {dataset = system id}",
+            value,
+        )
+    return tuple(found), ()
+
+
+def baseline_overrides(
+    values: Sequence[str],
+) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+    """Command-line ``--baseline`` values: ``SYSTEM`` for every dataset, ``DATASET=SYSTEM``
+    for one (repeatable), as (global baselines, per-dataset baselines).
+
+    Examples
+    --------
+    >>> baseline_overrides(["bm25", "cacm=bm25-anserini"])
+    (('bm25',), (('cacm', ('bm25-anserini',)),))
+    """
+    every: list[str] = []
+    per: dict[str, list[str]] = {}
+    for v in values:
+        dataset, sep, system = v.partition("=")
+        if sep and dataset and system:
+            per.setdefault(dataset, []).append(system)
+        else:
+            every.append(v)
+    return tuple(every), tuple((d, tuple(s)) for d, s in per.items())
 
 
 def _output(r: TomlReader, t: Mapping[str, Any]) -> Output:
@@ -358,11 +533,29 @@ def _output(r: TomlReader, t: Mapping[str, Any]) -> Output:
         second_best=r.bool_(t, w, "second_best", False),
         templates=r.opt_str(t, w, "templates"),
         missing=missing,
-        lower_is_better=r.str_list(t, w, "lower_is_better", ()),
+        lower_is_better=_metric_labels(r, t, w, "lower_is_better"),
         wide=_wide(r, t, w),
         resize=r.bool_(t, w, "resize", False),
         seeds=r.choice(t, w, "seeds", SEED_DISPLAYS, "mean"),
     )
+
+
+def _metric_labels(r: TomlReader, t: Mapping[str, Any], where: str, key: str) -> tuple[str, ...]:
+    """Metric names in any spelling, as the labels tables show (``ndcg_cut_10`` -> NDCG@10).
+
+    A name that is no metric is an error: silently ignoring it would leave a column's
+    best value decided the wrong way round.
+    """
+    from irtables.errors import UnknownNameError
+    from irtables.measures import parse_measure
+
+    labels = []
+    for i, name in enumerate(r.str_list(t, where, key, ())):
+        try:
+            labels.append(parse_measure(name).label)
+        except UnknownNameError as e:
+            raise ConfigError(f"{r.source}: {where}.{key}[{i}]: {e.reason}") from None
+    return tuple(labels)
 
 
 def _wide(r: TomlReader, t: Mapping[str, Any], w: str) -> bool | None:
@@ -380,8 +573,8 @@ def _main(r: TomlReader, t: Mapping[str, Any]) -> MainTable:
     return MainTable(
         metrics=r.str_list(t, w, "metrics", DEFAULT_MAIN_METRICS),
         average=r.bool_(t, w, "average", False),
-        caption=r.opt_str(t, w, "caption"),
-        label=r.opt_str(t, w, "label") or MainTable.label,
+        caption=r.text(t, w, "caption"),
+        label=r.label(t, w, "label", MainTable.label),
     )
 
 
@@ -394,8 +587,8 @@ def _k_breakdown(r: TomlReader, t: Mapping[str, Any]) -> KBreakdownTable:
     return KBreakdownTable(
         metrics=r.str_list(t, w, "metrics", DEFAULT_K_METRICS),
         k=tuple(ks),
-        caption=r.opt_str(t, w, "caption"),
-        label=r.opt_str(t, w, "label") or KBreakdownTable.label,
+        caption=r.text(t, w, "caption"),
+        label=r.label(t, w, "label", KBreakdownTable.label),
     )
 
 
@@ -416,8 +609,8 @@ def _ablation(r: TomlReader, t: Any) -> AblationTable | None:
         groups=tuple(_ablation_group(r, g, f"{w}.groups[{i}]") for i, g in enumerate(groups)),
         metrics=r.str_list(t, w, "metrics", AblationTable.metrics),
         delta=r.bool_(t, w, "delta", False),
-        caption=r.opt_str(t, w, "caption"),
-        label=r.opt_str(t, w, "label") or AblationTable.label,
+        caption=r.text(t, w, "caption"),
+        label=r.label(t, w, "label", AblationTable.label),
     )
 
 
@@ -437,11 +630,11 @@ def _ablation_group(r: TomlReader, g: Any, w: str) -> AblationGroup:
         parsed.append(
             AblationRow(
                 system=r.req_str(row, rw, "system"),
-                name=r.opt_str(row, rw, "name"),
-                description=r.opt_str(row, rw, "description") or "",
+                name=r.text(row, rw, "name"),
+                description=r.text(row, rw, "description") or "",
             )
         )
     full = r.req_str(g, w, "full")
     if full not in {row.system for row in parsed}:
         raise r.error(f"{w}.full", "one of the group's row systems", full)
-    return AblationGroup(name=r.opt_str(g, w, "name"), full=full, rows=tuple(parsed))
+    return AblationGroup(name=r.text(g, w, "name"), full=full, rows=tuple(parsed))

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from irtables.errors import ConfigError
+
+#: Control characters other than tab, line feed and carriage return.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
+_ANY_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 class TomlReader:
@@ -63,6 +68,45 @@ class TomlReader:
         known = list(choices)
         if value not in known:
             raise self.error(f"{where}.{key}", f"one of {', '.join(known)}", value)
+        return value
+
+    def text(self, t: Mapping[str, Any], where: str, key: str) -> str | None:
+        """A string shown in outputs (name, caption, description): printable text only.
+
+        Line breaks and tabs are allowed (they become spaces); other control
+        characters would corrupt CSV and TSV files or drive a terminal.
+        """
+        value = self.opt_str(t, where, key)
+        if value is not None:
+            bad = _CONTROL.search(value)
+            if bad is not None:
+                code = f"U+{ord(bad.group(0)):04X}"
+                raise self.error(f"{where}.{key}", f"printable text (no {code})", value)
+        return value
+
+    def ident(self, t: Mapping[str, Any], where: str, key: str) -> str:
+        """A required id (dataset or system): non-empty, no control characters."""
+        value = self.req_str(t, where, key)
+        if _ANY_CONTROL.search(value):
+            raise self.error(f"{where}.{key}", "an id without control characters", value)
+        return value
+
+    def label(self, t: Mapping[str, Any], where: str, key: str, default: str) -> str:
+        """A LaTeX label: only the characters of :data:`~irtables.base.labels.LABEL_PATTERN`
+        (``{dataset}`` may stand for the dataset in Table S1's label)."""
+        value = self.opt_label(t, where, key)
+        return default if value is None else value
+
+    def opt_label(self, t: Mapping[str, Any], where: str, key: str) -> str | None:
+        """An optional LaTeX label, checked as :meth:`label` checks it."""
+        from irtables.base.labels import label_problem
+
+        value = self.opt_str(t, where, key)
+        if value is None:
+            return None
+        problem = label_problem(value.replace("{dataset}", "dataset"))
+        if problem is not None:
+            raise ConfigError(f"{self.source}: {where}.{key}: {problem}")
         return value
 
     def str_list(

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from irtables.config_reader import TomlReader
+from irtables.config.reader import TomlReader
 
 #: Layouts a ``[tables.<name>]`` section may name, with what each shows.
 TABLE_LAYOUTS: dict[str, str] = {
@@ -138,9 +138,9 @@ def parse_table_spec(r: TomlReader, name: str, t: Any) -> TableSpec:
     common: dict[str, Any] = {
         "name": name,
         "layout": layout,
-        "caption": r.opt_str(t, w, "caption"),
-        "label": r.opt_str(t, w, "label"),
-        "title": r.opt_str(t, w, "title"),
+        "caption": r.text(t, w, "caption"),
+        "label": r.opt_label(t, w, "label"),
+        "title": r.text(t, w, "title"),
         "wide": wide,
         "systems": r.str_list(t, w, "systems", ()),
         "datasets": _dataset_columns(r, t, w),

@@ -1,0 +1,106 @@
+"""All-pairs procedures as comparisons: Tukey HSD and randomised Tukey HSD.
+
+:func:`~irtables.stats.compare` runs one procedure per (dataset, metric) over the
+systems of that dataset, then reads the requested pairs out of it. Each pair becomes a
+:class:`~irtables.stats.PairedTestResult` whose ``pvalue`` is the pair's own p-value and
+``pvalue_adjusted`` the procedure's simultaneous one (``correction`` names the
+procedure), so tables, reports and letters treat them like any corrected test.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from irtables.errors import InputError, UnknownNameError, unknown_name_message
+from irtables.model import Aligned
+from irtables.stats.allpairs import AllPairsResult
+from irtables.stats.effect import cohens_dz
+from irtables.stats.randomized_tukey import randomized_tukey_hsd
+from irtables.stats.result import PairedTestResult
+from irtables.stats.tukey import tukey_hsd
+
+AllPairsTest = Callable[..., AllPairsResult]
+
+#: Registry of the all-pairs procedures by name.
+ALL_PAIRS_TESTS: dict[str, AllPairsTest] = {
+    "tukey": tukey_hsd,
+    "randomized-tukey": randomized_tukey_hsd,
+}
+
+
+def check_all_pairs_options(
+    test: str, correction: str | None, family: str, alternative: str, options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Refuse settings that do not apply to an all-pairs procedure; return its options."""
+    if correction is not None:
+        raise InputError(
+            f"test {test} controls the family-wise error over all pairs itself; "
+            f"a correction ({correction}) does not apply (leave it unset)"
+        )
+    if family != "metric":
+        raise InputError(
+            f"test {test} compares the systems of one dataset and metric at once; "
+            f"family must be 'metric', got {family!r}"
+        )
+    if alternative != "two-sided":
+        raise InputError(f"test {test} is two-sided; got alternative {alternative!r}")
+    func = ALL_PAIRS_TESTS[test]
+    params = inspect.signature(func).parameters
+    known = [p for p in params if params[p].kind is inspect.Parameter.KEYWORD_ONLY]
+    known = [p for p in known if p not in ("rng", "progress", "level")]
+    for name in options:
+        if name not in known:
+            raise UnknownNameError(unknown_name_message(f"option of test {test}", name, known))
+    return dict(options)
+
+
+def run_all_pairs(
+    test: str,
+    dataset: str,
+    metric: str,
+    aligned: Aligned,
+    pairs: Sequence[tuple[str, str]],
+    *,
+    rng: np.random.Generator | int,
+    options: Mapping[str, Any],
+) -> list[PairedTestResult]:
+    """One procedure over every system of ``aligned``; the results of ``pairs`` (system, base)."""
+    if not aligned.queries:
+        raise InputError(f"no paired queries to test in dataset {dataset}")
+    kwargs = dict(options)
+    if test == "randomized-tukey":
+        kwargs["rng"] = rng
+    result = ALL_PAIRS_TESTS[test](aligned.values, aligned.systems, **kwargs)
+    size = len(result.pairs)
+    out = []
+    for system, base in pairs:
+        pair = result.pair(system, base)
+        d = aligned.column(system) - aligned.column(base)
+        out.append(
+            PairedTestResult(
+                test=test,
+                method=result.method,
+                n=result.n,
+                mean_diff=pair.mean_diff,
+                statistic=pair.statistic,
+                pvalue=pair.pvalue_raw,
+                system_mean=float(np.mean(aligned.column(system))),
+                baseline_mean=float(np.mean(aligned.column(base))),
+                ci=pair.ci,
+                effect_size=cohens_dz(d),
+                pvalue_adjusted=pair.pvalue,
+                correction=test,
+                family="metric",
+                family_size=size,
+                dataset=dataset,
+                metric=metric,
+                system=system,
+                baseline=base,
+                dropped=aligned.dropped,
+            )
+        )
+    return out

@@ -1,0 +1,111 @@
+"""The topic-set size table of a study: per dataset and metric, from the observed variance.
+
+The variance of per-topic differences between two systems is estimated from all the
+systems of a dataset at once: ``2 V_E``, twice the residual variance of the two-way
+ANOVA, which equals the mean over all system pairs of the sample variance of their
+per-topic differences (Sakai 2016 estimates it from past data the same way).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from irtables.model import MissingPolicy, ResultSet
+from irtables.stats.anova import two_way_anova
+from irtables.stats.power import min_detectable_difference, topics_needed
+
+#: Differences the table plans for, by default (absolute, in the metric's units).
+DEFAULT_DIFFERENCES = (0.02, 0.05, 0.1)
+
+
+@dataclass(frozen=True)
+class TopicSetSize:
+    """How many topics a paired t-test needs, and what the topics at hand can detect.
+
+    ``sd_diff = sqrt(2 V_E)``; ``mdd`` is the minimum detectable difference with
+    ``topics`` topics; ``needed`` pairs each planned difference with the topics it needs
+    (None: more than :data:`~irtables.stats.power.MAX_TOPICS`).
+    """
+
+    dataset: str
+    metric: str
+    systems: int
+    topics: int
+    residual_variance: float
+    sd_diff: float
+    alpha: float
+    power: float
+    alternative: str
+    mdd: float | None
+    needed: tuple[tuple[float, int | None], ...]
+
+
+def topic_set_sizes(
+    results: ResultSet,
+    *,
+    datasets: Sequence[str] | None = None,
+    metrics: Mapping[str, Sequence[str]] | Sequence[str] | None = None,
+    systems: Mapping[str, Sequence[str]] | None = None,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    differences: Sequence[float] = DEFAULT_DIFFERENCES,
+    alternative: str = "two-sided",
+    missing: MissingPolicy = "error",
+) -> tuple[TopicSetSize, ...]:
+    """One :class:`TopicSetSize` per (dataset, metric) with at least two systems and topics.
+
+    ``metrics`` may be given per dataset; ``systems`` (per dataset) restricts the systems
+    whose variance is pooled (default: all of the dataset).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rs = ResultSet.from_frame(pd.DataFrame({
+    ...     "dataset": "d", "metric": "AP", "query": [str(q) for q in range(6)] * 2,
+    ...     "system": ["a"] * 6 + ["b"] * 6,
+    ...     "value": [0.2, 0.4, 0.1, 0.5, 0.3, 0.6, 0.3, 0.5, 0.1, 0.7, 0.3, 0.8]}))
+    >>> t = topic_set_sizes(rs)[0]
+    >>> t.topics, round(t.sd_diff, 4), t.needed[1]
+    (6, 0.0894, (0.05, 28))
+    """
+    out = []
+    for dataset in datasets if datasets is not None else results.datasets():
+        names = tuple(systems[dataset]) if systems and dataset in systems else None
+        names = names or results.systems(dataset)
+        if len(names) < 2:
+            continue
+        wanted = metrics.get(dataset, ()) if isinstance(metrics, Mapping) else metrics
+        present = results.metrics(dataset)
+        for metric in [m for m in wanted if m in present] if wanted is not None else present:
+            aligned = results.aligned(dataset, metric, names, missing=missing)
+            n = len(aligned.queries)
+            if n < 2:
+                continue
+            ve = two_way_anova(aligned.values).residual_variance
+            sd = math.sqrt(2.0 * ve)
+            out.append(
+                TopicSetSize(
+                    dataset=dataset,
+                    metric=metric,
+                    systems=len(names),
+                    topics=n,
+                    residual_variance=ve,
+                    sd_diff=sd,
+                    alpha=alpha,
+                    power=power,
+                    alternative=alternative,
+                    mdd=min_detectable_difference(
+                        sd, n, alpha=alpha, power=power, alternative=alternative
+                    ),
+                    needed=tuple(
+                        (
+                            float(d),
+                            topics_needed(sd, d, alpha=alpha, power=power, alternative=alternative),
+                        )
+                        for d in differences
+                    ),
+                )
+            )
+    return tuple(out)

@@ -1,0 +1,133 @@
+"""The supplement's analyses across collections and of power: meta-analysis, forest plots
+and the topic-set-size table, as outputs, figures, notes and template context."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING
+
+from irtables.config import Config
+from irtables.measures import parse_measure
+from irtables.model import ResultSet
+from irtables.stats.meta import MetaAnalysis, meta_analyse
+from irtables.stats.topicset import TopicSetSize, topic_set_sizes
+from irtables.supplement.forest import forest_plot
+from irtables.supplement.meta import (
+    META_HEADER,
+    META_NOTE,
+    STUDY_HEADER,
+    meta_files,
+    meta_rows,
+    study_rows,
+    tss_files,
+    tss_header,
+    tss_note,
+    tss_rows,
+)
+from irtables.tables.build import TableSet
+from irtables.tables.layouts import missing_policy
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from irtables.supplement.build import FigureEntry, Output
+
+
+@dataclass(frozen=True)
+class AcrossSummary:
+    """What the methods text says about these analyses (None: not run)."""
+
+    meta_comparisons: int
+    topic_set_size: bool
+    alpha: float
+    power: float
+    alternative: str
+    differences: tuple[float, ...]
+
+
+@dataclass
+class Across:
+    """Files, figures (to be drawn: see :mod:`.drawing`), notes and template context of
+    these analyses."""
+
+    outputs: list[Output] = field(default_factory=list)
+    plans: list[tuple[FigureEntry, Callable[[], Figure]]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    context: dict[str, object] = field(default_factory=dict)
+    summary: AcrossSummary | None = None
+
+
+def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Across:
+    """Meta-analyses of the Table 1 comparisons made on two datasets or more, their forest
+    plots, and the topic-set size of every dataset with two systems or more."""
+    from irtables.base.filenames import file_slugs
+    from irtables.supplement.build import FigureEntry, Output
+
+    main = next((t for t in built.tables if t.layout == "main"), None)
+    metrics = list(main.metrics) if main is not None else []
+    dn, sn = config.dataset_name, config.system_name
+    out = Across()
+    analyses: tuple[MetaAnalysis, ...] = ()
+    if built.comparisons is not None and metrics:
+        analyses = meta_analyse(built.comparisons, metrics=metrics)
+    if analyses:
+        for name, text in meta_files(analyses, dn, sn).items():
+            out.outputs.append(Output(name, text.encode("utf-8")))
+        for metric in dict.fromkeys(m.metric for m in analyses):
+            label = parse_measure(metric).label
+            title = f"Meta-analysis of {label} across datasets"
+            mine = [m for m in analyses if m.metric == metric]
+            stem = f"forest-{file_slugs(metrics)[metric]}"
+            out.plans.append((FigureEntry(stem, title), partial(forest_plot, title, mine, dn, sn)))
+    else:
+        out.notes.append(
+            "No meta-analysis: no system was compared with the same baseline on two datasets "
+            "or more."
+        )
+    sizes = _sizes(results, config, metrics)
+    s = config.compare
+    if sizes:
+        for name, text in tss_files(sizes, s.differences, dn).items():
+            out.outputs.append(Output(name, text.encode("utf-8")))
+    out.context = {
+        "meta": meta_rows(analyses, dn, sn),
+        "meta_studies": study_rows(analyses, dn, sn),
+        "meta_header": META_HEADER,
+        "meta_study_header": STUDY_HEADER,
+        "meta_note": META_NOTE,
+        "tss": tss_rows(sizes, dn),
+        "tss_header": tss_header(s.differences),
+        "tss_note": tss_note(sizes),
+    }
+    out.summary = AcrossSummary(
+        meta_comparisons=len(analyses),
+        topic_set_size=bool(sizes),
+        alpha=s.alpha,
+        power=s.power,
+        alternative=_alternative(config),
+        differences=s.differences,
+    )
+    return out
+
+
+def _alternative(config: Config) -> str:
+    from irtables.stats.procedures import ALL_PAIRS_TESTS
+
+    return "two-sided" if config.compare.test in ALL_PAIRS_TESTS else config.compare.alternative
+
+
+def _sizes(results: ResultSet, config: Config, metrics: list[str]) -> tuple[TopicSetSize, ...]:
+    if not metrics:
+        return ()
+    s = config.compare
+    return topic_set_sizes(
+        results,
+        metrics=metrics,
+        alpha=s.alpha,
+        power=s.power,
+        differences=s.differences,
+        alternative=_alternative(config),
+        missing=missing_policy(config),
+    )

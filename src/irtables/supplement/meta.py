@@ -1,0 +1,123 @@
+"""The supplement's meta-analysis and topic-set-size tables: rows, CSV and Markdown.
+
+Pure: the statistics come from :mod:`irtables.stats.meta` and
+:mod:`irtables.stats.topicset`; numbers are formatted here, templates only lay them out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from irtables.measures import parse_measure
+from irtables.stats.meta import MetaAnalysis
+from irtables.stats.topicset import TopicSetSize
+from irtables.supplement.report import number, pvalue, to_csv, to_markdown
+
+Names = Callable[[str], str]
+META_HEADER = ("Metric", "System", "Baseline", "k", "g", "95% CI", "p", "τ²", "I²", "Q")
+STUDY_HEADER = ("Metric", "System", "Baseline", "Dataset", "n", "Δ", "g", "95% CI", "weight")
+META_NOTE = (
+    "Random-effects meta-analysis (DerSimonian–Laird) of each comparison over the datasets "
+    "where it was made: k datasets; g, the pooled standardized mean difference (Hedges' g "
+    "of the per-query differences) with its 95% interval and two-sided p-value; τ², the "
+    "variance of the true effect between datasets; I², the share of the variation between "
+    "datasets that is not chance; Q, Cochran's heterogeneity statistic."
+)
+
+
+def meta_rows(analyses: Sequence[MetaAnalysis], dataset: Names, system: Names) -> list[list[str]]:
+    """One row per pooled comparison."""
+    return [
+        [
+            parse_measure(m.metric).label,
+            system(m.system),
+            system(m.baseline),
+            str(len(m.studies)),
+            number(m.pooled.effect),
+            f"[{number(m.pooled.ci_low)}, {number(m.pooled.ci_high)}]",
+            pvalue(m.pooled.pvalue),
+            number(m.pooled.tau2, 4),
+            f"{m.pooled.i2 * 100:.0f}%",
+            number(m.pooled.q, 2),
+        ]
+        for m in analyses
+    ]
+
+
+def study_rows(analyses: Sequence[MetaAnalysis], dataset: Names, system: Names) -> list[list[str]]:
+    """One row per dataset of each pooled comparison (what the forest plots show)."""
+    return [
+        [
+            parse_measure(m.metric).label,
+            system(m.system),
+            system(m.baseline),
+            dataset(s.dataset),
+            str(s.n),
+            number(s.mean_diff, 4),
+            number(s.effect),
+            f"[{number(s.ci_low)}, {number(s.ci_high)}]",
+            f"{s.weight * 100:.1f}%",
+        ]
+        for m in analyses
+        for s in m.studies
+    ]
+
+
+def meta_files(analyses: Sequence[MetaAnalysis], dataset: Names, system: Names) -> dict[str, str]:
+    """``meta_analysis.md`` and ``meta_analysis.csv`` (pooled and per-dataset rows)."""
+    pooled = meta_rows(analyses, dataset, system)
+    studies = study_rows(analyses, dataset, system)
+    page = to_markdown("Meta-analysis across datasets", META_HEADER, pooled, META_NOTE)
+    if studies:
+        per = to_markdown("Per dataset", STUDY_HEADER, studies, "The effects being pooled.")
+        page += "\n" + per.split("\n", 2)[2].replace("# Per dataset", "## Per dataset", 1)
+    rows = [[*r[:3], "pooled", "", "", *r[4:6], ""] for r in pooled] + studies
+    return {"meta_analysis.md": page, "meta_analysis.csv": to_csv(STUDY_HEADER, rows)}
+
+
+def tss_header(differences: Sequence[float]) -> tuple[str, ...]:
+    """Columns of the topic-set-size table, one per planned difference."""
+    planned = tuple(f"n for Δ={d:g}" for d in differences)
+    return ("Dataset", "Metric", "Systems", "Topics", "σ_d", "MDD", *planned)
+
+
+def tss_rows(sizes: Sequence[TopicSetSize], dataset: Names) -> list[list[str]]:
+    """One row per (dataset, metric): σ_d, the minimum detectable difference, topics needed."""
+    return [
+        [
+            dataset(t.dataset),
+            parse_measure(t.metric).label,
+            str(t.systems),
+            str(t.topics),
+            number(t.sd_diff, 4),
+            number(t.mdd, 4),
+            *(f"{n:,}" if n is not None else "> 10,000,000" for _, n in t.needed),
+        ]
+        for t in sizes
+    ]
+
+
+def tss_note(sizes: Sequence[TopicSetSize]) -> str:
+    """What the topic-set-size table shows, with its α, power and test."""
+    if not sizes:
+        return ""
+    t = sizes[0]
+    return (
+        f"Topic-set size of a paired t-test ({t.alternative}, α = {t.alpha:g}, power "
+        f"{t.power:g}; Sakai 2016): σ_d = √(2 V_E), the standard deviation of per-topic "
+        "differences estimated from the two-way ANOVA residual V_E of all systems of the "
+        "dataset; MDD, the minimum difference the topics at hand detect with that power; "
+        "then the number of topics needed to detect each difference Δ."
+    )
+
+
+def tss_files(
+    sizes: Sequence[TopicSetSize], differences: Sequence[float], dataset: Names
+) -> dict[str, str]:
+    """``topic_set_size.md`` and ``topic_set_size.csv``."""
+    header = tss_header(differences)
+    rows = tss_rows(sizes, dataset)
+    page = to_markdown(
+        "Topic-set size and minimum detectable difference", header, rows, tss_note(sizes)
+    )
+    return {"topic_set_size.md": page, "topic_set_size.csv": to_csv(header, rows)}

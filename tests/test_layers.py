@@ -1,0 +1,90 @@
+"""The data flows one way: no part of irtables imports a part above it.
+
+load -> ResultSet -> stats -> TableModel -> render -> write. Each top-level part of the
+package has a layer; a module may import its own part and the parts of lower layers,
+at module level or inside a function alike.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "irtables"
+
+LAYERS: dict[str, int] = {
+    "_version": 0,
+    "errors": 0,
+    "base": 1,
+    "measures": 2,
+    "model": 3,
+    "loaders": 4,
+    "evaluator": 5,
+    "stats": 6,
+    "config": 7,
+    "tables": 8,
+    "render": 9,
+    "output": 10,
+    "lint": 10,
+    "study": 11,
+    "diff": 11,
+    "supplement": 12,
+    "cli": 13,
+    "__init__": 14,
+    "__main__": 14,
+}
+
+# (importing module, imported part): why the upward import is the lesser evil.
+EXCEPTIONS: dict[tuple[str, str], str] = {
+    # Jupyter's display protocol: a table renders itself (_repr_html_), lazily.
+    ("irtables.tables.model", "render"): "notebook display of a TableModel",
+    # The [compare] keys are checked against the names of the tests and corrections.
+    ("irtables.config", "stats"): "names of tests, corrections and families",
+}
+
+
+def _part(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _imports() -> list[tuple[str, str]]:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).with_suffix("")
+        module = ".".join(p for p in rel.parts if p != "__init__") or "irtables"
+        if rel.name == "__init__" and len(rel.parts) == 2:
+            module = "irtables.__init__"
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            found += [(module, n) for n in names if n.split(".")[0] == "irtables"]
+    return found
+
+
+def test_every_part_has_a_layer() -> None:
+    parts = {p.stem if p.is_file() else p.name for p in PACKAGE.iterdir()}
+    parts = {p for p in parts if not p.startswith(".") and p not in ("py", "__pycache__")}
+    assert parts - {"py"} <= set(LAYERS) | {"py.typed"}, parts - set(LAYERS)
+
+
+def test_no_import_reaches_up() -> None:
+    upward = [
+        f"{module} (layer {LAYERS[_part(module)]}) imports {imported} "
+        f"(layer {LAYERS[_part(imported)]})"
+        for module, imported in _imports()
+        if _part(module) != _part(imported)
+        and (module, _part(imported)) not in EXCEPTIONS
+        and LAYERS[_part(imported)] >= LAYERS[_part(module)]
+    ]
+    assert upward == []
+
+
+def test_exceptions_are_still_needed() -> None:
+    used = {(m, _part(i)) for m, i in _imports()}
+    assert set(EXCEPTIONS) <= used, set(EXCEPTIONS) - used

@@ -1,0 +1,119 @@
+"""Meta-analysis and power against statsmodels (an independent implementation)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from irtables.errors import InputError
+from irtables.stats import (
+    Comparisons,
+    PairedTestResult,
+    hedges_g,
+    meta_analyse,
+    min_detectable_difference,
+    paired_t_power,
+    random_effects,
+    topics_needed,
+)
+
+RNG = np.random.default_rng(44)
+CASES = [
+    (RNG.normal(0.2, 0.2, k), RNG.uniform(0.005, 0.05, k)) for k in (2, 3, 5, 8, 18) for _ in (0, 1)
+] + [(np.array([0.1, 0.1, 0.1]), np.array([0.01, 0.02, 0.03]))]  # no heterogeneity: tau2 = 0
+
+
+@pytest.mark.parametrize(
+    ("eff", "var"), CASES, ids=[f"k{len(e)}-{i}" for i, (e, _) in enumerate(CASES)]
+)
+def test_random_effects_equal_statsmodels_combine_effects(eff: np.ndarray, var: np.ndarray) -> None:
+    from statsmodels.stats.meta_analysis import combine_effects
+
+    with warnings.catch_warnings():  # statsmodels' HKSJ variant warns on tau2 = 0; unused here
+        warnings.simplefilter("ignore", RuntimeWarning)
+        ref = combine_effects(eff, var, method_re="dl")
+        frame = ref.summary_frame()
+    ours = random_effects(eff, var)
+    assert ours.q == pytest.approx(ref.q, rel=1e-10, abs=1e-12)
+    if ref.tau2 < 0:
+        # statsmodels leaves the moment estimate untruncated; DerSimonian-Laird takes
+        # max(0, .), and with tau2 = 0 the random-effects model is the fixed-effect one
+        assert ours.tau2 == 0.0 and ours.i2 == 0.0
+        row = frame.loc["fixed effect"]
+        assert ours.effect == pytest.approx(ref.mean_effect_fe, rel=1e-10)
+    else:
+        row = frame.loc["random effect"]
+        assert ours.effect == pytest.approx(ref.mean_effect_re, rel=1e-10)
+        assert ours.tau2 == pytest.approx(ref.tau2, rel=1e-9)
+        assert ours.i2 == pytest.approx(max(0.0, ref.i2), rel=1e-9, abs=1e-12)
+        np.testing.assert_allclose(ours.weights, frame["w_re"].iloc[: len(eff)], rtol=1e-10)
+    assert ours.se == pytest.approx(row["sd_eff"], rel=1e-10)
+    assert ours.ci_low == pytest.approx(row["ci_low"], rel=1e-9)
+    assert ours.ci_high == pytest.approx(row["ci_upp"], rel=1e-9)
+
+
+def test_hedges_g_of_paired_differences() -> None:
+    d = RNG.normal(0.05, 0.2, 40)
+    dz = d.mean() / d.std(ddof=1)
+    g, v = hedges_g(dz, 40)
+    j = 1 - 3 / (4 * 39 - 1)  # Hedges' small-sample correction
+    assert g == pytest.approx(j * dz)
+    assert v == pytest.approx(1 / 40 + g * g / 80)
+    with pytest.raises(InputError):
+        hedges_g(0.5, 2)
+
+
+def result(dataset: str, es: float | None, n: int = 50, system: str = "a") -> PairedTestResult:
+    return PairedTestResult(
+        test="t", method="paired t-test", n=n, mean_diff=0.01, statistic=1.0, pvalue=0.2,
+        effect_size=es, dataset=dataset, metric="AP", system=system, baseline="b",
+    )  # fmt: skip
+
+
+def test_meta_analyse_pools_each_comparison_over_its_datasets() -> None:
+    rows = (
+        result("d1", 0.3), result("d2", 0.1), result("d3", None),  # d3: undefined d_z
+        result("d1", 0.2, system="c"),  # c is on one dataset only: not pooled
+    )  # fmt: skip
+    found = meta_analyse(Comparisons(rows, "t", "holm", "metric", 0.05))
+    assert len(found) == 1
+    m = found[0]
+    assert (m.system, m.baseline, [s.dataset for s in m.studies], m.skipped) == (
+        "a", "b", ["d1", "d2"], ("d3",)
+    )  # fmt: skip
+    gs = [hedges_g(0.3, 50), hedges_g(0.1, 50)]
+    ref = random_effects([g for g, _ in gs], [v for _, v in gs])
+    assert m.pooled == ref
+
+
+@pytest.mark.parametrize("effect", [0.1, 0.25, 0.5, 0.8])
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_power_and_topic_set_size_equal_statsmodels(effect: float, alternative: str) -> None:
+    from statsmodels.stats.power import TTestPower
+
+    sm_alt = "larger" if alternative == "greater" else alternative
+    tp = TTestPower()
+    for n in (5, 20, 50, 158):
+        ref = tp.power(effect_size=effect, nobs=n, alpha=0.05, alternative=sm_alt)
+        if np.isnan(ref):  # statsmodels' noncentral t far tail can be NaN where power ~ 1
+            assert paired_t_power(effect, n, alternative=alternative) > 0.999
+            continue
+        assert paired_t_power(effect, n, alternative=alternative) == pytest.approx(ref, abs=1e-9)
+    real_n = tp.solve_power(effect_size=effect, alpha=0.05, power=0.8, alternative=sm_alt)
+    sd = 0.2
+    assert topics_needed(sd, effect * sd, alternative=alternative) == math.ceil(real_n - 1e-9)
+    for n in (10, 50, 158):
+        ref_es = tp.solve_power(nobs=n, alpha=0.05, power=0.8, alternative=sm_alt)
+        mdd = min_detectable_difference(sd, n, alternative=alternative)
+        assert mdd == pytest.approx(ref_es * sd, rel=1e-5)  # statsmodels solves to ~1e-6
+
+
+def test_power_edge_cases() -> None:
+    assert topics_needed(0.0, 0.05) == 2
+    assert topics_needed(1.0, 1e-5) is None  # beyond MAX_TOPICS
+    assert min_detectable_difference(0.2, 1) is None
+    with pytest.raises(InputError, match="power"):
+        topics_needed(0.2, 0.05, power=1.5)
