@@ -82,7 +82,7 @@ STAGES = (
     ("render the tables (LaTeX, Markdown, CSV)", ("supplement/build.py", "_tables")),
     ("per-query analysis (wins, ties, losses)", ("supplement/build.py", "_analyses")),
     ("per-query and failure reports", ("supplement/build.py", "_analysis_files")),
-    ("figure plans (means, panels)", ("supplement/build.py", "_figure_plans")),
+    ("figure plans (means, panels)", ("supplement/build.py", "_early_plans")),
     ("figures (draw and save PDF + PNG)", ("supplement/drawing.py", "results")),
     ("methods text model", ("supplement/methods.py", "methods_model")),
     (
@@ -154,7 +154,7 @@ def ensure_study(study: Study) -> None:
 
 #: What is timed on each study: a label and the irtables arguments after the study folder.
 COMMANDS = (
-    ("irtables tables", ("tables",)),
+    ("irtables tables", ("tables", "--force")),
     ("irtables supplement", ("supplement", "--force")),
     ("irtables supplement -j 1 (figures in-process)", ("supplement", "--force", "-j", "1")),
 )

@@ -8,7 +8,7 @@ from :mod:`.analysis`, the figures from :mod:`.figures`, the methods text from
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -84,17 +84,19 @@ def build_supplement(
     drawn in ``workers`` processes (``None``: one per core; see :mod:`.drawing`).
     """
     report_progress = progress or (lambda stage, done, total: None)
-    built = build_all(
-        results, config, progress=lambda d, t: report_progress("significance tests", d, t)
-    )
-    built = replace(built, tables=tuple(t for t in built.tables if _in_supplement(t, config)))
-    analyses = _analyses(results, config, built)
-    plans, notes = _figure_plans(results, config, analyses, pr_results, built.tables)
-    across = across_datasets(results, config, built)
-    plans += across.plans
-    notes += across.notes
-    figures = [entry for entry, _ in plans]
-    with FigureDrawing([draw for _, draw in plans], workers=workers) as drawing:
+    plans, notes = _early_plans(results, config, pr_results)
+    with FigureDrawing(workers=workers) as drawing:
+        # metric vs K and precision-recall need the means only: drawn while the tests run
+        drawing.submit(plans.jobs())
+        built = build_all(
+            results, config, progress=lambda d, t: report_progress("significance tests", d, t)
+        )
+        built = replace(built, tables=tuple(t for t in built.tables if _in_supplement(t, config)))
+        analyses = _analyses(results, config, built)
+        across = across_datasets(results, config, built)
+        drawing.submit(plans.add_late(config, analyses, built.tables, across.plans))
+        notes += across.notes
+        figures = [entry for entry, _ in plans.ordered()]
         # the workers draw while this process writes the tables and the text
         tables = _tables(built, template_dirs)
         reports = _analysis_files(analyses, config)
@@ -111,10 +113,11 @@ def build_supplement(
             ),
         ]
         rendered = drawing.results(lambda done, total: report_progress("figures", done, total))
+    files = dict(zip(plans.submitted, rendered, strict=True))
     drawn = [
         Output(f"figures/{entry.stem}.{ext}", data)
-        for entry, files in zip(figures, rendered, strict=True)
-        for ext, data in files.items()
+        for entry in figures
+        for ext, data in files[entry.stem].items()
     ]
     return Built(tuple(tables + reports + drawn + across.outputs + pages), tuple(notes), context)
 
@@ -238,24 +241,60 @@ def _sensitivity_plan(
     return plans
 
 
-def _figure_plans(
-    results: ResultSet,
-    config: Config,
-    analyses: Sequence[PerQuery],
-    pr_results: ResultSet | None,
-    tables: Sequence[TableModel] = (),
-) -> tuple[list[tuple[FigureEntry, Callable[[], Figure]]], list[str]]:
-    """Every figure of the supplement, to be drawn (picklable: see :mod:`.drawing`), and
-    the notes on figures left out."""
+Plan = tuple[FigureEntry, Callable[[], "Figure"]]
+
+
+@dataclass
+class _Plans:
+    """The figures of the supplement, to be drawn (picklable: see :mod:`.drawing`): those
+    that need the results only first, then those that need the tables."""
+
+    datasets: list[str]
+    slugs: dict[str, str]
+    k: dict[str, list[Plan]]
+    pr: list[Plan]
+    diff: dict[str, list[Plan]] = field(default_factory=dict)
+    more: list[Plan] = field(default_factory=list)  # sensitivity, forest plots
+    submitted: list[str] = field(default_factory=list)  # file stems, in submission order
+
+    def jobs(self) -> list[Callable[[], Figure]]:
+        """The first figures' jobs (metric vs K, precision-recall)."""
+        first = [*(p for d in self.datasets for p in self.k[d]), *self.pr]
+        self.submitted += [entry.stem for entry, _ in first]
+        return [draw for _, draw in first]
+
+    def add_late(
+        self,
+        config: Config,
+        analyses: Sequence[PerQuery],
+        tables: Sequence[TableModel],
+        more: Sequence[Plan],
+    ) -> list[Callable[[], Figure]]:
+        """Add the figures that need the tables and return their jobs."""
+        self.diff = {d: _diff_plan(config, d, analyses, self.slugs[d]) for d in self.datasets}
+        self.more = [*_sensitivity_plan(config, tables), *more]
+        late = [*(p for d in self.datasets for p in self.diff[d]), *self.more]
+        self.submitted += [entry.stem for entry, _ in late]
+        return [draw for _, draw in late]
+
+    def ordered(self) -> list[Plan]:
+        """In the order of the documents: per dataset metric vs K and per-query
+        differences, then precision-recall, sensitivity and forest plots."""
+        per_dataset = [p for d in self.datasets for p in (*self.k[d], *self.diff.get(d, []))]
+        return [*per_dataset, *self.pr, *self.more]
+
+
+def _early_plans(
+    results: ResultSet, config: Config, pr_results: ResultSet | None
+) -> tuple[_Plans, list[str]]:
+    """The figures that need only the results, and the notes on figures left out."""
     means = _means(results, config)
     index = MetricIndex.from_results(results)
     bars = _error_bars(results, config)
-    plans: list[tuple[FigureEntry, Callable[[], Figure]]] = []
     pr_source = pr_results if pr_results is not None else results
     slugs = file_slugs([*results.datasets(), *pr_source.datasets()])  # distinct file names
-    for dataset in _ordered(results.datasets(), [d.id for d in config.datasets]):
-        plans += _k_plan(config, dataset, means, index, bars, slugs[dataset])
-        plans += _diff_plan(config, dataset, analyses, slugs[dataset])
+    datasets = _ordered(results.datasets(), [d.id for d in config.datasets])
+    k = {d: _k_plan(config, d, means, index, bars, slugs[d]) for d in datasets}
     notes: list[str] = []
     pr_means = means if pr_source is results else _means(pr_source, config)
     pr = [p for d in pr_source.datasets() for p in _pr_plan(config, d, pr_means, slugs[d])]
@@ -264,9 +303,7 @@ def _figure_plans(
             "No precision-recall figure: the results hold no interpolated precision "
             "(IPrec@r) and the configuration names no qrels and runs to compute it from."
         )
-    plans += pr
-    plans += _sensitivity_plan(config, tables)
-    return plans, notes
+    return _Plans(datasets, slugs, k, pr), notes
 
 
 Means = dict[tuple[str, str, str], float]

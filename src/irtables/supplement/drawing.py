@@ -89,13 +89,14 @@ def render_jobs(
     per job); with one, the figures are drawn in this process. ``progress(done, total)``
     is called as figures are finished.
     """
-    with FigureDrawing(jobs, workers=workers) as drawing:
+    with FigureDrawing(jobs, workers=worker_count(len(jobs), workers)) as drawing:
         return drawing.results(progress)
 
 
 class FigureDrawing:
-    """Figures being drawn: worker processes start on them at once, :meth:`results`
-    collects them (and draws here whatever could not go to a worker).
+    """Figures being drawn: worker processes start on each job as soon as it is
+    submitted, :meth:`results` collects them all (and draws here whatever could not go to
+    a worker).
 
     Use it as a context manager, so that the workers stop if the caller fails meanwhile.
     When processes cannot start or die (a sandbox, limits, a script without the
@@ -103,24 +104,33 @@ class FigureDrawing:
     figures are drawn in this process.
     """
 
-    def __init__(self, jobs: Sequence[Job], *, workers: int | None = None) -> None:
-        self._jobs = list(jobs)
-        self._pool: ProcessPoolExecutor | None = None
+    def __init__(self, jobs: Sequence[Job] = (), *, workers: int | None = None) -> None:
+        self._jobs: list[Job] = []
         self._futures: dict[Future[Rendered], int] = {}
-        count = worker_count(len(self._jobs), workers)
-        if count < 2:
-            return
-        try:
-            self._pool = ProcessPoolExecutor(count, mp_context=_context())
-            for i, job in enumerate(self._jobs):
-                data = _pickled(job)
-                if data is not None:  # else a closure: drawn here by results()
-                    self._futures[self._pool.submit(_render_pickled, data)] = i
-        except (OSError, BrokenProcessPool) as e:
-            self._give_up(e)
+        self._pool: ProcessPoolExecutor | None = None
+        count = available_cores() if workers is None else workers
+        if count > 1:
+            try:
+                self._pool = ProcessPoolExecutor(count, mp_context=_context())
+            except OSError as e:
+                self._give_up(e)
+        self.submit(jobs)
+
+    def submit(self, jobs: Sequence[Job]) -> None:
+        """Add jobs; with workers, they start now (processes are started as needed)."""
+        for job in jobs:
+            self._jobs.append(job)
+            pool = self._pool
+            data = _pickled(job) if pool is not None else None
+            if pool is None or data is None:  # no workers, or a closure: drawn by results()
+                continue
+            try:
+                self._futures[pool.submit(_render_pickled, data)] = len(self._jobs) - 1
+            except (OSError, BrokenProcessPool) as e:
+                self._give_up(e)
 
     def results(self, progress: Progress | None = None) -> list[Rendered]:
-        """Every job's files, in job order, once all are drawn."""
+        """Every job's files, in the order the jobs were submitted, once all are drawn."""
         report = progress or (lambda done, total: None)
         done: dict[int, Rendered] = {}
         waiting = set(self._futures.values())

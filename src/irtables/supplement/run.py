@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,21 +64,20 @@ def make_supplement(
         results, config, pr_results=pr, template_dirs=dirs, progress=progress, workers=workers
     )
     outputs, notes = list(built.outputs), list(built.notes)
-    compiled = None
-    if pdf and pdflatex_available():
-        if progress is not None:
-            progress("pdflatex", 0, 1)
-        compiled = compile_pdf(
-            (o.path, o.data) for o in outputs if o.path.endswith((".tex", ".pdf"))
-        )
-        if progress is not None:
-            progress("pdflatex", 1, 1)
-    elif pdf:
+    compiling = pdf and pdflatex_available()
+    if pdf and not compiling:
         notes.append(f"{PDF} was not compiled: pdflatex was not found.")
-    outputs.append(readme(built, pdf=compiled is not None, template_dirs=dirs))
-    outputs.append(index_page(built, pdf=compiled is not None, template_dirs=dirs))
-    if compiled is not None:
-        outputs.append(Output(PDF, compiled))
+    with ThreadPoolExecutor(1) as latex:  # pdflatex runs while the indexes are rendered
+        sources = [(o.path, o.data) for o in outputs if o.path.endswith((".tex", ".pdf"))]
+        if compiling and progress is not None:
+            progress("pdflatex", 0, 1)
+        pending = latex.submit(compile_pdf, sources) if compiling else None
+        outputs.append(readme(built, pdf=compiling, template_dirs=dirs))
+        outputs.append(index_page(built, pdf=compiling, template_dirs=dirs))
+        if pending is not None:
+            outputs.append(Output(PDF, pending.result()))  # a LaTeX error is raised here
+            if progress is not None:
+                progress("pdflatex", 1, 1)
     manifest = _manifest(results_path, config, base, target, outputs, notes)
     written = _write(target, outputs, manifest, force=force)
     return SupplementRun(target, tuple(written), tuple(notes))
