@@ -18,7 +18,7 @@ import os
 import pickle
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -106,41 +106,49 @@ class FigureDrawing:
 
     def __init__(self, jobs: Sequence[Job] = (), *, workers: int | None = None) -> None:
         self._jobs: list[Job] = []
-        self._futures: dict[Future[Rendered], int] = {}
+        self._sent: list[tuple[int, Future[Future[Rendered]]]] = []
         self._pool: ProcessPoolExecutor | None = None
+        self._feeder: ThreadPoolExecutor | None = None
         count = available_cores() if workers is None else workers
         if count > 1:
             try:
                 self._pool = ProcessPoolExecutor(count, mp_context=_context())
             except OSError as e:
                 self._give_up(e)
+            else:  # a worker's start waits for the fork server's imports: not on this thread
+                self._feeder = ThreadPoolExecutor(1, thread_name_prefix="irtables-figures")
         self.submit(jobs)
 
     def submit(self, jobs: Sequence[Job]) -> None:
-        """Add jobs; with workers, they start now (processes are started as needed)."""
+        """Add jobs; with workers, they start at once (processes are started as needed)."""
         for job in jobs:
             self._jobs.append(job)
-            pool = self._pool
+            pool, feeder = self._pool, self._feeder
             data = _pickled(job) if pool is not None else None
-            if pool is None or data is None:  # no workers, or a closure: drawn by results()
-                continue
-            try:
-                self._futures[pool.submit(_render_pickled, data)] = len(self._jobs) - 1
-            except (OSError, BrokenProcessPool) as e:
-                self._give_up(e)
+            if pool is None or feeder is None or data is None:
+                continue  # no workers, or a closure: drawn here by results()
+            sent = feeder.submit(pool.submit, _render_pickled, data)
+            self._sent.append((len(self._jobs) - 1, sent))
 
     def results(self, progress: Progress | None = None) -> list[Rendered]:
         """Every job's files, in the order the jobs were submitted, once all are drawn."""
         report = progress or (lambda done, total: None)
+        futures: dict[Future[Rendered], int] = {}
+        try:
+            for i, sent in self._sent:
+                futures[sent.result()] = i  # raises what starting the workers raised
+        except (OSError, BrokenProcessPool) as e:
+            self._give_up(e)
+            futures = {}
         done: dict[int, Rendered] = {}
-        waiting = set(self._futures.values())
+        waiting = set(futures.values())
         for i, job in enumerate(self._jobs):
             if i not in waiting:
                 done[i] = render_all(job())
                 report(len(done), len(self._jobs))
         try:
-            for future in as_completed(self._futures):
-                done[self._futures[future]] = future.result()
+            for future in as_completed(futures):
+                done[futures[future]] = future.result()
                 report(len(done), len(self._jobs))
         except BrokenProcessPool as e:
             self._give_up(e)
@@ -151,6 +159,9 @@ class FigureDrawing:
 
     def close(self) -> None:
         """Stop the workers (after the figures they are drawing, if any)."""
+        if self._feeder is not None:
+            self._feeder.shutdown(wait=True, cancel_futures=True)
+            self._feeder = None
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
@@ -173,7 +184,7 @@ class FigureDrawing:
             stacklevel=3,
         )
         self.close()
-        self._futures = {}
+        self._sent = []
 
 
 def _pickled(job: Job) -> bytes | None:
