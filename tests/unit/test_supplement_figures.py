@@ -23,7 +23,7 @@ from irtables.study.pipeline import resolve_study
 from irtables.supplement import drawing
 from irtables.supplement.analysis import PerQuery, compare_queries
 from irtables.supplement.build import build_supplement
-from irtables.supplement.drawing import render_jobs
+from irtables.supplement.drawing import FigureDrawing, render_jobs
 from irtables.supplement.figures import Series, difference_bars, k_curves, render_all
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "results"
@@ -177,3 +177,11 @@ def test_without_worker_processes_the_figures_are_drawn_here(
         drawn = render_jobs(jobs, workers=2)
     monkeypatch.undo()
     assert drawn == render_jobs(jobs, workers=1)
+
+
+def test_jobs_submitted_in_two_batches_come_back_in_order() -> None:
+    jobs = _jobs(60)
+    with FigureDrawing(jobs[:1], workers=2) as drawing:
+        drawing.submit(jobs[1:])
+        parallel = drawing.results()
+    assert parallel == render_jobs(jobs, workers=1)
