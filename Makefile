@@ -42,7 +42,11 @@ supplement: $(STAMP)  ## the example's supplementary material (tables, tests, fi
 example-data: $(STAMP)  ## regenerate results/ per-query files from the fixtures (pytrec_eval)
 	$(BIN)/python results/make_example.py
 
-bench: $(STAMP)  ## run the benchmarks in bench/ (tables, evaluate, stats, supplement; slow)
+bench: $(STAMP)  ## run the benchmarks in bench/ (start-up, trec_eval, scaling, incremental, tables, evaluate, stats, supplement; slow)
+	$(BIN)/python bench/bench_startup.py
+	$(BIN)/python bench/bench_trec.py
+	$(BIN)/python bench/bench_scaling.py
+	$(BIN)/python bench/bench_incremental.py
 	$(BIN)/python bench/bench_tables.py
 	$(BIN)/python bench/bench_evaluate.py
 	$(BIN)/python bench/bench_stats.py

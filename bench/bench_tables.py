@@ -22,6 +22,7 @@ import argparse
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -123,6 +124,7 @@ def bench_irtables(repeat: int) -> Step | str:
         return "irtables.cli is not available yet: the irtables step was skipped"
     seconds, peak = float("inf"), 0.0
     for _ in range(repeat):
+        shutil.rmtree(TABLES, ignore_errors=True)  # the benchmark's own output: a fresh folder
         argv = [sys.executable, "-m", "irtables", "tables", str(STUDY), "-o", str(TABLES)]
         code, wall, rss, _, err = run_child(argv)
         if code != 0:

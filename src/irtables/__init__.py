@@ -8,15 +8,36 @@ CSV.
 
 from __future__ import annotations
 
-from irtables._version import __version__
-from irtables.config import Config, load_config
-from irtables.errors import IrtablesError
-from irtables.evaluator import evaluate
-from irtables.loaders import load_results
-from irtables.measures import Measure, parse_measure
-from irtables.model import Aligned, ResultSet
+from typing import TYPE_CHECKING
+
+from irtables.base.lazy import lazy_exports
+
+# Eager, and light: the subpackage irtables.render would otherwise shadow the function.
 from irtables.render import render
-from irtables.tables import build_table
+
+if TYPE_CHECKING:
+    from irtables._version import __version__
+    from irtables.config import Config, load_config
+    from irtables.errors import IrtablesError
+    from irtables.evaluator import evaluate
+    from irtables.loaders import load_results
+    from irtables.measures import Measure, parse_measure
+    from irtables.model import Aligned, ResultSet
+    from irtables.tables import build_table
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "irtables._version": ("__version__",),
+        "irtables.config": ("Config", "load_config"),
+        "irtables.errors": ("IrtablesError",),
+        "irtables.evaluator": ("evaluate",),
+        "irtables.loaders": ("load_results",),
+        "irtables.measures": ("Measure", "parse_measure"),
+        "irtables.model": ("Aligned", "ResultSet"),
+        "irtables.tables": ("build_table",),
+    },
+)
 
 __all__ = [
     "Aligned",

@@ -2,4 +2,5 @@
 
 from irtables.cli import main
 
-main()
+if __name__ == "__main__":  # not when a worker process imports the main module
+    main()

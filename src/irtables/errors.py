@@ -29,6 +29,16 @@ class InputError(IrtablesError):
             where = f"{path}:{line}: " if line is not None else f"{path}: "
         super().__init__(f"{where}{message}")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle with path and line (an error raised in a worker process keeps them)."""
+        return (_rebuild_input_error, (type(self), self.reason, self.path, self.line))
+
+
+def _rebuild_input_error(
+    cls: type[InputError], reason: str, path: str | None, line: int | None
+) -> InputError:
+    return cls(reason, path=path, line=line)
+
 
 class UnknownNameError(InputError):
     """An unknown measure, format, test or layout name; the message suggests the closest."""

@@ -171,7 +171,7 @@ def test_without_worker_processes_the_figures_are_drawn_here(
     def no_processes(*args: object, **kwargs: object) -> None:
         raise OSError("no semaphores in this sandbox")
 
-    monkeypatch.setattr(drawing, "ProcessPoolExecutor", no_processes)
+    monkeypatch.setattr(drawing, "make_executor", no_processes)
     jobs = _jobs(50)
     with pytest.warns(IrtablesWarning, match="no semaphores"):
         drawn = render_jobs(jobs, workers=2)

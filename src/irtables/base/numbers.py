@@ -21,6 +21,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from irtables.base.arrow import to_numpy
 from irtables.errors import InputError
 
 NUMBER_PATTERN = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
@@ -113,7 +114,7 @@ def numbers_from_strings(
     """
     strings = _strings(values)
     _check_pattern(strings, NUMBER_PATTERN, path, line_of, what)
-    out = np.asarray(pc.cast(pc.utf8_trim_whitespace(strings), pa.float64()), dtype=np.float64)
+    out = to_numpy(pc.cast(pc.utf8_trim_whitespace(strings), pa.float64())).astype(np.float64)
     check_finite(out, path, line_of, what, original=strings)
     return out
 
@@ -132,7 +133,7 @@ def integers_from_strings(
     _check_pattern(strings, INTEGER_PATTERN, path, line_of, what)
     trimmed = pc.utf8_trim_whitespace(strings)
     try:
-        return np.asarray(pc.cast(trimmed, pa.int64()), dtype=np.int64)
+        return to_numpy(pc.cast(trimmed, pa.int64())).astype(np.int64)
     except (pa.ArrowInvalid, OverflowError):
         for i, text in enumerate(strings.to_pylist()):
             parse_integer(str(text), path, line_of(i), what)
@@ -186,5 +187,5 @@ def _check_pattern(strings: pa.Array, pattern: str, path: str, line_of: LineOf, 
     ok = pc.fill_null(ok, False)
     if pc.all(ok).as_py() is not False:
         return
-    row = int(np.argmin(np.asarray(ok, dtype=bool)))
+    row = int(np.argmin(to_numpy(ok)))
     raise InputError(f"expected {what}, got {strings[row].as_py()!r}", path=path, line=line_of(row))

@@ -7,14 +7,16 @@ from pathlib import Path
 
 import click
 
+from irtables.base.names import TEST_NAMES
 from irtables.cli.common import (
     INPUT_FORMAT_OPT,
+    JOBS_OPT,
     MISSING_OPT,
+    NO_CACHE_OPT,
     RESULTS_ARG,
     handle_errors,
     main,
 )
-from irtables.stats import TESTS
 
 
 @main.command("lint")
@@ -88,7 +90,7 @@ def lint_cmd(
 )
 @click.option(
     "--test",
-    type=click.Choice(list(TESTS)),
+    type=click.Choice(TEST_NAMES),
     default="t",
     show_default=True,
     help="Paired test of new vs old per-query values.",
@@ -110,6 +112,8 @@ def lint_cmd(
 @INPUT_FORMAT_OPT
 @MISSING_OPT
 @click.option("--force", is_flag=True, help="Overwrite an -o file that irtables did not generate.")
+@JOBS_OPT
+@NO_CACHE_OPT
 @handle_errors
 def diff_cmd(
     old: str,
@@ -124,6 +128,8 @@ def diff_cmd(
     input_format: str | None,
     missing: str | None,
     force: bool,
+    jobs: int,
+    no_cache: bool,
 ) -> None:
     """Show what changed from OLD to NEW: means, queries, systems and table cells.
 
@@ -152,6 +158,8 @@ def diff_cmd(
                     config_path=where.config,
                     input_format=input_format,
                     missing=missing,
+                    jobs=jobs or None,
+                    cache=not no_cache,
                 )
             )
     (old_rs, old_cfg, _), (new_rs, new_cfg, _) = sides

@@ -10,14 +10,18 @@ import warnings
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from irtables._version import __version__
 from irtables.errors import IrtablesError
-from irtables.loaders import LOADERS
-from irtables.model import MISSING_POLICIES
+from irtables.loaders.registry import LOADERS
+from irtables.model.policy import MISSING_POLICIES
+
+if TYPE_CHECKING:
+    from irtables.config import Config
+    from irtables.model import ResultSet
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -131,6 +135,63 @@ MISSING_OPT = click.option(
     help="When systems of a dataset cover different queries: error (default), intersect "
     "(keep common queries) or zero (score missing queries 0).",
 )
+
+JOBS_OPT = click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Runs evaluated at the same time, one process each (default 0: one per core; "
+    "1: in this process). The results do not depend on it.",
+)
+NO_CACHE_OPT = click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Evaluate every run given as qrels + runs again, without reading or writing the "
+    "cache (DIR/.irtables-cache; `irtables cache clear` empties it).",
+)
+
+
+def resolve_for_command(
+    results: Path,
+    *,
+    config_path: Path | None,
+    input_format: str | None,
+    missing: str | None,
+    jobs: int,
+    no_cache: bool,
+    progress: Callable[[str, int, int], None] | None,
+) -> tuple[ResultSet, Config, Path]:
+    """:func:`~irtables.study.pipeline.resolve_study` with the command's options
+    (``--jobs 0``: every core; ``--no-cache``)."""
+    from irtables.study.pipeline import resolve_study
+
+    return resolve_study(
+        results,
+        config_path=config_path,
+        input_format=input_format,
+        missing=missing,
+        jobs=jobs or None,
+        cache=not no_cache,
+        progress=progress,
+    )
+
+
+def study_progress() -> tuple[
+    Callable[[str, int, int], None], Callable[[int, int], None], Callable[[], None]
+]:
+    """Progress bars on standard error (a terminal only) for the steps of a study:
+    ``(evaluated, tested, finish)``: runs evaluated, then significance tests."""
+    update, finish = stage_progress()
+
+    def evaluated(stage: str, done: int, total: int) -> None:
+        if stage == "evaluate":
+            update("runs evaluated", done, total)
+
+    def tested(done: int, total: int) -> None:
+        update("significance tests", done, total)
+
+    return evaluated, tested, finish
 
 
 def progress_bar(label: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:

@@ -8,6 +8,7 @@ from typing import Any, cast
 import click
 
 from irtables.cli.common import (
+    JOBS_OPT,
     handle_errors,
     main,
 )
@@ -84,6 +85,7 @@ from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TREC_EVAL_VERSIONS
     "With --format trec_eval and -c, 10 also prints per-query lines for judged queries "
     "a run lacks.",
 )
+@JOBS_OPT
 @handle_errors
 def evaluate_cmd(
     qrels: Path,
@@ -98,16 +100,21 @@ def evaluate_cmd(
     force: bool,
     average: str,
     trec_eval: str,
+    jobs: int,
 ) -> None:
     """Evaluate TREC runs against QRELS with trec_eval's semantics (tidy TSV out).
 
     The semantics are trec_eval 9.0.8's unless --trec-eval 10 is given.
 
-    A progress bar is shown on standard error when it is a terminal and the work is
-    long (run files over 50 MB, about a million lines, or three runs or more).
+    Each run is evaluated in its own process, on every core unless --jobs says
+    otherwise. A progress bar is shown on standard error when it is a terminal and the
+    work is long (run files over 50 MB, about a million lines, or three runs or more).
     """
+    from irtables.base.arrow import skip_pandas_checks
     from irtables.evaluator.command import evaluate_files, progress_display
     from irtables.output.writers import check_destination, write_atomic
+
+    skip_pandas_checks()  # TREC runs and qrels are read and evaluated without pandas
 
     if output is not None:
         check_destination(output, force=force)  # before the evaluation, not after it
@@ -123,6 +130,7 @@ def evaluate_cmd(
             fmt=cast(Any, fmt),
             average=cast(Any, average),
             trec_eval=cast(Any, trec_eval),
+            jobs=jobs or None,
             progress=progress,
         )
     if output is None:

@@ -8,20 +8,24 @@ from typing import cast
 
 import click
 
+from irtables.base.names import ALL_TEST_NAMES, CORRECTION_NAMES, FAMILY_NAMES
 from irtables.cli.common import (
     CONFIG_OPT,
     INPUT_FORMAT_OPT,
+    JOBS_OPT,
     MISSING_OPT,
+    NO_CACHE_OPT,
     RESULTS_ARG,
     handle_errors,
     main,
     printable,
     progress_bar,
+    resolve_for_command,
+    study_progress,
 )
 from irtables.config import CompareSettings, baseline_overrides
-from irtables.model import MissingPolicy
+from irtables.model.policy import MissingPolicy
 from irtables.render import FORMATS
-from irtables.stats import ALL_TESTS, CORRECTIONS, FAMILIES
 
 
 @main.command()
@@ -58,6 +62,8 @@ from irtables.stats import ALL_TESTS, CORRECTIONS, FAMILIES
     "one dataset (default: compare.baseline of the config; none: no markers).",
 )
 @click.option("--force", is_flag=True, help="Overwrite files that irtables did not generate.")
+@JOBS_OPT
+@NO_CACHE_OPT
 @handle_errors
 def tables(
     results: Path,
@@ -69,34 +75,46 @@ def tables(
     template_dir: Path | None,
     baselines: tuple[str, ...],
     force: bool,
+    jobs: int,
+    no_cache: bool,
 ) -> None:
     """Write Table 1, Table S1 per dataset, the ablation and every [tables.<name>] table.
 
     Writes table1.*, tableS1-<dataset>.*, ablation.* and <name>.* for each configured
     [tables.<name>] (layouts: dataset_columns, grid, sensitivity, ...) in LaTeX, Markdown
     and CSV (or the -f formats, html included), and prints what it wrote. Best values are
-    bold, decided on the displayed (rounded) numbers.
+    bold, decided on the displayed (rounded) numbers. Datasets given as qrels + runs are
+    evaluated on every core; a run whose file, qrels and options did not change since the
+    last time comes from the cache.
     """
-    from irtables.study.pipeline import resolve_study, template_dirs_for, write_tables
+    from irtables.study.pipeline import template_dirs_for, write_tables
 
-    rs, config, base = resolve_study(
-        results, config_path=config_path, input_format=input_format, missing=missing
-    )
-    if baselines:
-        config = replace(config, compare=baseline_option(config.compare, baselines))
-    update, finish = progress_bar("significance tests")
-    target = outdir or base / config.output.dir
-    extra = [template_dir] if template_dir else []
-    written = write_tables(
-        rs,
-        config,
-        target,
-        formats=formats or None,
-        template_dirs=template_dirs_for(config, base, extra),
-        force=force,
-        progress=update,
-    )
-    finish()
+    evaluated, tested, finish = study_progress()
+    try:
+        rs, config, base = resolve_for_command(
+            results,
+            config_path=config_path,
+            input_format=input_format,
+            missing=missing,
+            jobs=jobs,
+            no_cache=no_cache,
+            progress=evaluated,
+        )
+        if baselines:
+            config = replace(config, compare=baseline_option(config.compare, baselines))
+        target = outdir or base / config.output.dir
+        extra = [template_dir] if template_dir else []
+        written = write_tables(
+            rs,
+            config,
+            target,
+            formats=formats or None,
+            template_dirs=template_dirs_for(config, base, extra),
+            force=force,
+            progress=tested,
+        )
+    finally:
+        finish()
     for item in written:
         click.echo(f"{item.status:>9}  {printable(str(item.path))}")
 
@@ -114,19 +132,19 @@ def tables(
 @click.option("--all-pairs", is_flag=True, help="Test every pair of systems instead.")
 @click.option(
     "--test",
-    type=click.Choice(list(ALL_TESTS)),
+    type=click.Choice(ALL_TEST_NAMES),
     help="Paired test, or an all-pairs procedure: tukey (Tukey HSD on the system x topic "
     "design) or randomized-tukey (default: compare.test, else t).",
 )
 @click.option(
     "--correction",
-    type=click.Choice(list(CORRECTIONS)),
+    type=click.Choice(CORRECTION_NAMES),
     help="Multiple-testing correction of the paired tests (default: compare.correction, "
     "else holm; tukey and randomized-tukey adjust for all pairs themselves).",
 )
 @click.option(
     "--family",
-    type=click.Choice(list(FAMILIES)),
+    type=click.Choice(FAMILY_NAMES),
     help="Correct per (dataset, metric), dataset, or all at once (default: metric).",
 )
 @click.option(
@@ -157,6 +175,8 @@ def tables(
 @INPUT_FORMAT_OPT
 @MISSING_OPT
 @click.option("--force", is_flag=True, help="Overwrite a file that irtables did not generate.")
+@JOBS_OPT
+@NO_CACHE_OPT
 @handle_errors
 def compare(
     results: Path,
@@ -175,6 +195,8 @@ def compare(
     input_format: str | None,
     missing: str | None,
     force: bool,
+    jobs: int,
+    no_cache: bool,
 ) -> None:
     """Significance tests of every system against the baseline(s), or of all pairs, per metric.
 
@@ -185,13 +207,23 @@ def compare(
     from irtables.output.writers import check_destination, write_atomic
     from irtables.stats import compare as run
     from irtables.stats.report import format_comparisons
-    from irtables.study.pipeline import resolve_study, with_overrides
+    from irtables.study.pipeline import with_overrides
 
     if output is not None:
         check_destination(output, force=force)
-    rs, config, _ = resolve_study(
-        results, config_path=config_path, input_format=input_format, missing=missing
-    )
+    evaluated, _, finish = study_progress()
+    try:
+        rs, config, _ = resolve_for_command(
+            results,
+            config_path=config_path,
+            input_format=input_format,
+            missing=missing,
+            jobs=jobs,
+            no_cache=no_cache,
+            progress=evaluated,
+        )
+    finally:
+        finish()
     base = baseline_option(config.compare, baselines) if baselines else config.compare
     s = with_overrides(
         base,

@@ -13,6 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from irtables.base.names import (
+    ALL_PAIRS_TEST_NAMES,
+    ALL_TEST_NAMES,
+    CORRECTION_NAMES,
+    FAMILY_NAMES,
+)
 from irtables.config.reader import TomlReader
 from irtables.config.tables import TableSpec, parse_table_specs
 from irtables.errors import ConfigError
@@ -389,8 +395,6 @@ def _named_list(r: TomlReader, data: Mapping[str, Any], key: str) -> tuple[Named
 
 
 def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
-    from irtables.stats import ALL_PAIRS_TESTS, ALL_TESTS, CORRECTIONS, FAMILIES
-
     w = "compare"
     d = CompareSettings()
     r.only(t, w, set(CompareSettings.__dataclass_fields__) - {"dataset_baselines"})
@@ -399,11 +403,11 @@ def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
     resamples = r.int_(t, w, "resamples", d.resamples)
     if resamples < 1:
         raise r.error(f"{w}.resamples", "a positive integer", resamples)
-    test = r.choice(t, w, "test", ALL_TESTS, d.test)
+    test = r.choice(t, w, "test", ALL_TEST_NAMES, d.test)
     correction = None
     if "correction" in t:
-        correction = r.choice(t, w, "correction", CORRECTIONS, "holm")
-        if test in ALL_PAIRS_TESTS:
+        correction = r.choice(t, w, "correction", CORRECTION_NAMES, "holm")
+        if test in ALL_PAIRS_TEST_NAMES:
             raise r.error(
                 f"{w}.correction",
                 f"no correction with test {test} (it adjusts for all pairs itself)",
@@ -424,7 +428,7 @@ def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
         all_pairs=r.bool_(t, w, "all_pairs", d.all_pairs),
         test=test,
         correction=correction,
-        family=r.choice(t, w, "family", FAMILIES, d.family),
+        family=r.choice(t, w, "family", FAMILY_NAMES, d.family),
         alpha=alpha,
         alternative=r.choice(t, w, "alternative", ("two-sided", "greater", "less"), d.alternative),
         resamples=resamples,

@@ -1,17 +1,32 @@
-"""Text outputs of ``irtables evaluate``: a tidy TSV, or trec_eval's own layout."""
+"""Text outputs of ``irtables evaluate``: a tidy TSV, or trec_eval's own layout.
+
+:func:`format_tsv` and :func:`format_trec_eval` write the per-query values of runs
+(:class:`~irtables.evaluator.values.RunValues`) without building a frame: this is what
+the command line prints. :func:`to_tsv` and :func:`to_trec_eval` do the same from a
+:class:`~irtables.model.ResultSet`.
+"""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+import numpy.typing as npt
 
 from irtables.measures import Measure, parse_measure
-from irtables.model import ResultSet
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from irtables.evaluator.values import RunValues
+    from irtables.model import ResultSet
 
 TSV_HEADER = ("system", "query", "metric", "value")
+#: The query of the rows that hold a mean over the queries.
+MEAN_QUERY = "mean"
 COUNT_FAMILIES = frozenset({"NumRet", "NumRel", "NumRelRet"})
 
 
@@ -21,6 +36,7 @@ def to_tsv(results: ResultSet) -> str:
     Examples
     --------
     >>> import pandas as pd
+    >>> from irtables.model import ResultSet
     >>> rs = ResultSet.from_frame(pd.DataFrame({"dataset": [""], "system": ["bm25"],
     ...     "query": ["1"], "metric": ["P@10"], "value": [0.3]}))
     >>> print(to_tsv(rs).replace("\\t", " | "), end="")
@@ -89,6 +105,8 @@ def summary_values(
     ``complete_num_rel`` reproduces a quirk of trec_eval 9.0.8 with ``-c``: its ``all``
     value of ``num_rel`` counts the grades >= 1 of every judged query, whatever ``-l``.
     """
+    import pandas as pd
+
     frame = results.frame
     rows = []
     for (system, metric), group in frame.groupby(["system", "metric"], observed=True, sort=False):
@@ -141,8 +159,86 @@ def to_trec_eval(
     return out.getvalue()
 
 
-def _line(metric: str, query: str, value: float, relevance: int) -> str:
+def _line(metric: str, query: str, value: float, relevance: int = 1) -> str:
+    name, count = _trec_eval_label(metric, relevance)
+    text = str(round(value)) if count else f"{value:.4f}"
+    return f"{name}\t{query}\t{text}\n"
+
+
+@lru_cache(maxsize=1024)
+def _trec_eval_label(metric: str, relevance: int) -> tuple[str, bool]:
+    """trec_eval's padded name of a metric, and whether its values are counts."""
     name = trec_eval_name(metric, relevance)
-    family = parse_measure(metric).family
-    text = str(round(value)) if family in COUNT_FAMILIES else f"{value:.4f}"
-    return f"{name:<22}\t{query}\t{text}\n"
+    return f"{name:<22}", parse_measure(metric).family in COUNT_FAMILIES
+
+
+def format_tsv(runs: Sequence[RunValues], queries: Sequence[str], *, per_query: bool) -> str:
+    """:func:`to_tsv` of the runs' values (``per_query=False``: each metric's mean over
+    queries, counts too, summed in query order as trec_eval does, as query ``mean``).
+
+    ``queries`` are the qrels' queries, which ``RunValues.query_index`` points into.
+    """
+    names = [*queries, "all"]
+    out = io.StringIO()
+    out.write("\t".join(TSV_HEADER) + "\n")
+    for v in runs:
+        if per_query:
+            labels = [names[i] for i in v.query_index.tolist()]
+            for metric, row in zip(v.metrics, v.values.tolist(), strict=True):
+                head = f"{v.system}\t"
+                tail = f"\t{metric}\t"
+                out.writelines(f"{head}{q}{tail}{x!r}\n" for q, x in zip(labels, row, strict=True))
+            continue
+        if not v.values.shape[1]:
+            continue  # no query: no mean
+        means = (_sums(v.values) / v.values.shape[1]).tolist()
+        for metric, mean in zip(v.metrics, means, strict=True):
+            out.write(f"{v.system}\t{MEAN_QUERY}\t{metric}\t{float(mean)!r}\n")
+    return out.getvalue()
+
+
+def format_trec_eval(
+    runs: Sequence[RunValues],
+    queries: Sequence[str],
+    *,
+    per_query: bool,
+    complete: bool = False,
+    per_query_missing: bool = False,
+    relevance: int = 1,
+) -> str:
+    """:func:`to_trec_eval` of the runs' values: per-query lines (``-q``), then ``runid``,
+    ``num_q`` and each metric's ``all`` line (sums for counts, means otherwise).
+
+    With ``complete`` (``-c``), ``num_rel``'s ``all`` line counts the grades >= 1 of the
+    whole qrels, and judged queries a run lacks get per-query lines only with
+    ``per_query_missing`` (trec_eval 10; 9.0.8 prints none). ``relevance`` is trec_eval's
+    ``-l``: measures at that threshold get trec_eval's names.
+    """
+    out = io.StringIO()
+    for v in runs:
+        n_queries = v.values.shape[1]
+        if per_query:
+            shown = v.retrieved | (per_query_missing or not complete)
+            for j in np.flatnonzero(shown).tolist():
+                query = queries[int(v.query_index[j])]
+                for metric, value in zip(v.metrics, v.values[:, j].tolist(), strict=True):
+                    out.write(_line(metric, query, value, relevance))
+        out.write(f"{'runid':<22}\tall\t{v.runid}\n")
+        if not n_queries or not v.metrics:
+            continue
+        out.write(f"{'num_q':<22}\tall\t{n_queries}\n")
+        for metric, total in zip(v.metrics, _sums(v.values).tolist(), strict=True):
+            family = parse_measure(metric).family
+            if family == "NumRel" and complete:
+                total = float(v.relevant_total)
+            value = total if family in COUNT_FAMILIES else total / max(n_queries, 1)
+            out.write(_line(metric, "all", value, relevance))
+    return out.getvalue()
+
+
+def _sums(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Each row's sum, added in column (query) order as trec_eval does (not pairwise)."""
+    if values.shape[1] == 0:
+        return np.zeros(values.shape[0])
+    totals: npt.NDArray[np.float64] = np.cumsum(values, axis=1)[:, -1]
+    return totals

@@ -14,7 +14,6 @@ from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from irtables.evaluator.trec import JudgementIndex, Ranking
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion, recall_cutoffs
@@ -67,6 +66,30 @@ class Judged:
         return self.count_at(self.ranking.lengths)
 
     @cached_property
+    def ideal_order(self) -> tuple[IntArray, FloatArray, IntArray]:
+        """The qrels' positive grades in the best order of each query: (query, grade,
+        1-based position), by query."""
+        index = self.index
+        positive = np.flatnonzero(index.grade > 0)
+        q = index.row_query[positive]
+        g = index.grade[positive].astype(np.float64)
+        order = np.lexsort((-g, q))
+        q, g = q[order], g[order]
+        counts = np.bincount(q, minlength=index.n_queries)
+        starts = np.cumsum(counts) - counts
+        pos = np.arange(len(q)) - np.repeat(starts, counts) + 1
+        return q, g, pos
+
+    @cached_property
+    def precision_envelope(self) -> FloatArray:
+        """At each relevant row retrieved (in ranking order), the best precision at it or
+        at a relevant row below it in its query: interpolated precision."""
+        r = self.ranking
+        rows = np.flatnonzero(self.rel)
+        precision = self.cumrel[rows] / r.rank[rows]
+        return _running_max_from_end(precision, r.segment[rows])
+
+    @cached_property
     def _first(self) -> IntArray:
         """Index of the first judged row of each row's query."""
         seg = self.ranking.segment
@@ -94,6 +117,28 @@ class Judged:
     def _count_judged(self, mask: npt.NDArray[np.bool_]) -> IntArray:
         counts = np.bincount(self.index.row_query[mask], minlength=self.index.n_queries)
         return counts[self.ranking.queries].astype(np.int64)
+
+
+def _running_max_from_end(values: FloatArray, segment: IntArray) -> FloatArray:
+    """For each row, the largest value at or after it within its segment (segments are
+    contiguous and ascending): a running maximum over the reversed rows on exact integer
+    ranks, shifted so that each segment starts above everything before it.
+
+    Examples
+    --------
+    >>> _running_max_from_end(np.array([0.5, 1.0, 0.2, 0.3, 0.1]), np.array([0, 0, 0, 1, 1]))
+    array([1. , 1. , 0.2, 0.3, 0.1])
+    """
+    n = len(values)
+    if n == 0:
+        return values
+    order = np.argsort(values, kind="stable")
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n)
+    shift = (int(segment[-1]) - segment.astype(np.int64)) * n  # grows along the reversal
+    best = np.maximum.accumulate((rank + shift)[::-1])[::-1] - shift
+    out: FloatArray = values[order[best]]
+    return out
 
 
 def _ratio(num: npt.ArrayLike, den: npt.ArrayLike) -> FloatArray:
@@ -181,14 +226,7 @@ def ndcg(j: Judged, k: int | None = None, *, exponential: bool = False) -> Float
 def ideal_dcg(j: Judged, k: int | None, exponential: bool) -> FloatArray:
     """DCG of the qrels' best ordering of each query, cut at ``k``."""
     index = j.index
-    positive = np.flatnonzero(index.grade > 0)
-    q = index.row_query[positive]
-    g = index.grade[positive].astype(np.float64)
-    order = np.lexsort((-g, q))
-    q, g = q[order], g[order]
-    counts = np.bincount(q, minlength=index.n_queries)
-    starts = np.cumsum(counts) - counts
-    pos = np.arange(len(q)) - np.repeat(starts, counts) + 1
+    q, g, pos = j.ideal_order
     gain = np.exp2(g) - 1.0 if exponential else g
     if k is not None:
         gain = np.where(pos <= k, gain, 0.0)
@@ -204,15 +242,7 @@ def interpolated_precision(j: Judged, levels: tuple[float, ...]) -> list[FloatAr
     the value is the best precision at or after the rank of the c-th relevant document
     retrieved (c = 0: the first), 0 if fewer were retrieved.
     """
-    r = j.ranking
-    rel_rows = np.flatnonzero(j.rel)
-    prec = j.cumrel[rel_rows] / r.rank[rel_rows]
-    seg = r.segment[rel_rows]
-    best = (
-        pd.Series(prec[::-1]).groupby(seg[::-1]).cummax().to_numpy()[::-1]
-        if len(rel_rows)
-        else prec
-    )
+    best = j.precision_envelope
     found = j.num_rel_ret
     first = np.cumsum(found) - found
     out = []

@@ -29,6 +29,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from irtables.base.arrow import string_hashes, to_numpy
 from irtables.errors import InputError
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion, ranking_scores
 from irtables.model.runs import Qrels, Run
@@ -55,6 +56,54 @@ class JudgementIndex:
         """Number of judged queries."""
         return len(self.queries)
 
+    def join_table(self, hashed: bool) -> tuple[npt.NDArray[np.uint64], IntArray] | None:
+        """The keys as (query, document code) mixed into one sorted 64-bit number, and
+        the position in ``keys`` of each: built once per qrels, it finds each run's
+        judged rows by binary search (the hash table of a set lookup would be built
+        again for every run).
+
+        Document codes are as :func:`_doc_codes` gives them for a run: string hashes
+        (``hashed``), or the ids' integer values. None when the codes cannot join: ids
+        that are not integers, or two judged documents of a query with one code (``07``
+        and ``7``, or a hash collision); the caller then looks the strings up.
+        """
+        cache = self.__dict__.setdefault("_join_tables", {})
+        if hashed not in cache:
+            cache[hashed] = _join_table(self, hashed)
+        table: tuple[npt.NDArray[np.uint64], IntArray] | None = cache[hashed]
+        return table
+
+
+def _join_table(
+    index: JudgementIndex, hashed: bool
+) -> tuple[npt.NDArray[np.uint64], IntArray] | None:
+    n_docs = max(len(index.doc_values), 1)
+    if hashed:
+        doc_codes: npt.NDArray[np.integer] = string_hashes(index.doc_values)
+    else:
+        ints = _integer_codes(index.doc_values)
+        if ints is None:
+            return None
+        doc_codes = ints
+    mixed = _mix(index.keys // n_docs, doc_codes[index.keys % n_docs])
+    order = np.argsort(mixed, kind="stable")
+    mixed = mixed[order]
+    if len(mixed) > 1 and bool((mixed[1:] == mixed[:-1]).any()):
+        return None
+    return mixed, order.astype(np.int64)
+
+
+_MIX_DOC = np.uint64(0x9E3779B97F4A7C15)
+_MIX_QUERY = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+def _mix(query: IntArray, doc: npt.NDArray[np.integer]) -> npt.NDArray[np.uint64]:
+    """One 64-bit number per (query, document code): equal pairs give equal numbers."""
+    with np.errstate(over="ignore"):
+        mixed: npt.NDArray[np.uint64] = doc.astype(np.uint64) * _MIX_DOC
+        mixed ^= query.astype(np.uint64) * _MIX_QUERY
+    return mixed
+
 
 def index_qrels(qrels: Qrels) -> JudgementIndex:
     """Index qrels for :func:`rank_run`; a document judged twice for a query is an error.
@@ -70,8 +119,9 @@ def index_qrels(qrels: Qrels) -> JudgementIndex:
     """
     queries = qrels.queries
     row_query = _positions(qrels.qid, queries)
-    doc_values = pc.unique(qrels.docid)
-    doc_index = np.asarray(pc.index_in(qrels.docid, value_set=doc_values), dtype=np.int64)
+    encoded = pc.dictionary_encode(qrels.docid)  # one hash pass: distinct ids and codes
+    doc_values = encoded.dictionary
+    doc_index = to_numpy(encoded.indices).astype(np.int64)
     keys = row_query * max(len(doc_values), 1) + doc_index
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
@@ -148,8 +198,12 @@ def rank_run(
     del used
     view = _SortedView.build(run, codes, ranking_scores(run.score, version))
     block_query = lut[view.block_code]
-    rows, grades = _judged_rows(index, run, codes, lut)
-    _check_duplicates(run, view, block_query, depth)
+    doc_codes = None
+    if 8 * len(index.doc_values) >= len(run) and len(run):  # deep judgements: join on codes
+        doc_codes = _doc_codes(run.docid)
+    rows, grades = _judged_rows(index, run, codes, lut, doc_codes)
+    _check_duplicates(run, view, block_query, depth, doc_codes)
+    del doc_codes
     rank = view.ranks(rows)
     block = view.block_of(rows)
     lengths = view.lengths
@@ -177,7 +231,7 @@ def _positions(ids: pa.Array, queries: tuple[str, ...], missing: int | None = No
     found = pc.index_in(ids, value_set=pa.array(queries, type=pa.string()))
     if missing is not None:
         found = pc.fill_null(found, missing)
-    return np.asarray(found, dtype=np.int64)
+    return to_numpy(found).astype(np.int64)
 
 
 def take(values: pa.Array | pa.ChunkedArray, rows: IntArray) -> pa.Array:
@@ -203,21 +257,72 @@ def take(values: pa.Array | pa.ChunkedArray, rows: IntArray) -> pa.Array:
 
 
 def _judged_rows(
-    index: JudgementIndex, run: Run, codes: npt.NDArray[np.int32], lut: IntArray
+    index: JudgementIndex,
+    run: Run,
+    codes: npt.NDArray[np.int32],
+    lut: IntArray,
+    doc_codes: tuple[npt.NDArray[np.integer], bool] | None = None,
 ) -> tuple[IntArray, IntArray]:
-    """Rows of the run whose document is judged for their (judged) query, and the grades."""
+    """Rows of the run whose document is judged for their (judged) query, and the grades.
+
+    Few judged documents (MS MARCO): a bitmap of the rows whose id is judged, then their
+    keys. Deep judgements: the run's document codes (``doc_codes``, also used by the
+    duplicate check) are looked up in the qrels' join table, and every hit is confirmed
+    on the strings; without a table, the ids are looked up in the judged ones.
+    """
     if not len(index.keys) or not len(run):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    judged = pc.is_in(run.docid, value_set=index.doc_values)
-    rows = np.flatnonzero(np.asarray(judged.to_numpy(zero_copy_only=False), dtype=bool))
-    del judged
+    table = index.join_table(doc_codes[1]) if doc_codes is not None else None
+    if doc_codes is not None and table is not None:
+        return _joined_rows(index, run, codes, lut, doc_codes[0], table)
+    if 8 * len(index.doc_values) < len(run):  # few judged documents (MS MARCO): a bitmap
+        rows = np.flatnonzero(to_numpy(pc.is_in(run.docid, value_set=index.doc_values)))
+        rows = rows[lut[codes[rows]] >= 0]
+        found = pc.index_in(take(run.docid, rows), value_set=index.doc_values)
+        doc = to_numpy(found).astype(np.int64)
+    else:  # one hash pass finds the rows and their documents
+        found_all = pc.fill_null(pc.index_in(run.docid, value_set=index.doc_values), -1)
+        positions = to_numpy(found_all)
+        rows = np.flatnonzero(positions >= 0)
+        doc = positions[rows].astype(np.int64)
+        del found_all, positions
+        keep = lut[codes[rows]] >= 0
+        rows, doc = rows[keep], doc[keep]
     query = lut[codes[rows]]
-    rows, query = rows[query >= 0], query[query >= 0]
-    found = pc.index_in(take(run.docid, rows), value_set=index.doc_values)
-    keys = query * max(len(index.doc_values), 1) + np.asarray(found, dtype=np.int64)
+    keys = query * max(len(index.doc_values), 1) + doc
     pos = np.minimum(np.searchsorted(index.keys, keys), len(index.keys) - 1)
     hit = index.keys[pos] == keys
     return rows[hit], index.key_grades[pos[hit]].astype(np.int64)
+
+
+def _joined_rows(
+    index: JudgementIndex,
+    run: Run,
+    codes: npt.NDArray[np.int32],
+    lut: IntArray,
+    doc: npt.NDArray[np.integer],
+    table: tuple[npt.NDArray[np.uint64], IntArray],
+) -> tuple[IntArray, IntArray]:
+    """Judged rows by binary search of (query, document code) in the qrels' join table
+    (the run's keys sorted first: a search in order reads memory in order); each
+    candidate is kept only if its query and its document id (the strings) are equal."""
+    mixed_keys, key_at = table
+    query = lut[codes]
+    rows = np.flatnonzero(query >= 0)
+    run_keys = _mix(query[rows], doc[rows])
+    order = np.argsort(run_keys)
+    pos = np.empty(len(order), dtype=np.intp)
+    pos[order] = np.searchsorted(mixed_keys, run_keys[order])
+    np.minimum(pos, len(mixed_keys) - 1, out=pos)
+    hit = mixed_keys[pos] == run_keys
+    rows, at = rows[hit], key_at[pos[hit]]
+    key = index.keys[at]
+    n_docs = max(len(index.doc_values), 1)
+    same_query = key // n_docs == query[rows]
+    judged_ids = index.doc_values.take(pa.array(key % n_docs, type=pa.int64()))
+    same_doc = to_numpy(pc.equal(take(run.docid, rows), judged_ids))
+    keep = same_query & same_doc
+    return rows[keep], index.key_grades[at[keep]].astype(np.int64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -295,7 +400,7 @@ class _SortedView:
                 "d": take(self.run.docid, self.row(members)),
             }
         )
-        by_doc = np.asarray(
+        by_doc = to_numpy(
             pc.sort_indices(table, sort_keys=[("c", "ascending"), ("d", "descending")])
         )
         within = np.empty(len(members), dtype=np.int64)
@@ -322,18 +427,22 @@ def _lexsort(codes: npt.NDArray[np.int32], score: ScoreArray) -> IntArray:
 
 
 def _check_duplicates(
-    run: Run, view: _SortedView, block_query: IntArray, depth: int | None
+    run: Run,
+    view: _SortedView,
+    block_query: IntArray,
+    depth: int | None,
+    doc_codes: tuple[npt.NDArray[np.integer], bool] | None = None,
 ) -> None:
     """trec_eval refuses a document retrieved twice for one query (within the depth).
 
     Documents get integer codes (their value when every id is an integer, which may
-    collide, e.g. ``07`` and ``7``, so hits are re-checked on the strings; otherwise a
-    dictionary code), and each query's codes are sorted in a padded matrix.
+    collide, e.g. ``07`` and ``7``; otherwise a hash of the string), and each query's
+    codes are sorted in a padded matrix; equal codes are re-checked on the strings.
     """
     judged_blocks = np.flatnonzero(block_query >= 0)
     if len(run) < 2 or not len(judged_blocks):
         return
-    codes, exact = _doc_codes(run.docid)
+    codes = (doc_codes or _doc_codes(run.docid))[0]
     if view.order is not None:
         codes = codes[view.order]
     lengths, starts = view.lengths[judged_blocks], view.starts[judged_blocks]
@@ -341,13 +450,12 @@ def _check_duplicates(
     total = int(lengths.sum())
     candidates: list[tuple[int, int]]
     if len(judged_blocks) == len(view.starts) and bool((lengths == width).all()):
-        matrix = codes.reshape(len(lengths), width).copy()
+        matrix = codes.reshape(len(lengths), width)  # a fresh array: sorted in place
         candidates = _matrix_repeats(matrix, judged_blocks, None)
     elif len(judged_blocks) * width > 2 * total + 1024:  # very uneven: one global sort
         seg = np.repeat(np.arange(len(starts)), lengths)
         pos = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(total)
-        keys = seg * (int(codes.max()) + 1) + codes[pos].astype(np.int64)
-        candidates = [(int(judged_blocks[b]), c) for b, c in _repeated(keys)]
+        candidates = [(int(judged_blocks[b]), c) for b, c in _repeated(seg, codes[pos])]
     else:
         sentinel = np.iinfo(codes.dtype).max
         matrix = np.full((len(starts), width), sentinel, dtype=codes.dtype)
@@ -357,7 +465,7 @@ def _check_duplicates(
         candidates = _matrix_repeats(matrix, judged_blocks, sentinel)
     del codes
     if candidates:
-        _confirm_duplicates(run, view, candidates, exact, depth)
+        _confirm_duplicates(run, view, candidates, False, depth)
 
 
 def _matrix_repeats(
@@ -407,37 +515,42 @@ def _confirm_duplicates(
 
 
 def _doc_codes(docid: pa.Array | pa.ChunkedArray) -> tuple[npt.NDArray[np.integer], bool]:
-    """Integer codes of document ids; ``True`` when equal codes mean equal ids.
+    """Integer codes of document ids, and whether they are string hashes.
 
-    Integer ids are their own codes (int32 when they fit), cast chunk by chunk into one
-    preallocated array; other ids get dictionary codes.
+    Integer ids are their own codes (int32 when they fit; ``07`` and ``7`` share one);
+    other ids get a 62-bit hash of the string (8 bytes per row: dictionary-encoding them
+    would hold every id a second time, and a hash table). Equal codes are candidates,
+    confirmed on the strings by the callers.
     """
+    ints = _integer_codes(docid)
+    return (string_hashes(docid), True) if ints is None else (ints, False)
+
+
+def _integer_codes(docid: pa.Array | pa.ChunkedArray) -> npt.NDArray[np.integer] | None:
+    """The ids as integers (int32 when they fit), or None if one is not in [0, 2**40]."""
     chunks = docid.chunks if isinstance(docid, pa.ChunkedArray) else [docid]
+    first = next((c for c in chunks if len(c)), None)
+    if first is not None and not first[0].as_py().isdigit():  # "LA052189-0089": no cast
+        return None
     out: npt.NDArray[np.integer] = np.empty(len(docid), dtype=np.int32)
     at = 0
     try:
         for chunk in chunks:
-            values = np.asarray(pc.cast(chunk, pa.int64()).to_numpy(), dtype=np.int64)
+            values = to_numpy(pc.cast(chunk, pa.int64())).astype(np.int64, copy=False)
             if len(values) and (values.min() < 0 or values.max() > 2**40):
-                return _dictionary_codes(docid), True
+                return None
             if out.dtype == np.int32 and len(values) and values.max() >= 2**31 - 1:
                 out = out.astype(np.int64)
             out[at : at + len(values)] = values
             at += len(values)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return _dictionary_codes(docid), True
-    return out, False
+        return None
+    return out
 
 
-def _dictionary_codes(docid: pa.Array | pa.ChunkedArray) -> npt.NDArray[np.int32]:
-    encoded = pc.dictionary_encode(docid)  # chunks share one dictionary
-    chunks = encoded.chunks if isinstance(encoded, pa.ChunkedArray) else [encoded]
-    parts = [np.asarray(c.indices.to_numpy(), dtype=np.int32) for c in chunks]
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
-
-
-def _repeated(keys: IntArray) -> list[tuple[int, int]]:
-    n_docs = int(keys.max()) + 1 if len(keys) else 1
-    sorted_keys = np.sort(keys)
-    dup = sorted_keys[1:][sorted_keys[1:] == sorted_keys[:-1]]
-    return [(int(k // n_docs), int(k % n_docs)) for k in np.unique(dup)]
+def _repeated(segment: IntArray, codes: npt.NDArray[np.integer]) -> list[tuple[int, int]]:
+    """The (segment, code) pairs that occur more than once."""
+    order = np.lexsort((codes, segment))
+    seg, code = segment[order], codes[order]
+    same = np.flatnonzero((seg[1:] == seg[:-1]) & (code[1:] == code[:-1]))
+    return sorted({(int(seg[i]), int(code[i])) for i in same.tolist()})

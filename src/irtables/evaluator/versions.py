@@ -18,12 +18,13 @@ queries the run has under both, as 9.0.8 does, and warns.
 
 from __future__ import annotations
 
-from typing import Literal
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Literal
 
 from irtables.errors import UnknownNameError, unknown_name_message
+
+if TYPE_CHECKING:  # the names are light: the command line's choices come from here
+    import numpy as np
+    import numpy.typing as npt
 
 TrecEvalVersion = Literal["9.0.8", "10"]
 TREC_EVAL_VERSIONS: tuple[TrecEvalVersion, ...] = ("9.0.8", "10")
@@ -69,12 +70,15 @@ def ranking_scores(
 
     Examples
     --------
+    >>> import numpy as np
     >>> s = np.array([0.5312761631712271, 0.5312761561400384])
     >>> bool(ranking_scores(s, "9.0.8")[0] == ranking_scores(s, "9.0.8")[1])
     True
     >>> bool(ranking_scores(s, "10")[0] == ranking_scores(s, "10")[1])
     False
     """
+    import numpy as np
+
     if version == "10":
         return score
     with np.errstate(over="ignore"):
@@ -88,6 +92,7 @@ def recall_cutoffs(
 
     Examples
     --------
+    >>> import numpy as np
     >>> r = np.array([5, 15])
     >>> recall_cutoffs(0.5, r, "9.0.8").tolist(), recall_cutoffs(0.5, r, "10").tolist()
     ([3, 8], [3, 8])
@@ -97,6 +102,8 @@ def recall_cutoffs(
     >>> recall_cutoffs(0.3, one, "9.0.8").tolist(), recall_cutoffs(0.3, one, "10").tolist()
     ([1], [0])
     """
+    import numpy as np
+
     x = level * num_rel.astype(np.float64)
     if version == "9.0.8":
         return np.floor(x + 0.9).astype(np.int64)

@@ -2,7 +2,24 @@
 
 from __future__ import annotations
 
-from irtables.lint.checks import CHECKS
-from irtables.lint.report import LintReport, Violation, lint
+from typing import TYPE_CHECKING
+
+from irtables.base.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from irtables.lint.checks import CHECKS
+    from irtables.lint.report import LintReport, Violation, lint
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "irtables.lint.checks": ("CHECKS",),
+        "irtables.lint.report": (
+            "LintReport",
+            "Violation",
+            "lint",
+        ),
+    },
+)
 
 __all__ = ["CHECKS", "LintReport", "Violation", "lint"]

@@ -157,21 +157,26 @@ def _grid(frame: pd.DataFrame, tolerance: float | None) -> Grid:
     cats = {c: _categorical(frame[c]) for c in ("dataset", "system", "query", "metric")}
     n_sys = max(len(cats["system"].categories), 1)
     n_q = max(len(cats["query"].categories), 1)
-    n_blocks = max(len(cats["dataset"].categories), 1) * n_sys
-    wide = np.int64 if n_blocks * n_q >= 2**31 else np.int32  # halves the memory traffic
-    block = cats["dataset"].codes.astype(wide) * n_sys + cats["system"].codes
-    key = block * n_q + cats["query"].codes
+    # one key per row, built in place: (dataset * n_sys + system) * n_q + query
+    key = np.asarray(cats["dataset"].codes).astype(np.intp)
+    key *= n_sys
+    key += cats["system"].codes
+    block = key.copy()  # the (dataset, system) block of each row
+    key *= n_q
+    key += cats["query"].codes
     row_keys, row_of = _dense_rank(key)
+    del key
     metric_names = [str(m) for m in cats["metric"].categories]
     values = frame["value"].to_numpy(dtype=np.float64)
     # column-major: every check reads whole columns
     matrix = np.full((len(row_keys), len(metric_names)), np.nan, order="F")
     matrix[row_of, cats["metric"].codes] = values
+    del row_of
     blocks = [
         (str(cats["dataset"].categories[b // n_sys]), str(cats["system"].categories[b % n_sys]))
         for b in range(int(block.max()) + 1 if len(block) else 0)
     ]
-    eps = _block_eps(values, block.astype(np.int64, copy=False), len(blocks), tolerance)
+    eps = _block_eps(values, block, len(blocks), tolerance)
     row_block = (row_keys // n_q).astype(np.int64)
     return Grid(
         values=matrix,
@@ -201,7 +206,8 @@ def _dense_rank(key: npt.NDArray[np.integer]) -> tuple[IntArray, npt.NDArray[np.
     if space <= 8 * len(key) + 1_000_000:
         seen = np.zeros(space, dtype=np.bool_)
         seen[key] = True
-        rank = np.cumsum(seen, dtype=key.dtype) - 1
+        rank: npt.NDArray[np.integer] = np.cumsum(seen, dtype=np.int64)
+        rank -= 1
         return np.flatnonzero(seen).astype(np.int64), rank[key]
     distinct, inverse = np.unique(key, return_inverse=True)
     return distinct.astype(np.int64), inverse

@@ -8,15 +8,18 @@ the values and turns it into a :class:`LoadedFile`.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import numpy as np
-import numpy.typing as npt
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from irtables.errors import InputError
+
+if TYPE_CHECKING:  # the records are light: readers import pandas when they run
+    import numpy as np
+    import numpy.typing as npt
+    import pandas as pd
 
 #: Canonical names of the optional columns a per-query frame may carry.
 OPTIONAL_COLUMNS = ("system", "dataset", "seed")
@@ -92,12 +95,24 @@ class Loader:
 
     ``read(data, path)`` parses the decompressed bytes of a file; ``path`` is used in
     messages and to choose between variants (``.parquet``, ``.jsonl``) of a format.
+    ``reader`` is that function, or its ``"module:function"`` name, imported on first
+    use (so that the registry, and the command line's choices, load no reader).
     """
 
     name: str
     description: str
     extensions: tuple[str, ...]
-    read: ReadFunction
+    reader: ReadFunction | str
+
+    def read(self, data: bytes, path: str) -> Parsed:
+        """Parse the decompressed bytes of a file (``path`` for messages and variants)."""
+        reader = self.reader
+        if isinstance(reader, str):
+            module, _, function = reader.partition(":")
+            reader = getattr(importlib.import_module(module), function)
+            object.__setattr__(self, "reader", reader)
+        parsed: Parsed = reader(data, path)
+        return parsed
 
 
 def input_error(message: str, path: str, line: int | None = None) -> InputError:

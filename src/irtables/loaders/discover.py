@@ -15,13 +15,15 @@ Everything is visited in sorted order.
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
-from pandas.api.types import union_categoricals
 
 from irtables.base.record import recorded_outputs, warn_if_changed
 from irtables.errors import InputError
@@ -143,9 +145,11 @@ def load_study(
     root = Path(path)
     if root.is_file():
         default = dataset if dataset is not None else _folder_name(root.parent)
-        files = [_load(root, input_format, default)]
+        files = [_load(root, input_format, default, _reader(input_format))]
     elif root.is_dir():
-        files = _load_dir(root, input_format, dataset, frozenset(p.resolve() for p in exclude))
+        skip = frozenset(p.resolve() for p in exclude)
+        with _prefetched(result_files(root, exclude=skip), input_format) as read:
+            files = _load_dir(root, input_format, dataset, skip, read)
     else:
         raise InputError("no such file or directory", path=str(root))
     _check_distinct(files)
@@ -163,32 +167,76 @@ def load_study(
     return Study(results=results, files=tuple(files), seeds=seeds)
 
 
+Reader = Callable[[Path], LoadedFile]
+
+
+def _reader(input_format: str | None) -> Reader:
+    def read(path: Path) -> LoadedFile:
+        return load_file(path, input_format=input_format)
+
+    return read
+
+
+@contextmanager
+def _prefetched(paths: list[Path], input_format: str | None) -> Iterator[Reader]:
+    """A reader of result files that has started reading ``paths`` on every core.
+
+    The folders are still walked in order and each file's result (or error) is taken
+    when the walk reaches it, so errors are the same as when reading one at a time.
+    """
+    read = _reader(input_format)
+    if len(paths) < 2:
+        yield read
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    from irtables.base.executor import available_cores
+
+    pool = ThreadPoolExecutor(max_workers=min(available_cores(), len(paths)))
+    try:
+        futures = {path.resolve(): pool.submit(read, path) for path in paths}
+
+        def take(path: Path) -> LoadedFile:
+            future = futures.pop(path.resolve(), None)
+            return future.result() if future is not None else read(path)
+
+        yield take
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def _load_dir(
-    root: Path, input_format: str | None, dataset: str | None, skip: frozenset[Path]
+    root: Path,
+    input_format: str | None,
+    dataset: str | None,
+    skip: frozenset[Path],
+    read: Reader,
 ) -> list[LoadedFile]:
     entries = _visible(root, skip)
     top = [e for e in entries if e.is_file() and _is_candidate(e)]
     default = dataset if dataset is not None else _folder_name(root)
-    files = [_load(f, input_format, default) for f in top]
+    files = [_load(f, input_format, default, read) for f in top]
     for folder in (e for e in entries if e.is_dir()):
-        files.extend(_load_dataset(folder, input_format, skip))
+        files.extend(_load_dataset(folder, input_format, skip, read))
     if not files:
         raise InputError(f"no result files found; expected {LAYOUT}", path=str(root))
     return files
 
 
 def _load_dataset(
-    folder: Path, input_format: str | None, skip: frozenset[Path]
+    folder: Path, input_format: str | None, skip: frozenset[Path], read: Reader
 ) -> list[LoadedFile]:
     """The files of one dataset folder: systems as files, or as folders of runs."""
     inside = _visible(folder, skip)
     if not inside and _visible(folder):
         return []  # a folder of the configuration's qrels or runs
     files = [
-        _load(f, input_format, folder.name) for f in inside if f.is_file() and _is_candidate(f)
+        _load(f, input_format, folder.name, read)
+        for f in inside
+        if f.is_file() and _is_candidate(f)
     ]
     for system in (e for e in inside if e.is_dir()):
-        files.extend(_load_runs(system, input_format, folder.name, skip))
+        files.extend(_load_runs(system, input_format, folder.name, skip, read))
     if not files:
         reason = f"dataset folder has no result files; expected {LAYOUT}"
         raise InputError(reason, path=str(folder))
@@ -196,7 +244,7 @@ def _load_dataset(
 
 
 def _load_runs(
-    folder: Path, input_format: str | None, dataset: str, skip: frozenset[Path]
+    folder: Path, input_format: str | None, dataset: str, skip: frozenset[Path], read: Reader
 ) -> list[LoadedFile]:
     """The runs of one system folder ``<dataset>/<system>/<seed>.<ext>``."""
     inside = _visible(folder, skip)
@@ -212,7 +260,7 @@ def _load_runs(
         raise InputError(reason, path=str(folder))
     runs = []
     for path in found:
-        loaded = load_file(path, input_format=input_format)
+        loaded = read(path)
         clash = [c for c in ("system", "seed", "dataset") if c in loaded.frame.columns]
         if clash:
             reason = f"a run in a system folder cannot have a {clash[0]} column"
@@ -287,8 +335,8 @@ def _folder_name(folder: Path) -> str:
     return folder.resolve().name or "default"
 
 
-def _load(path: Path, input_format: str | None, dataset: str) -> LoadedFile:
-    loaded = load_file(path, input_format=input_format)
+def _load(path: Path, input_format: str | None, dataset: str, read: Reader) -> LoadedFile:
+    loaded = read(path)
     columns = loaded.frame.columns
     system = None if "system" in columns else name_parts(path)[0]
     for name, what in ((system, "system"), (dataset, "dataset")):
@@ -332,19 +380,48 @@ def _stack(files: list[LoadedFile], *, seeded: bool = False) -> pd.DataFrame:
     """
     columns: dict[str, object] = {}
     for col in (*COLUMNS[:-1], *(("seed",) if seeded else ())):
-        columns[col] = union_categoricals([_column(f, col) for f in files])
+        columns[col] = _merged_categorical([_column(f, col) for f in files])
     columns["value"] = np.concatenate([f.frame["value"].to_numpy() for f in files])
-    return pd.DataFrame(columns)
+    return pd.DataFrame(columns, copy=False)
 
 
-def _column(f: LoadedFile, col: str) -> pd.Categorical[str]:
+def _merged_categorical(parts: list[tuple[pd.Index, npt.NDArray[np.integer]]]) -> pd.Categorical:
+    """One categorical from (categories, codes) parts: categories in order of first
+    appearance (as ``union_categoricals``), each part's codes remapped through a table
+    (built once for parts with the same categories: the systems of a dataset), into
+    codes of the smallest integer type that holds them."""
+    where: dict[str, int] = {}
+    tables = []
+    last: tuple[pd.Index | None, npt.NDArray[np.int64]] = (None, np.zeros(0, np.int64))
+    for categories, _ in parts:
+        if last[0] is None or not categories.equals(last[0]):
+            names = categories.to_numpy(dtype=object).tolist()
+            lut = np.array([where.setdefault(v, len(where)) for v in names] + [-1], np.int64)
+            last = (categories, lut)
+        tables.append(last[1])
+    dtype = next(t for t in (np.int8, np.int16, np.int32, np.int64) if len(where) < np.iinfo(t).max)
+    out = np.empty(sum(len(c) for _, c in parts), dtype=dtype)
+    at = 0
+    for (_, codes), lut in zip(parts, tables, strict=True):
+        out[at : at + len(codes)] = lut.astype(dtype)[codes]  # code -1 (missing): the last
+        at += len(codes)
+    kind: Any = pd.CategoricalDtype(pd.Index(list(where), dtype=object))
+    # no validation: each table maps into range(len(where)), or to -1 (missing)
+    merged: pd.Categorical = pd.Categorical.from_codes(cast(Any, out), dtype=kind, validate=False)
+    return merged
+
+
+def _column(f: LoadedFile, col: str) -> tuple[pd.Index, npt.NDArray[np.integer]]:
+    """The categories and codes of a key column of a file (a constant for ``system``,
+    ``dataset`` and ``seed`` when the file has no such column)."""
     if col in f.frame.columns:
-        return pd.Categorical(f.frame[col])
+        cat = f.frame[col].astype("category").array
+        return cat.categories.astype(str), np.asarray(cat.codes)
     constant = {"system": f.system, "dataset": f.dataset, "seed": f.seed}[col]
     codes = np.full(len(f.frame), 0 if constant is not None else -1, dtype=np.int8)
     if constant is None:  # a file without seed: missing
-        return pd.Categorical.from_codes(codes, categories=pd.Index([], dtype=str))
-    return pd.Categorical.from_codes(codes, categories=pd.Index([str(constant)], dtype=str))
+        return pd.Index([], dtype=object), codes
+    return pd.Index([str(constant)], dtype=object), codes
 
 
 def result_files(path: str | os.PathLike[str], *, exclude: Collection[Path] = ()) -> list[Path]:

@@ -20,6 +20,7 @@ from irtables.loaders.base import (
     check_name,
 )
 from irtables.measures import FAMILIES, Measure, parse_measure
+from irtables.model.results import combine_codes, distinct_keys
 
 #: Tolerance for values of bounded measures computed in floating point (1 + 1e-9 is ok).
 BOUND_TOLERANCE = 1e-9
@@ -120,14 +121,13 @@ def _is_count(measure: Measure) -> bool:
 
 
 def _check_unique(frame: pd.DataFrame, path: str, parsed: Parsed) -> None:
-    key = np.zeros(len(frame), dtype=np.int64)
-    for col in KEY_COLUMNS:
-        if col in frame.columns:
-            cat = frame[col].cat
-            key = key * (len(cat.categories) + 1) + cat.codes.to_numpy().astype(np.int64)
-    dup = pd.Series(key).duplicated().to_numpy()
-    if not dup.any():
+    columns = [c for c in KEY_COLUMNS if c in frame.columns]
+    sizes = [len(frame[c].cat.categories) + 1 for c in columns]
+    codes = [frame[c].cat.codes.to_numpy().astype(np.intp) + 1 for c in columns]
+    key, space = combine_codes(codes, sizes)
+    if len(distinct_keys(key, space)) == len(key):
         return
+    dup = pd.Series(key).duplicated().to_numpy()
     row = int(np.argmax(dup))
     first = int(np.flatnonzero(key == key[row])[0])
     rec = frame.iloc[row]

@@ -19,18 +19,22 @@ import warnings
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from irtables.base.arrow import to_numpy
 from irtables.base.numbers import check_finite, parse_number
 from irtables.errors import DataWarning, InputError
 from irtables.loaders.base import check_name
 from irtables.model.runs import Run, encode_queries, run_from_frame
+
+if TYPE_CHECKING:  # tabular runs only: a TREC run file is read without pandas
+    import pandas as pd
 
 Progress = Callable[[str, int, int], None]
 
@@ -91,7 +95,7 @@ def read_run(path: str | Path, *, name: str | None = None, progress: Progress | 
     table, rows = _read_slow(
         p, 6, {0: pa.string(), 2: pa.string(), 4: pa.float64()}, _RUN_EXPECTED, _check_score
     )
-    score = _one_chunk(table.column(2)).to_numpy(zero_copy_only=False)
+    score = to_numpy(_one_chunk(table.column(2)))
     run = Run(
         name=system,
         qid=encode_queries(table.column(0)),
@@ -144,8 +148,8 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
                 if n + rows > len(codes):
                     size = max(n + rows, len(codes) + len(codes) // 2)
                     codes, score = np.resize(codes, size), np.resize(score, size)
-                codes[n : n + rows] = lut[np.asarray(local.indices.to_numpy(), dtype=np.int32)]
-                score[n : n + rows] = batch.column(2).to_numpy()
+                codes[n : n + rows] = lut[to_numpy(local.indices)]
+                score[n : n + rows] = to_numpy(batch.column(2))
                 docids.append(batch.column(1))
                 n += rows
                 del batch, local
@@ -354,6 +358,8 @@ def _one_chunk(column: pa.ChunkedArray) -> pa.Array:
 
 
 def _read_parquet(path: Path) -> pd.DataFrame:
+    import pandas as pd
+
     try:
         return pd.read_parquet(path)
     except Exception as exc:  # pyarrow raises many types for a bad file
@@ -361,6 +367,8 @@ def _read_parquet(path: Path) -> pd.DataFrame:
 
 
 def _read_delimited(path: Path, sep: str) -> pd.DataFrame:
+    import pandas as pd
+
     try:
         return pd.read_csv(path, sep=sep, dtype=str, comment=None, keep_default_na=False)
     except (ValueError, pd.errors.ParserError) as exc:

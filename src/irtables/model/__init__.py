@@ -3,17 +3,42 @@
 
 from __future__ import annotations
 
-from irtables.model.results import (
-    COLUMNS,
-    KEY,
-    MISSING_POLICIES,
-    Aligned,
-    MissingPolicy,
-    ResultSet,
-    combine_codes,
-    distinct_keys,
+from typing import TYPE_CHECKING
+
+from irtables.base.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from irtables.model.policy import MISSING_POLICIES, MissingPolicy
+    from irtables.model.results import (
+        COLUMNS,
+        KEY,
+        Aligned,
+        ResultSet,
+        combine_codes,
+        distinct_keys,
+    )
+    from irtables.model.runs import Qrels, Run, qrels_from_frame, run_from_frame
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "irtables.model.policy": ("MISSING_POLICIES", "MissingPolicy"),
+        "irtables.model.results": (
+            "COLUMNS",
+            "KEY",
+            "Aligned",
+            "ResultSet",
+            "combine_codes",
+            "distinct_keys",
+        ),
+        "irtables.model.runs": (
+            "Qrels",
+            "Run",
+            "qrels_from_frame",
+            "run_from_frame",
+        ),
+    },
 )
-from irtables.model.runs import Qrels, Run, qrels_from_frame, run_from_frame
 
 __all__ = [
     "COLUMNS",

@@ -6,7 +6,7 @@ import functools
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -14,11 +14,10 @@ import pandas as pd
 from pandas.api.types import union_categoricals
 
 from irtables.errors import InputError, PolicyWarning, QueryMismatchError
+from irtables.model.policy import MissingPolicy
 
 COLUMNS = ("dataset", "system", "query", "metric", "value")
 KEY = ("dataset", "system", "query", "metric")
-MissingPolicy = Literal["error", "intersect", "zero"]
-MISSING_POLICIES: tuple[str, ...] = ("error", "intersect", "zero")
 
 
 @dataclass(frozen=True)
@@ -62,8 +61,11 @@ class ResultSet:
             raise InputError(f"missing column(s) {', '.join(missing)}", path=source)
         out = df.loc[:, list(COLUMNS)]
         for col in KEY:
-            out[col] = _as_category(out[col])
-        out["value"] = pd.to_numeric(out["value"], errors="raise").astype("float64")
+            converted = _as_category(out[col])
+            if converted is not out[col]:  # already a categorical of strings: kept as is
+                out[col] = converted
+        if out["value"].dtype != np.float64:
+            out["value"] = pd.to_numeric(out["value"], errors="raise").astype("float64")
         dup = None if key_checked else _duplicated_rows(out)
         if dup is not None:
             row = out.iloc[dup]
@@ -120,7 +122,12 @@ class ResultSet:
         """Distinct values of a key column, computed once per (column, dataset)."""
         cache = self.__dict__.setdefault("_distinct_cache", {})
         if (column, dataset) not in cache:
-            cache[column, dataset] = _unique(self._subset(dataset)[column])
+            series = self.frame[column]
+            if dataset is not None:
+                code = self.frame["dataset"].cat.categories.get_indexer(pd.Index([dataset]))[0]
+                rows = np.flatnonzero(self.codes("dataset") == code)
+                series = series.take(rows) if code >= 0 else series.iloc[:0]
+            cache[column, dataset] = _unique(series)
         result: tuple[str, ...] = cache[column, dataset]
         return result
 
@@ -143,21 +150,31 @@ class ResultSet:
         raises :class:`QueryMismatchError` naming them, ``intersect`` keeps the common
         queries and ``zero`` scores the missing ones 0; both warn with what they did.
         """
-        wide = self._matrix(dataset, metric, systems)
-        gaps = wide.isna()
+        queries, matrix = self._matrix(dataset, metric, systems)
+        gaps = np.isnan(matrix)
         dropped: tuple[str, ...] = ()
-        if gaps.to_numpy().any():
-            dropped = _resolve_gaps(wide, gaps, dataset, metric, missing)
-            wide = wide.drop(index=list(dropped)) if missing == "intersect" else wide.fillna(0.0)
+        if gaps.any():
+            index, columns = pd.Index(queries, dtype=object), list(systems)
+            wide = pd.DataFrame(matrix, index=index, columns=columns)
+            gap_frame = pd.DataFrame(gaps, index=index, columns=columns)
+            dropped = _resolve_gaps(wide, gap_frame, dataset, metric, missing)
+            if missing == "intersect":
+                keep = ~gaps.any(axis=1)
+                queries, matrix = queries[keep], matrix[keep]
+            else:
+                matrix = np.where(gaps, 0.0, matrix)
         return Aligned(
-            queries=tuple(wide.index),
+            queries=tuple(queries.tolist()),
             systems=tuple(systems),
-            values=wide.to_numpy(dtype=np.float64),
+            values=matrix,
             dropped=dropped,
         )
 
-    def _matrix(self, dataset: str, metric: str, systems: Sequence[str]) -> pd.DataFrame:
-        """Queries (sorted as strings) x systems, NaN where a system lacks a query."""
+    def _matrix(
+        self, dataset: str, metric: str, systems: Sequence[str]
+    ) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.float64]]:
+        """Queries (sorted as strings) and the queries x systems matrix, NaN where a
+        system lacks a query."""
         rows = self._rows_of(dataset, metric)
         frame = self.frame
         codes = frame["system"].cat.categories.get_indexer(pd.Index(list(systems)))
@@ -168,17 +185,38 @@ class ResultSet:
         rows, column = rows[keep], column[keep]
         q_codes = self.codes("query")[rows]
         values = frame["value"].to_numpy()[rows]
+        names, position = self._queries_of(dataset)
+        found = np.zeros(len(names), dtype=np.bool_)
+        found[position[q_codes]] = True
+        if not found.all():  # this metric lacks some of the dataset's queries
+            names, position = self._query_positions(q_codes)
+        matrix = np.full((len(names), len(systems)), np.nan)
+        matrix[position[q_codes], column] = values
+        return names, matrix
+
+    def _queries_of(self, dataset: str) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.intp]]:
+        """The queries of a dataset (any metric) in string order, and the position of each
+        query code among them; computed once per dataset."""
+        cache = self.__dict__.setdefault("_dataset_queries", {})
+        if dataset not in cache:
+            code = self.frame["dataset"].cat.categories.get_indexer(pd.Index([dataset]))[0]
+            rows = np.flatnonzero(self.codes("dataset") == code)
+            cache[dataset] = self._query_positions(self.codes("query")[rows])
+        result: tuple[npt.NDArray[np.object_], npt.NDArray[np.intp]] = cache[dataset]
+        return result
+
+    def _query_positions(
+        self, q_codes: npt.NDArray[np.integer[Any]]
+    ) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.intp]]:
+        """The distinct queries of ``q_codes`` in string order, and each code's position."""
         names_all, rank = self._query_order
         present = np.zeros(len(rank), dtype=np.bool_)
         present[q_codes] = True
         queries = np.flatnonzero(present)
         queries = queries[np.argsort(rank[queries], kind="stable")]  # string order
-        names = names_all[queries]
-        position = np.empty(len(rank), dtype=np.intp)
+        position = np.zeros(len(rank), dtype=np.intp)
         position[queries] = np.arange(len(queries))
-        matrix = np.full((len(queries), len(systems)), np.nan)
-        matrix[position[q_codes], column] = values
-        return pd.DataFrame(matrix, index=pd.Index(names, dtype=object), columns=list(systems))
+        return names_all[queries], position
 
     def _rows_of(self, dataset: str, metric: str) -> npt.NDArray[np.intp]:
         """Row positions of one (dataset, metric), from an index built once per result set."""
@@ -203,12 +241,11 @@ class ResultSet:
     def _dataset_metric_index(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], int]:
         n_metrics = max(len(self.frame["metric"].cat.categories), 1)
         key, n_keys = self.key("dataset", "metric")
+        if n_keys <= 2**15:  # numpy sorts 16-bit integers by radix: linear time
+            key = key.astype(np.int16)
         order = np.argsort(key, kind="stable")
         starts = np.concatenate([[0], np.cumsum(np.bincount(key, minlength=n_keys))])
         return order, starts, n_metrics
-
-    def _subset(self, dataset: str | None) -> pd.DataFrame:
-        return self.frame if dataset is None else self.frame[self.frame["dataset"] == dataset]
 
 
 @dataclass(frozen=True)
@@ -308,8 +345,23 @@ def _as_category(series: pd.Series) -> pd.Series:
 
 
 def _unique(series: pd.Series) -> tuple[str, ...]:
-    """Distinct values of a categorical column in order of first appearance."""
+    """Distinct values of a categorical column in order of first appearance.
+
+    A value first appears where a run of equal codes starts, and stacked result files
+    hold long runs (one system per file): only the run starts are looked at. Those are
+    then scanned in growing slices until every value present has been met (the first
+    file usually holds every metric).
+    """
     codes = series.cat.codes.to_numpy()
-    seen = pd.unique(codes[codes >= 0])
+    if len(codes) > 1:
+        starts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
+        codes = np.concatenate((codes[:1], codes[starts]))
+    codes = codes[codes >= 0]
     cats = series.cat.categories
-    return tuple(str(cats[int(c)]) for c in seen)
+    wanted = int(np.count_nonzero(np.bincount(codes, minlength=len(cats)))) if len(codes) else 0
+    order: dict[int, None] = {}
+    at, step = 0, 1 << 16
+    while len(order) < wanted:
+        order.update(dict.fromkeys(pd.unique(codes[at : at + step]).tolist()))
+        at, step = at + step, step * 4
+    return tuple(str(cats[c]) for c in order)

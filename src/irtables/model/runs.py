@@ -12,14 +12,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from irtables.base.arrow import to_numpy
 from irtables.errors import InputError
+
+if TYPE_CHECKING:  # frames are only one way in: reading files needs no pandas
+    import pandas as pd
 
 _QUERY_COLUMNS = ("query", "qid", "query_id")
 _DOC_COLUMNS = ("docid", "doc_id", "docno", "doc")
@@ -55,7 +59,7 @@ class Run:
     @property
     def query_codes(self) -> npt.NDArray[np.int32]:
         """The query of each row, as a code into ``qid.dictionary`` (no copy)."""
-        codes: npt.NDArray[np.int32] = np.asarray(self.qid.indices.to_numpy(), dtype=np.int32)
+        codes: npt.NDArray[np.int32] = to_numpy(self.qid.indices).astype(np.int32, copy=False)
         return codes
 
 
@@ -136,6 +140,8 @@ def _line_of(source: str) -> Callable[[int], int | None]:
 
 def _numbers(column: pd.Series, source: str, what: str) -> npt.NDArray[np.float64]:
     """Strictly parsed finite numbers (strings as :mod:`irtables.base.numbers` reads them)."""
+    import pandas as pd
+
     from irtables.base.numbers import check_finite, numbers_from_strings
 
     line_of = _line_of(source)
@@ -148,6 +154,8 @@ def _numbers(column: pd.Series, source: str, what: str) -> npt.NDArray[np.float6
 
 def _integers(column: pd.Series, source: str, what: str) -> npt.NDArray[np.int64]:
     """Strictly parsed int64 grades: ``1e30`` or ``1.5`` is an error, not a cast."""
+    import pandas as pd
+
     from irtables.base.numbers import integers_from_strings, whole_numbers
 
     line_of = _line_of(source)

@@ -5,13 +5,32 @@ checked by :mod:`irtables.base.paths` and the record of written files in
 
 from __future__ import annotations
 
-from irtables.base.record import file_sha256, sha256_hex
-from irtables.output.writers import (
-    WriteStatus,
-    Written,
-    check_destination,
-    write_atomic,
-    write_files,
+from typing import TYPE_CHECKING
+
+from irtables.base.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from irtables.base.record import file_sha256, sha256_hex
+    from irtables.output.writers import (
+        WriteStatus,
+        Written,
+        check_destination,
+        write_atomic,
+        write_files,
+    )
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "irtables.base.record": ("file_sha256", "sha256_hex"),
+        "irtables.output.writers": (
+            "WriteStatus",
+            "Written",
+            "check_destination",
+            "write_atomic",
+            "write_files",
+        ),
+    },
 )
 
 __all__ = [

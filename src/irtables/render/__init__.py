@@ -13,14 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jinja2
 from markupsafe import Markup
-from tabulate import tabulate
 
 from irtables.base.header import header_line
 from irtables.base.labels import label_problem
 from irtables.errors import ConfigError, TemplateError, UnknownNameError, unknown_name_message
-from irtables.render.env import make_environment
 from irtables.render.escape import escape_html, escape_latex, escape_markdown
 from irtables.render.flat import flat_cells, flat_headers
 from irtables.render.latex import html_context, latex_context
@@ -68,6 +65,10 @@ def render(
 def _render_template(
     fmt: str, model: TableModel, context: dict[str, Any], dirs: Sequence[str | Path]
 ) -> str:
+    import jinja2  # imported where used: the command line's choices come from FORMATS
+
+    from irtables.render.env import make_environment
+
     env = make_environment(fmt, dirs)
     folder, ext = TEMPLATE_FOLDERS[fmt]
     name = f"{folder}/{model.layout}.{ext}.j2"
@@ -115,6 +116,8 @@ def _render_markdown(model: TableModel, dirs: Sequence[str | Path]) -> str:
     align = ["left"] * len(model.stub) + ["right"] * len(values)
     if view["description_header"]:
         align.append("left")
+    from tabulate import tabulate
+
     grid = tabulate(body, headers=headers, tablefmt="pipe", colalign=align, disable_numparse=True)
     context = {"generated": header_line("<!--") + " -->", "table": view, "grid": grid}
     return _render_template("markdown", model, context, dirs)
@@ -125,6 +128,10 @@ def _render_html(model: TableModel, dirs: Sequence[str | Path]) -> str:
     title = Markup(escape_html(f"{model.title}: {model.caption}"))
     generated = Markup(header_line("<!--") + " -->")
     context = {"generated": generated, "title": title, "body": Markup(body)}
+    import jinja2
+
+    from irtables.render.env import make_environment
+
     env = make_environment("html", dirs)
     try:
         return str(env.get_template("html/page.html.j2").render(**context))

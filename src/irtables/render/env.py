@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -26,8 +27,15 @@ def make_environment(fmt: str, user_dirs: Sequence[str | Path] = ()) -> jinja2.E
     """A Jinja environment for one output format.
 
     User folders come first, so a user's ``latex/main.tex.j2`` wins; it may extend the
-    built-in one as ``builtin/latex/main.tex.j2`` and replace one block.
+    built-in one as ``builtin/latex/main.tex.j2`` and replace one block. One environment
+    is kept per (format, folders), so each template is compiled once per process (Jinja
+    reloads a template whose file changed).
     """
+    return _environment(fmt, tuple(str(d) for d in user_dirs))
+
+
+@functools.lru_cache(maxsize=32)
+def _environment(fmt: str, user_dirs: tuple[str, ...]) -> jinja2.Environment:
     builtin = jinja2.FileSystemLoader(str(builtin_template_dir()))
     loader = jinja2.ChoiceLoader(
         [

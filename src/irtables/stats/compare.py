@@ -5,12 +5,12 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from irtables.errors import InputError, UnknownNameError, unknown_name_message
-from irtables.model import MISSING_POLICIES, Aligned, MissingPolicy, ResultSet
+from irtables.model.policy import MISSING_POLICIES, MissingPolicy
 from irtables.stats.comparisons import Comparisons
 from irtables.stats.correction import CORRECTIONS, adjust
 from irtables.stats.paired import (
@@ -23,6 +23,9 @@ from irtables.stats.paired import (
 from irtables.stats.procedures import ALL_PAIRS_TESTS, check_all_pairs_options, run_all_pairs
 from irtables.stats.result import PairedTestResult
 from irtables.stats.vectorised import t_test_many
+
+if TYPE_CHECKING:
+    from irtables.model import Aligned, ResultSet
 
 Progress = Callable[[int, int], None]
 FamilyKey = Callable[[PairedTestResult], Hashable]
@@ -97,6 +100,7 @@ def compare(
     Examples
     --------
     >>> import pandas as pd
+    >>> from irtables.model import ResultSet
     >>> rs = ResultSet.from_frame(pd.DataFrame({
     ...     "dataset": "d", "metric": "AP", "query": ["1", "2", "3"] * 2,
     ...     "system": ["bm25"] * 3 + ["dense"] * 3,

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from irtables.stats.result import Outcome, PairedTestResult
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 COLUMNS = (
     "dataset", "metric", "system", "baseline", "system_mean", "baseline_mean", "mean_diff",
@@ -100,6 +102,8 @@ class Comparisons:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per comparison, with the columns in :data:`COLUMNS`."""
+        import pandas as pd
+
         rows = [_row(r, self.alpha) for r in self.results]
         return pd.DataFrame(rows, columns=list(COLUMNS))
 

@@ -26,22 +26,22 @@ def resolve_study(
     config_path: str | Path | None = None,
     input_format: str | None = None,
     missing: str | None = None,
+    jobs: int | None = 1,
+    cache: bool = True,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> tuple[ResultSet, Config, Path]:
     """Load the configuration and the results of a study; returns (results, config, base dir).
 
     The base dir is where relative paths of the configuration are resolved (the folder of
-    the configuration file, else the results folder).
+    the configuration file, else the results folder). Datasets given as qrels + runs are
+    evaluated with ``jobs`` processes (None: one per core), reusing the values cached in
+    the base dir unless ``cache`` is false (see :func:`~irtables.study.runsets.evaluate_datasets`).
     """
     path = Path(results_path)
-    config = find_config(path if path.is_dir() else path.parent, config_path)
+    config, base = study_config(path, config_path)
     if missing is not None:
         config = replace(config, output=replace(config.output, missing=missing))
-    base = (
-        Path(config.path).parent
-        if config.path and config.path != "<config>"
-        else (path if path.is_dir() else path.parent)
-    )
-    evaluated = evaluate_datasets(config, base)
+    evaluated = evaluate_datasets(config, base, progress=progress, jobs=jobs, cache=cache)
     if evaluated is None:
         return load_results(path, input_format=input_format), config, base
     inputs = configured_inputs(config, base)
@@ -54,6 +54,18 @@ def resolve_study(
             path=str(path),
         )
     return ResultSet.concat([dumps, evaluated]), config, base
+
+
+def study_config(results_path: Path, config_path: str | Path | None) -> tuple[Config, Path]:
+    """The configuration of a study and its base dir (see :func:`resolve_study`)."""
+    path = Path(results_path)
+    config = find_config(path if path.is_dir() else path.parent, config_path)
+    base = (
+        Path(config.path).parent
+        if config.path and config.path != "<config>"
+        else (path if path.is_dir() else path.parent)
+    )
+    return config, base
 
 
 def write_tables(

@@ -9,11 +9,13 @@ can state it; nDCG, whose gain is the grade itself, does not.
 from __future__ import annotations
 
 import glob
+import warnings
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from irtables.config import Config, DatasetSpec
-from irtables.errors import InputError, UnknownNameError
+from irtables.errors import DataWarning, InputError, UnknownNameError
 from irtables.measures import FAMILIES, Measure, at_threshold, parse_measure
 from irtables.model import ResultSet
 
@@ -21,31 +23,86 @@ Progress = Callable[[str, int, int], None]
 
 
 def evaluate_datasets(
-    config: Config, base: Path, *, progress: Progress | None = None
+    config: Config,
+    base: Path,
+    *,
+    progress: Progress | None = None,
+    jobs: int | None = 1,
+    cache: bool = True,
 ) -> ResultSet | None:
-    """Evaluate every dataset of ``config`` that names qrels and runs (None if none does)."""
-    from irtables.evaluator.api import evaluate
-    from irtables.evaluator.versions import trec_eval_version
+    """Evaluate every dataset of ``config`` that names qrels and runs (None if none does).
 
-    parts = []
-    for spec in config.datasets:
-        if not spec.evaluated:
-            continue
-        measures = [m.name for m in dataset_measures(spec, config)]
-        parts.append(
-            evaluate(
-                _path(base, spec.qrels or "", spec.id, "qrels"),
-                run_paths(spec, base),
-                measures,
-                relevance=spec.relevance,
-                depth=spec.depth,
-                missing_queries="zero" if spec.complete else "ignore",
-                dataset=spec.id,
-                trec_eval=trec_eval_version(spec.trec_eval),
-                progress=progress,
-            )
+    Every (run, qrels) pair of every dataset is one job; ``jobs`` processes run them
+    (None: one per core). With ``cache``, the values of a pair whose qrels, run, options
+    and irtables version are unchanged come from the study's cache folder
+    (:mod:`irtables.cache`) and only the other pairs are evaluated (then stored).
+    ``progress("evaluate", done, total)`` counts the pairs evaluated.
+    """
+    from irtables.base.executor import worker_count
+    from irtables.cache import Cache, content_hashes
+    from irtables.evaluator.api import to_results
+    from irtables.evaluator.jobs import RunJob, evaluate_jobs, qrels_index, qrels_queries
+    from irtables.evaluator.values import RunValues, check_options
+    from irtables.loaders.trec_run import system_name
+
+    specs = [spec for spec in config.datasets if spec.evaluated]
+    if not specs:
+        return None
+    store = Cache.of_study(base) if cache else None
+    hashes: dict[Path, str] = {}
+    if store is not None:
+        hashes = content_hashes(
+            [_path(base, s.qrels or "", s.id, "qrels") for s in specs]
+            + [p for s in specs for p in run_paths(s, base)]
         )
-    return ResultSet.concat(parts) if parts else None
+    found: list[list[RunValues | None]] = []
+    todo: list[tuple[int, int, str | None, RunJob]] = []  # (dataset, run, key, job)
+    plans = []
+    for d, spec in enumerate(specs):
+        qrels = _path(base, spec.qrels or "", spec.id, "qrels")
+        options = check_options(
+            [m.name for m in dataset_measures(spec, config)],
+            relevance=spec.relevance,
+            depth=spec.depth,
+            missing_queries="zero" if spec.complete else "ignore",
+            trec_eval=spec.trec_eval,
+        )
+        runs = [(path, system_name(path)) for path in run_paths(spec, base)]
+        names = [name for _, name in runs]
+        if len(set(names)) != len(names):
+            raise InputError(f"datasets {spec.id}: two runs have the same name: {', '.join(names)}")
+        plans.append((spec, qrels))
+        found.append([None] * len(runs))
+        for r, (path, name) in enumerate(runs):
+            key = None
+            if store is not None:
+                key = store.key(
+                    qrels=hashes[qrels], run=hashes[path], name=name, options=options.describe()
+                )
+                found[d][r] = store.get(key)
+                if found[d][r] is not None:
+                    continue
+            todo.append((d, r, key, RunJob(qrels, path, name, options)))
+    serial = worker_count(jobs, len(todo)) == 1  # else only the workers index the qrels
+    queries = [qrels_queries(qrels, index=serial) for _, qrels in plans]  # errors first
+    if serial:  # in this process: the indexes just read are shared by the jobs
+        todo = [
+            (d, r, k, replace(job, qrels=qrels_index(Path(str(job.qrels)))))
+            for d, r, k, job in todo
+        ]
+    computed = evaluate_jobs([job for *_, job in todo], workers=jobs, progress=progress, warn=False)
+    for (d, r, key, _), fresh in zip(todo, computed, strict=True):
+        found[d][r] = fresh
+        if store is not None and key is not None:
+            store.put(key, fresh)
+    parts = []
+    for (spec, _), judged, slots in zip(plans, queries, found, strict=True):
+        done = [v for v in slots if v is not None]
+        for v in done:
+            for note in v.notes:
+                warnings.warn(note, DataWarning, stacklevel=2)
+        parts.append(to_results(done, judged, dataset=spec.id))
+    return ResultSet.concat(parts)
 
 
 def configured_inputs(config: Config, base: Path) -> list[Path]:

@@ -8,7 +8,26 @@ Modules: ``analysis`` (wins/ties/losses, largest changes), ``figures`` (matplotl
 
 from __future__ import annotations
 
-from irtables.supplement.check import StaleItem, check_supplement
-from irtables.supplement.run import SupplementRun, make_supplement
+from typing import TYPE_CHECKING
+
+from irtables.base.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from irtables.supplement.check import StaleItem, check_supplement
+    from irtables.supplement.run import SupplementRun, make_supplement
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "irtables.supplement.check": (
+            "StaleItem",
+            "check_supplement",
+        ),
+        "irtables.supplement.run": (
+            "SupplementRun",
+            "make_supplement",
+        ),
+    },
+)
 
 __all__ = ["StaleItem", "SupplementRun", "check_supplement", "make_supplement"]

@@ -5,7 +5,8 @@ A job is a picklable callable that returns a :class:`~matplotlib.figure.Figure` 
 and saved in every format (:func:`.figures.render_all`). The figures do not depend on each
 other, so with several cores they are drawn in a process pool while this process goes on
 with the rest of the supplement; the files are the same bytes either way (fixed style,
-sizes and metadata; results kept in job order). Workers start from a fork server that has
+sizes and metadata; results kept in job order). The pool is
+:func:`irtables.base.executor.make_executor`'s: workers start from a fork server that has
 imported matplotlib once (``spawn`` where there is no fork server), never by forking this
 process, whose threads (pyarrow, BLAS) a fork could leave locked.
 """
@@ -13,16 +14,16 @@ process, whose threads (pyarrow, BLAS) a fork could leave locked.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
-import os
 import pickle
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import ExitStack
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from irtables.base.executor import available_cores, make_executor, worker_count
 from irtables.errors import IrtablesWarning
 from irtables.supplement.figures import render_all
 
@@ -43,39 +44,13 @@ PRELOAD = [
 ]
 
 
-def available_cores() -> int:
-    """The number of cores this process may run on.
-
-    Examples
-    --------
-    >>> available_cores() >= 1
-    True
-    """
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def worker_count(jobs: int, workers: int | None = None) -> int:
-    """How many processes draw ``jobs`` figures: ``workers``, else one per available core,
-    never more than there are jobs (1: drawn in this process).
-
-    Examples
-    --------
-    >>> worker_count(3, 8), worker_count(0, 4), worker_count(5, 1)
-    (3, 0, 1)
-    """
-    return min(jobs, available_cores() if workers is None else workers)
-
-
 def warm_up(workers: int | None = None) -> None:
     """Start the fork server now, so that it imports matplotlib while this process reads
     the results and builds the tables; a no-op unless figures will be drawn in parallel."""
-    if worker_count(2, workers) > 1 and "forkserver" in multiprocessing.get_all_start_methods():
+    if (workers or available_cores()) > 1 and "forkserver" in _methods():
         from multiprocessing import forkserver
 
-        _context()
+        forkserver.set_forkserver_preload(PRELOAD)
         with contextlib.suppress(OSError):  # no processes here: drawn in this process
             forkserver.ensure_running()
 
@@ -89,7 +64,7 @@ def render_jobs(
     per job); with one, the figures are drawn in this process. ``progress(done, total)``
     is called as figures are finished.
     """
-    with FigureDrawing(jobs, workers=worker_count(len(jobs), workers)) as drawing:
+    with FigureDrawing(jobs, workers=worker_count(workers, len(jobs))) as drawing:
         return drawing.results(progress)
 
 
@@ -107,12 +82,13 @@ class FigureDrawing:
     def __init__(self, jobs: Sequence[Job] = (), *, workers: int | None = None) -> None:
         self._jobs: list[Job] = []
         self._sent: list[tuple[int, Future[Future[Rendered]]]] = []
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: Executor | None = None
         self._feeder: ThreadPoolExecutor | None = None
-        count = available_cores() if workers is None else workers
+        self._stack = ExitStack()
+        count = workers or available_cores()  # processes start as jobs come
         if count > 1:
             try:
-                self._pool = ProcessPoolExecutor(count, mp_context=_context())
+                self._pool = self._stack.enter_context(make_executor(count, count, preload=PRELOAD))
             except OSError as e:
                 self._give_up(e)
             else:  # a worker's start waits for the fork server's imports: not on this thread
@@ -165,6 +141,7 @@ class FigureDrawing:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+        self._stack.close()
 
     def __enter__(self) -> FigureDrawing:
         return self
@@ -200,9 +177,7 @@ def _render_pickled(job: bytes) -> Rendered:
     return render_all(draw())
 
 
-def _context() -> multiprocessing.context.BaseContext:
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(PRELOAD)
-        return context
-    return multiprocessing.get_context("spawn")
+def _methods() -> list[str]:
+    import multiprocessing
+
+    return multiprocessing.get_all_start_methods()

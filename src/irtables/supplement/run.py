@@ -56,7 +56,14 @@ def make_supplement(
     :mod:`multiprocessing` code.
     """
     warm_up(workers)  # the workers' fork server starts while the results are read
-    results, config, base = resolve_study(results_path, config_path=config_path)
+
+    def evaluated(stage: str, done: int, total: int) -> None:
+        if progress is not None and stage == "evaluate":
+            progress("runs evaluated", done, total)
+
+    results, config, base = resolve_study(
+        results_path, config_path=config_path, jobs=None, progress=evaluated
+    )
     target = Path(outdir) if outdir is not None else default_outdir(base)
     dirs = template_dirs_for(config, base, template_dirs)
     pr = _pr_results(config, base, progress)

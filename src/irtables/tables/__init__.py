@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
+from irtables.base.lazy import lazy_exports
 from irtables.config import Config
 from irtables.config.tables import TABLE_LAYOUTS, TableSpec
 from irtables.errors import (
@@ -13,10 +15,21 @@ from irtables.errors import (
     UnknownNameError,
     unknown_name_message,
 )
-from irtables.model import ResultSet
-from irtables.tables.build import TableSet, build_all
-from irtables.tables.layouts import Markers
-from irtables.tables.model import Cell, Column, ColumnGroup, Row, RowGroup, TableModel
+
+if TYPE_CHECKING:
+    from irtables.model import ResultSet
+    from irtables.tables.build import TableSet, build_all
+    from irtables.tables.layouts import Markers
+    from irtables.tables.model import Cell, Column, ColumnGroup, Row, RowGroup, TableModel
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "irtables.tables.build": ("TableSet", "build_all"),
+        "irtables.tables.layouts": ("Markers",),
+        "irtables.tables.model": ("Cell", "Column", "ColumnGroup", "Row", "RowGroup", "TableModel"),
+    },
+)
 
 LAYOUTS: dict[str, str] = dict(TABLE_LAYOUTS)
 BUILT_IN = ("main", "k_breakdown", "ablation")
@@ -53,6 +66,7 @@ def build_table(
     Examples
     --------
     >>> import pandas as pd
+    >>> from irtables.model import ResultSet
     >>> rs = ResultSet.from_frame(pd.DataFrame({
     ...     "dataset": "d", "system": ["a", "a", "b", "b"], "query": ["1", "2", "1", "2"],
     ...     "metric": "AP", "value": [0.2, 0.4, 0.5, 0.5]}))
@@ -60,6 +74,8 @@ def build_table(
     >>> [(r.label, r.cells[0].text, r.cells[0].best) for r in model.groups[0].rows]
     [('a', '0.300', False), ('b', '0.500', True)]
     """
+    from irtables.tables.build import build_all
+
     cfg = config or Config()
     named = next((s for s in cfg.tables if s.name == layout), None)
     if named is None and layout not in LAYOUTS:

@@ -1,0 +1,171 @@
+"""Benchmark: irtables evaluate against the real trec_eval 9.0.8 and pytrec_eval.
+
+Run with ``make bench`` (``python bench/bench_trec.py``). Shapes (seeded, generated once
+into ``bench/out/trec/`` by ``bench/make_runs.py``):
+
+- **robust04**: 249 topics x 1,000 documents (``LA052189-0089``-style ids), ~311 k
+  judgements, ~70 relevant per topic; one run, then 20 runs;
+- **msmarco**: 6,980 topics x 1,000 documents (integer ids), ~1 relevant per topic.
+
+Measures: every measure trec_eval prints by default (but ``gm_map``, which irtables does
+not compute) plus nDCG@K, P@K and R@K at trec_eval's cutoffs (5 ... 1000): trec_eval is
+called with ``-q -m official -m ndcg_cut -m recall``, pytrec_eval with the same measure
+names, irtables with the same measures (``-q``, tidy TSV to a file). Every tool is a
+fresh process timed from the outside (start-up included), median of ``--repeat`` runs;
+20 trec_eval runs are 20 calls one after the other, 20 irtables runs one call (every
+core), 20 pytrec_eval runs one script. Peak memory is the child's maximum resident set.
+
+Targets (issue 13): robust04 one run: irtables <= trec_eval; 20 runs: irtables <= 0.5x
+20 trec_eval calls; msmarco: irtables <= 0.3x trec_eval, peak < 2x the run file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from common import (
+    IRTABLES,
+    OUT,
+    PYTHON,
+    PYTREC_EVAL,
+    Timing,
+    generate,
+    have_pytrec_eval,
+    markdown,
+    measure,
+    measure_sequence,
+    trec_eval_binary,
+    verdict,
+)
+from make_runs import MSMARCO, ROBUST04, Shape
+
+CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+LEVELS = tuple(f"{x / 10:.2f}" for x in range(11))
+#: irtables' names for trec_eval's default measures (no gm_map) plus nDCG/P/R at CUTOFFS.
+IRTABLES_MEASURES = (
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    *(f"iprec_at_recall_{x}" for x in LEVELS),
+    *(f"{family}_{k}" for k in CUTOFFS for family in ("P", "ndcg_cut", "recall")),
+)
+TREC_EVAL_MEASURES = ("-m", "official", "-m", "ndcg_cut", "-m", "recall")
+PYTREC_MEASURES = ",".join(
+    (*IRTABLES_MEASURES[:7], "gm_map", "iprec_at_recall", "P", "ndcg_cut", "recall")
+)
+
+
+def irtables_cmd(qrels: Path, runs: list[Path], jobs: int | None = None) -> list[str]:
+    """``irtables evaluate -q`` of the benchmark's measures (to standard output, as
+    trec_eval writes)."""
+    argv = [*IRTABLES, "evaluate", str(qrels), *map(str, runs), "-q"]
+    for m in IRTABLES_MEASURES:
+        argv += ["-m", m]
+    if jobs is not None:
+        argv += ["-j", str(jobs)]
+    return argv
+
+
+def trec_eval_cmd(binary: Path, qrels: Path, run: Path) -> list[str]:
+    """trec_eval -q with its default measures plus nDCG and recall at its cutoffs."""
+    return [str(binary), "-q", *TREC_EVAL_MEASURES, str(qrels), str(run)]
+
+
+def pytrec_cmd(qrels: Path, runs: list[Path]) -> list[str]:
+    """A Python process evaluating ``runs`` with pytrec_eval (qrels parsed once)."""
+    return [PYTHON, "-c", PYTREC_EVAL, str(qrels), PYTREC_MEASURES, *map(str, runs)]
+
+
+def compare_tools(
+    label: str, shape: Shape, runs: int, repeat: int, binary: Path, pytrec: bool
+) -> dict[str, Timing]:
+    """Time the three tools on ``runs`` runs of ``shape``."""
+    qrels, run_paths = generate(shape, OUT / "trec" / shape.name, runs)
+    if runs == 1:
+        found = {"trec_eval": measure(trec_eval_cmd(binary, qrels, run_paths[0]), repeat=repeat)}
+    else:
+        found = {
+            "trec_eval": measure_sequence([trec_eval_cmd(binary, qrels, p) for p in run_paths])
+        }
+    found["irtables"] = measure(irtables_cmd(qrels, run_paths), repeat=repeat)
+    if pytrec:
+        found["pytrec_eval"] = measure(pytrec_cmd(qrels, run_paths), repeat=1)
+    size = run_paths[0].stat().st_size / 2**20
+    print(
+        f"\n{label}: {shape.topics:,} topics x {shape.depth:,} documents, {runs} run(s), "
+        f"{size:.0f} MiB per run file"
+    )
+    base = found["trec_eval"].seconds
+    rows = [
+        [
+            tool,
+            t.seconds,
+            t.cpu,
+            f"{t.peak_mib:.0f}",
+            f"{t.seconds / base:.2f}x",
+            f"{t.cpu / found['trec_eval'].cpu:.2f}x",
+            f"{t.peak_mib / size:.2f}",
+        ]
+        for tool, t in found.items()
+    ]
+    header = ["tool", "seconds", "CPU s", "peak MiB", "x trec_eval", "CPU x trec_eval"]
+    print(markdown([*header, "peak / run file"], rows))
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Generate if needed, measure, print the tables and the targets."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="single-run timings (median of)")
+    parser.add_argument("--runs", type=int, default=20, help="runs of the multi-run case")
+    parser.add_argument("--skip-msmarco", action="store_true")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
+    args = parser.parse_args(argv)
+    binary = trec_eval_binary()
+    pytrec = have_pytrec_eval()
+    if not pytrec:
+        print("pytrec_eval is not installed: its column is left out")
+    one = compare_tools("Robust04-shaped, one run", ROBUST04, 1, args.repeat, binary, pytrec)
+    many = compare_tools(
+        f"Robust04-shaped, {args.runs} runs", ROBUST04, args.runs, 1, binary, pytrec
+    )
+    targets = [
+        (
+            "robust04, 1 run: irtables <= trec_eval",
+            one["irtables"].seconds / one["trec_eval"].seconds,
+            1.0,
+        ),
+        (
+            f"robust04, {args.runs} runs: irtables <= 0.5x {args.runs} trec_eval calls",
+            many["irtables"].seconds / many["trec_eval"].seconds,
+            0.5,
+        ),
+    ]
+    if not args.skip_msmarco:
+        marco = compare_tools("MS MARCO-shaped, one run", MSMARCO, 1, 3, binary, pytrec)
+        size = (OUT / "trec" / "msmarco" / "run01.txt").stat().st_size / 2**20
+        targets += [
+            (
+                "msmarco: irtables <= 0.3x trec_eval",
+                marco["irtables"].seconds / marco["trec_eval"].seconds,
+                0.3,
+            ),
+            ("msmarco: irtables peak < 2x the run file", marco["irtables"].peak_mib / size, 2.0),
+        ]
+    print("\nTargets:")
+    missed = 0
+    for name, value, limit in targets:
+        ok = value <= limit
+        missed += not ok
+        print(f"- {name}: {value:.2f} (limit {limit:g}) {verdict(ok)}")
+    return 1 if args.check and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

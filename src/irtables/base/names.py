@@ -1,0 +1,15 @@
+"""The names in the statistics registries, without loading the statistics (numpy, scipy).
+
+The command line builds its choices from these; the keys of :data:`~irtables.stats.TESTS`,
+:data:`~irtables.stats.ALL_PAIRS_TESTS`, :data:`~irtables.stats.CORRECTIONS` and
+:data:`~irtables.stats.FAMILIES` equal them, in order (a unit test checks it). A module
+outside :mod:`irtables.stats`, so that reading them does not import that package.
+"""
+
+from __future__ import annotations
+
+TEST_NAMES: tuple[str, ...] = ("t", "wilcoxon", "sign", "randomization", "bootstrap")
+ALL_PAIRS_TEST_NAMES: tuple[str, ...] = ("tukey", "randomized-tukey")
+ALL_TEST_NAMES: tuple[str, ...] = (*TEST_NAMES, *ALL_PAIRS_TEST_NAMES)
+CORRECTION_NAMES: tuple[str, ...] = ("none", "bonferroni", "holm", "bh")
+FAMILY_NAMES: tuple[str, ...] = ("metric", "dataset", "table", "all")

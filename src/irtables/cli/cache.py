@@ -1,0 +1,50 @@
+"""`irtables cache`: what the cache of evaluated runs holds, and emptying it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from irtables.cli.common import CONFIG_OPT, RESULTS_ARG, handle_errors, main
+
+
+@main.group("cache")
+def cache_group() -> None:
+    """The cache of per-query values evaluated from runs (DIR/.irtables-cache).
+
+    Datasets given as qrels + runs in irtables.toml are evaluated once per content of
+    their files: a rebuild re-evaluates only the runs (or qrels, options, irtables
+    version) that changed. Entries are checked when read; a damaged one is evaluated
+    again. `--no-cache` on tables, compare and diff skips the cache.
+    """
+
+
+@cache_group.command("info")
+@RESULTS_ARG
+@CONFIG_OPT
+@handle_errors
+def cache_info(results: Path, config_path: Path | None) -> None:
+    """Where the cache of a study is, how many entries it holds and their size."""
+    from irtables.cache import CACHE_DIR_NAME
+    from irtables.study.pipeline import study_config
+
+    _, base = study_config(results, config_path)
+    folder = base / CACHE_DIR_NAME
+    entries = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
+    size = sum(p.stat().st_size for p in entries)
+    click.echo(f"{folder}: {len(entries)} entries, {size / 2**20:.1f} MiB")
+
+
+@cache_group.command("clear")
+@RESULTS_ARG
+@CONFIG_OPT
+@handle_errors
+def cache_clear(results: Path, config_path: Path | None) -> None:
+    """Remove the cache of a study (only the files irtables wrote there)."""
+    from irtables.cache import CACHE_DIR_NAME, clear
+    from irtables.study.pipeline import study_config
+
+    _, base = study_config(results, config_path)
+    removed = clear(base)
+    click.echo(f"removed {removed} entries from {base / CACHE_DIR_NAME}")

@@ -1,0 +1,151 @@
+"""Evaluating many runs: one unit of work per (run, qrels) pair, on any executor.
+
+A :class:`RunJob` names its qrels and its run by path (or carries them), so it can be
+sent to a worker process, or to a cluster, as it is; :func:`run_job` is the module-level
+function that does the work. A worker reads and indexes a qrels file once and keeps it
+for the next runs against the same file (keyed by path, size and modification time).
+:func:`evaluate_jobs` runs the jobs on an executor from :func:`irtables.base.executor.make_executor`
+and returns the results in job order, so outputs are the same for any number of workers.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from pathlib import Path
+
+from irtables.base.arrow import skip_pandas_checks
+from irtables.base.executor import SerialExecutor, make_executor, run_all
+from irtables.errors import DataWarning
+from irtables.evaluator.trec import JudgementIndex, index_qrels
+from irtables.evaluator.values import Options, RunValues, measure_run
+from irtables.model.runs import Qrels, Run
+
+Progress = Callable[[str, int, int], None]
+#: Modules a worker process imports once, before its first job.
+PRELOAD = ("irtables.evaluator.jobs", "irtables.loaders.trec_run", "irtables.loaders.qrels")
+
+
+@dataclass(frozen=True)
+class RunJob:
+    """One unit of work: a run evaluated against qrels with some options.
+
+    ``qrels`` is a file, or an index built by the caller (sent along to a worker);
+    ``run`` a file (read by the worker) or a run in memory.
+    """
+
+    qrels: Path | JudgementIndex
+    run: Path | Run
+    name: str
+    options: Options
+
+
+def run_job(job: RunJob, progress: Progress | None = None) -> RunValues:
+    """Do one job: read what it names, rank the run, compute its measures."""
+    index = job.qrels if isinstance(job.qrels, JudgementIndex) else qrels_index(job.qrels)
+    if isinstance(job.run, Run):
+        run = job.run
+    else:
+        from irtables.loaders.trec_run import read_run
+
+        run = read_run(job.run, name=job.name, progress=progress)
+    return measure_run(index, run, job.options)
+
+
+_INDEXES: dict[tuple[str, int, int], JudgementIndex] = {}
+
+
+def qrels_index(path: Path) -> JudgementIndex:
+    """The index of a qrels file, read once per process (the last two files are kept)."""
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    if key not in _INDEXES:
+        from irtables.loaders.qrels import read_qrels
+
+        index = index_qrels(read_qrels(path))
+        while len(_INDEXES) >= 2:
+            del _INDEXES[next(iter(_INDEXES))]
+        _INDEXES[key] = index
+    return _INDEXES[key]
+
+
+def qrels_queries(path: Path, *, index: bool) -> tuple[str, ...]:
+    """The judged queries of a qrels file (sorted), read now so that its errors come
+    first; with ``index``, the file is indexed and kept for this process's jobs (else
+    only worker processes index it, and this one keeps nothing but the queries)."""
+    if index:
+        return qrels_index(path).queries
+    from irtables.loaders.qrels import read_qrels
+
+    return read_qrels(path).queries
+
+
+def evaluate_jobs(
+    jobs: Sequence[RunJob],
+    *,
+    workers: int | None = 1,
+    progress: Progress | None = None,
+    warn: bool = True,
+    executor: Executor | None = None,
+) -> list[RunValues]:
+    """Run every job (``workers``: processes, None for every core), results in job order.
+
+    Each job's notes are emitted as :class:`~irtables.errors.DataWarning`, in job order
+    (unless ``warn`` is false: the caller emits them). ``executor`` runs the jobs on any
+    :class:`concurrent.futures.Executor` instead (a cluster's, such as Dask's
+    ``Client.get_executor()``; its workers must see the files at the same paths).
+    ``progress("evaluate", done, total)`` follows the jobs; with one worker, the bytes of
+    each run file read are reported too (``("read <run>", bytes, total)``).
+    """
+    total = len(jobs)
+
+    def done(finished: int, _: int) -> None:
+        if progress is not None:
+            progress("evaluate", finished, total)
+
+    if executor is not None:
+        results = run_all(executor, run_job, list(jobs), done=done)
+        return _emitted(results, warn)
+    with make_executor(workers, total, preload=PRELOAD, initializer=skip_pandas_checks) as pool:
+        if isinstance(pool, SerialExecutor):
+            results = []
+            for finished, job in enumerate(jobs, start=1):
+                results.append(run_job(job, progress))
+                done(finished, total)
+        else:
+            results = run_all(pool, run_job, list(jobs), done=done)
+    return _emitted(results, warn)
+
+
+def _emitted(results: list[RunValues], warn: bool) -> list[RunValues]:
+    for values in results if warn else ():
+        for note in values.notes:
+            warnings.warn(note, DataWarning, stacklevel=4)
+    return results
+
+
+def file_jobs(
+    qrels: Path | Qrels | JudgementIndex,
+    runs: Sequence[tuple[Path | Run, str]],
+    options: Options,
+    *,
+    workers: int | None = 1,
+) -> list[RunJob]:
+    """Jobs for ``runs`` (``(file or run, name)``) against one qrels.
+
+    With one worker (or one run), the qrels are indexed here once and shared; with a
+    pool, a qrels file is named by path and each worker indexes it once.
+    """
+    from irtables.base.executor import worker_count
+
+    pooled = worker_count(workers, len(runs)) > 1
+    source: Path | JudgementIndex
+    if isinstance(qrels, JudgementIndex):
+        source = qrels
+    elif isinstance(qrels, Qrels):
+        source = index_qrels(qrels)
+    else:
+        source = qrels if pooled else qrels_index(qrels)
+    return [RunJob(source, run, name, options) for run, name in runs]

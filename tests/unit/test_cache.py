@@ -1,0 +1,164 @@
+"""The cache of runs evaluated for a study: only changed runs are evaluated again, and a
+damaged entry is never used."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from irtables.cache import CACHE_DIR_NAME, clear
+from irtables.cli import main
+from irtables.errors import DataWarning
+from irtables.study.pipeline import resolve_study
+
+pytestmark = pytest.mark.filterwarnings("ignore:.*judged queries are not in the run")
+N_RUNS = 4
+
+
+def _study(root: Path) -> Path:
+    rng = np.random.default_rng(3)
+    qrels = [f"{q} 0 d{d} {int(rng.integers(0, 3))}" for q in range(1, 9) for d in range(20)]
+    (root / "qrels.txt").write_text("\n".join(qrels) + "\n")
+    (root / "runs").mkdir()
+    for r in range(N_RUNS):
+        _write_run(root / "runs" / f"r{r}.run", seed=r)
+    (root / "irtables.toml").write_text(
+        '[[datasets]]\nid = "toy"\nqrels = "qrels.txt"\nruns = "runs/*.run"\n'
+        'measures = ["map", "P@5", "nDCG@10", "RR", "num_rel"]\n'
+    )
+    return root
+
+
+def _write_run(path: Path, seed: int) -> None:
+    rng = np.random.default_rng(100 + seed)
+    lines = []
+    for q in range(1, 9):
+        docs = rng.permutation(30)[:15]
+        lines += [f"{q} Q0 d{d} {i + 1} {15 - i} r{seed}" for i, d in enumerate(docs)]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _evaluate(root: Path, **options: object) -> tuple[object, int]:
+    """The results of the study and how many runs were evaluated (not from the cache)."""
+    evaluated = [0]
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if stage == "evaluate":
+            evaluated[0] = total
+
+    results, _, _ = resolve_study(root, progress=progress, **options)  # type: ignore[arg-type]
+    return results, evaluated[0]
+
+
+def _entries(root: Path) -> list[Path]:
+    return sorted((root / CACHE_DIR_NAME).glob("*.parquet"))
+
+
+def test_only_the_changed_run_is_evaluated_again(tmp_path: Path) -> None:
+    root = _study(tmp_path)
+    first, n_first = _evaluate(root)
+    assert n_first == N_RUNS and len(_entries(root)) == N_RUNS
+    again, n_again = _evaluate(root)
+    assert n_again == 0
+    assert again.frame.equals(first.frame)  # type: ignore[attr-defined]
+    _write_run(root / "runs" / "r2.run", seed=42)
+    changed, n_changed = _evaluate(root)
+    assert n_changed == 1
+    fresh, _ = _evaluate(root, cache=False)
+    assert changed.frame.equals(fresh.frame)  # type: ignore[attr-defined]
+    assert not changed.frame.equals(first.frame)  # type: ignore[attr-defined]
+
+
+def test_options_and_qrels_are_part_of_the_key(tmp_path: Path) -> None:
+    root = _study(tmp_path)
+    _evaluate(root)
+    config = root / "irtables.toml"
+    config.write_text(config.read_text() + "relevance = 2\n")
+    assert _evaluate(root)[1] == N_RUNS
+    with (root / "qrels.txt").open("a") as handle:
+        handle.write("1 0 extra 1\n")
+    assert _evaluate(root)[1] == N_RUNS
+
+
+def test_no_cache_neither_reads_nor_writes(tmp_path: Path) -> None:
+    root = _study(tmp_path)
+    assert _evaluate(root, cache=False)[1] == N_RUNS
+    assert not (root / CACHE_DIR_NAME).exists()
+    _evaluate(root)
+    assert _evaluate(root, cache=False)[1] == N_RUNS
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbage", "values edited", "other key"])
+def test_a_damaged_entry_is_evaluated_again(tmp_path: Path, damage: str) -> None:
+    root = _study(tmp_path)
+    first, _ = _evaluate(root)
+    entry = _entries(root)[1]
+    if damage == "truncated":
+        entry.write_bytes(entry.read_bytes()[:-40])
+    elif damage == "garbage":
+        entry.write_bytes(os.urandom(entry.stat().st_size))
+    elif damage == "values edited":  # a valid Parquet file whose numbers were changed
+        table = pq.read_table(entry)
+        edited = table.set_column(2, "m0", pa.array(np.full(table.num_rows, 0.99)))
+        pq.write_table(edited.replace_schema_metadata(table.schema.metadata), entry)
+    else:  # a valid entry copied over another key's file
+        entry.write_bytes(_entries(root)[0].read_bytes())
+    again, evaluated = _evaluate(root)
+    assert evaluated == 1
+    assert again.frame.equals(first.frame)  # type: ignore[attr-defined]
+    assert _evaluate(root)[1] == 0  # rewritten
+
+
+def test_cache_folder_is_never_read_as_results(tmp_path: Path) -> None:
+    root = _study(tmp_path)
+    result = CliRunner().invoke(main, ["tables", str(root), "-f", "csv"])
+    assert result.exit_code == 0, result.output
+    assert _entries(root)
+    assert (root / CACHE_DIR_NAME / ".gitignore").read_text().endswith("*\n")
+    again = CliRunner().invoke(main, ["tables", str(root), "-f", "csv"])
+    assert again.exit_code == 0, again.output
+    assert "unchanged" in again.stdout
+
+
+def test_clear_removes_only_what_irtables_wrote(tmp_path: Path) -> None:
+    root = _study(tmp_path)
+    _evaluate(root)
+    mine = root / CACHE_DIR_NAME / "notes.txt"
+    mine.write_text("keep me")
+    result = CliRunner().invoke(main, ["cache", "clear", str(root)])
+    assert result.exit_code == 0, result.output
+    assert f"removed {N_RUNS} entries" in result.stdout
+    assert mine.read_text() == "keep me"
+    assert not _entries(root)
+    mine.unlink()
+    _evaluate(root)
+    assert clear(root) == N_RUNS
+    assert not (root / CACHE_DIR_NAME).exists()
+
+
+def test_a_cache_folder_that_links_elsewhere_is_not_used(tmp_path: Path) -> None:
+    (tmp_path / "study").mkdir()
+    root = _study(tmp_path / "study")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (root / CACHE_DIR_NAME).symlink_to(elsewhere)
+    with pytest.warns(DataWarning, match="without the cache"):
+        assert _evaluate(root)[1] == N_RUNS
+    assert not list(elsewhere.iterdir())
+    assert clear(root) == 0
+
+
+def test_cli_no_cache_and_info(tmp_path: Path) -> None:
+    root = _study(tmp_path)
+    result = CliRunner().invoke(main, ["tables", str(root), "-f", "csv", "--no-cache", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert not (root / CACHE_DIR_NAME).exists()
+    CliRunner().invoke(main, ["tables", str(root), "-f", "csv"])
+    info = CliRunner().invoke(main, ["cache", "info", str(root)])
+    assert f"{N_RUNS} entries" in info.stdout

@@ -1,0 +1,122 @@
+"""A document retrieved twice for one query is an error (as in trec_eval), whatever the
+document ids look like; string ids are checked without a dictionary of every id."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pytest
+
+from irtables.errors import InputError
+from irtables.evaluator import evaluate
+
+
+def _files(
+    root: Path, seed: int, *, string_ids: bool, duplicate: bool, uneven: bool
+) -> tuple[Path, Path, tuple[str, str] | None]:
+    """A run (and qrels) with maybe one duplicate; returns the (query, doc) repeated."""
+    rng = np.random.default_rng(seed)
+    lines, judged = [], []
+    repeated = None
+    n_queries = 6
+    dup_query = int(rng.integers(0, n_queries))
+    for q in range(n_queries):
+        depth = int(rng.integers(1, 60)) if uneven else 40
+        numbers = rng.choice(100_000, size=depth, replace=False)
+        docs = [f"LA{n:06d}-{n % 97:04d}" if string_ids else str(n) for n in numbers]
+        if duplicate and q == dup_query and depth > 1:
+            docs[-1] = docs[0]
+            repeated = (str(q + 1), docs[0])
+        scores = np.sort(rng.integers(0, 5, depth))[::-1]  # many ties
+        lines += [
+            f"{q + 1} Q0 {d} {i + 1} {s} t"
+            for i, (d, s) in enumerate(zip(docs, scores, strict=True))
+        ]
+        judged += [f"{q + 1} 0 {d} {int(rng.integers(0, 2))}" for d in docs[:5]]
+    run, qrels = root / "r.run", root / "q.qrels"
+    run.write_text("\n".join(lines) + "\n")
+    qrels.write_text("\n".join(dict.fromkeys(judged)) + "\n")
+    return qrels, run, repeated
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("string_ids", [True, False], ids=["strings", "integers"])
+@pytest.mark.parametrize("uneven", [False, True], ids=["even", "uneven"])
+def test_duplicates_are_found_exactly(
+    tmp_path: Path, seed: int, string_ids: bool, uneven: bool
+) -> None:
+    duplicate = seed % 2 == 0
+    qrels, run, repeated = _files(
+        tmp_path, seed, string_ids=string_ids, duplicate=duplicate, uneven=uneven
+    )
+    if repeated is None:
+        assert len(evaluate(qrels, run, ["P@5"]).frame) > 0
+        return
+    query, doc = repeated
+    with pytest.raises(InputError, match=f"document {doc} is retrieved twice for query {query}"):
+        evaluate(qrels, run, ["P@5"])
+
+
+def test_string_ids_get_no_dictionary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dictionary-encoding every document id of a run held them all a second time (the
+    peak was 4.5x the run file); only the qrels' ids may be encoded."""
+    qrels, run, _ = _files(tmp_path, 1, string_ids=True, duplicate=False, uneven=False)
+    run_docs = [line.split()[2] for line in run.read_text().splitlines()]
+    encoded: list[list[str]] = []
+    real = pc.dictionary_encode
+
+    def spy(values: pa.Array, *args: object, **kwargs: object) -> object:
+        encoded.append([str(v) for v in values.to_pylist()])
+        return real(values, *args, **kwargs)
+
+    monkeypatch.setattr(pc, "dictionary_encode", spy)
+    evaluate(qrels, run, ["P@5"])
+    assert encoded  # the query ids and the qrels' document ids are
+    assert run_docs not in encoded
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("ids", ["strings", "integers", "padded integers"])
+def test_judged_rows_joined_on_codes_equal_the_string_lookup(seed: int, ids: str) -> None:
+    """Deep qrels: judged rows found through the qrels' join table of (query, document
+    code) are exactly those a lookup of the strings finds ("07" and "7" differ)."""
+    from irtables.evaluator.trec import _doc_codes, _judged_rows, _positions, index_qrels
+    from irtables.model.runs import qrels_from_frame, run_from_frame
+
+    rng = np.random.default_rng(seed)
+
+    def name(n: int) -> str:
+        if ids == "strings":
+            return f"FT{n:05d}-{n % 7}"
+        return f"0{n}" if ids == "padded integers" and n % 3 == 0 else str(n)
+
+    qrels = {"query": [], "docid": [], "rel": []}
+    run = {"query": [], "docid": [], "score": []}
+    for q in range(5):
+        judged = rng.choice(300, size=120, replace=False)
+        for n in judged:
+            qrels["query"].append(str(q))
+            qrels["docid"].append(name(int(n)))
+            qrels["rel"].append(int(rng.integers(0, 3)))
+        if ids == "padded integers":  # both "07"-style and "7"-style ids judged
+            qrels["query"] += [str(q), str(q)]
+            qrels["docid"] += ["0301", "301"]
+            qrels["rel"] += [1, 0]
+        for i, n in enumerate(rng.choice(310, size=60, replace=False)):
+            run["query"].append(str(q if q < 4 else 9))  # query 9 is not judged
+            run["docid"].append(name(int(n)))
+            run["score"].append(float(60 - i))
+    index = index_qrels(qrels_from_frame(pd.DataFrame(qrels)))
+    r = run_from_frame(pd.DataFrame(run), name="r")
+    codes = r.query_codes
+    lut = _positions(r.qid.dictionary, index.queries, missing=-1)
+    joined = _judged_rows(index, r, codes, lut, _doc_codes(r.docid))
+    looked_up = _judged_rows(index, r, codes, lut, None)
+    order_a, order_b = np.argsort(joined[0]), np.argsort(looked_up[0])
+    assert joined[0][order_a].tolist() == looked_up[0][order_b].tolist()
+    assert joined[1][order_a].tolist() == looked_up[1][order_b].tolist()
+    assert len(joined[0]) > 0
