@@ -93,8 +93,9 @@ def build_supplement(
         )
         built = replace(built, tables=tuple(t for t in built.tables if _in_supplement(t, config)))
         analyses = _analyses(results, config, built)
+        drawing.submit(plans.add_tabled(config, analyses, built.tables))
         across = across_datasets(results, config, built)
-        drawing.submit(plans.add_late(config, analyses, built.tables, across.plans))
+        drawing.submit(plans.add(across.plans))
         notes += across.notes
         figures = [entry for entry, _ in plans.ordered()]
         # the workers draw while this process writes the tables and the text
@@ -263,17 +264,21 @@ class _Plans:
         self.submitted += [entry.stem for entry, _ in first]
         return [draw for _, draw in first]
 
-    def add_late(
-        self,
-        config: Config,
-        analyses: Sequence[PerQuery],
-        tables: Sequence[TableModel],
-        more: Sequence[Plan],
+    def add_tabled(
+        self, config: Config, analyses: Sequence[PerQuery], tables: Sequence[TableModel]
     ) -> list[Callable[[], Figure]]:
-        """Add the figures that need the tables and return their jobs."""
+        """Add the figures that need the tables (per-query differences, sensitivity) and
+        return their jobs."""
         self.diff = {d: _diff_plan(config, d, analyses, self.slugs[d]) for d in self.datasets}
-        self.more = [*_sensitivity_plan(config, tables), *more]
-        late = [*(p for d in self.datasets for p in self.diff[d]), *self.more]
+        diff = [p for d in self.datasets for p in self.diff[d]]
+        return self.add(_sensitivity_plan(config, tables), first=diff)
+
+    def add(
+        self, more: Sequence[Plan], *, first: Sequence[Plan] = ()
+    ) -> list[Callable[[], Figure]]:
+        """Add figures shown after the others (sensitivity, forest plots); their jobs."""
+        self.more += more
+        late = [*first, *more]
         self.submitted += [entry.stem for entry, _ in late]
         return [draw for _, draw in late]
 
