@@ -42,7 +42,7 @@ supplement: $(STAMP)  ## the example's supplementary material (tables, tests, fi
 example-data: $(STAMP)  ## regenerate results/ per-query files from the fixtures (pytrec_eval)
 	$(BIN)/python results/make_example.py
 
-bench: $(STAMP)  ## run the benchmarks in bench/ (start-up, trec_eval, scaling, incremental, tables, evaluate, stats; slow)
+bench: $(STAMP)  ## run the benchmarks in bench/ (start-up, trec_eval, scaling, incremental, tables, evaluate, stats, supplement; slow)
 	$(BIN)/python bench/bench_startup.py
 	$(BIN)/python bench/bench_trec.py
 	$(BIN)/python bench/bench_scaling.py
@@ -50,6 +50,7 @@ bench: $(STAMP)  ## run the benchmarks in bench/ (start-up, trec_eval, scaling, 
 	$(BIN)/python bench/bench_tables.py
 	$(BIN)/python bench/bench_evaluate.py
 	$(BIN)/python bench/bench_stats.py
+	$(BIN)/python bench/bench_supplement.py
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist

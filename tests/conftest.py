@@ -106,3 +106,20 @@ def compile_latex(
         errors="replace",
         timeout=120,
     )
+
+
+def without_file_privileges() -> list[str]:
+    """A command prefix under which file permissions hold, even for root.
+
+    Root ignores permission bits through two capabilities (``CAP_DAC_OVERRIDE``,
+    ``CAP_DAC_READ_SEARCH``); ``setpriv`` drops them from the bounding set of the child,
+    so an unreadable file or a read-only folder refuses it as it would refuse a user.
+    Not root: no prefix is needed.
+    """
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        if os.environ.get("CI"):
+            pytest.fail("setpriv (util-linux) is required under CI to test permissions as root")
+        pytest.skip("running as root without setpriv: permission bits do not apply")
+    return ["setpriv", "--bounding-set", "-dac_override,-dac_read_search"]

@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -20,6 +21,7 @@ from click.testing import CliRunner, Result
 from irtables.base.record import RECORD
 from irtables.cli import main
 from irtables.output.writers import sha256_hex
+from tests.conftest import without_file_privileges
 
 RUNS = Path(__file__).resolve().parents[1] / "data" / "runs"
 
@@ -209,16 +211,34 @@ def test_non_utf8_config_is_one_line(tmp_path: Path) -> None:
     assert_one_line_error(invoke("tables", str(results)), "irtables.toml:3", "UTF-8")
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads unreadable files")
+def _tables_without_privileges(results: Path) -> subprocess.CompletedProcess[str]:
+    """``irtables tables`` in a child process that file permissions apply to (root too)."""
+    return subprocess.run(
+        [*without_file_privileges(), sys.executable, "-m", "irtables", "tables", str(results)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def _assert_one_line_in_process(done: subprocess.CompletedProcess[str], *needles: str) -> None:
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("Error: ")]
+    assert len(errors) == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    for needle in needles:
+        assert needle in errors[0], errors[0]
+
+
 def test_unreadable_config_and_result_file_are_one_line(tmp_path: Path) -> None:
     results = tidy_study(tmp_path, ["dl"])
     config = results / "irtables.toml"
     config.write_text("[output]\n")
     config.chmod(0)
-    assert_one_line_error(invoke("tables", str(results)), "cannot read")
+    _assert_one_line_in_process(_tables_without_privileges(results), "cannot read")
     config.chmod(0o644)
     (results / "all.csv").chmod(0)
-    assert_one_line_error(invoke("tables", str(results)), "all.csv")
+    _assert_one_line_in_process(_tables_without_privileges(results), "all.csv")
 
 
 def test_unreadable_inputs_are_one_line_even_as_root(

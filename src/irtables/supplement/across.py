@@ -3,7 +3,9 @@ and the topic-set-size table, as outputs, figures, notes and template context.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING
 
 from irtables.config import Config
@@ -11,7 +13,6 @@ from irtables.measures import parse_measure
 from irtables.model import ResultSet
 from irtables.stats.meta import MetaAnalysis, meta_analyse
 from irtables.stats.topicset import TopicSetSize, topic_set_sizes
-from irtables.supplement import figures as fig
 from irtables.supplement.forest import forest_plot
 from irtables.supplement.meta import (
     META_HEADER,
@@ -29,6 +30,8 @@ from irtables.tables.build import TableSet
 from irtables.tables.layouts import missing_policy
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
     from irtables.supplement.build import FigureEntry, Output
 
 
@@ -46,10 +49,11 @@ class AcrossSummary:
 
 @dataclass
 class Across:
-    """Files, figures, notes and template context of these analyses."""
+    """Files, figures (to be drawn: see :mod:`.drawing`), notes and template context of
+    these analyses."""
 
     outputs: list[Output] = field(default_factory=list)
-    figures: list[FigureEntry] = field(default_factory=list)
+    plans: list[tuple[FigureEntry, Callable[[], Figure]]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     context: dict[str, object] = field(default_factory=dict)
     summary: AcrossSummary | None = None
@@ -75,10 +79,8 @@ def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Acro
             label = parse_measure(metric).label
             title = f"Meta-analysis of {label} across datasets"
             mine = [m for m in analyses if m.metric == metric]
-            files = fig.render_all(forest_plot(title, mine, dn, sn))
             stem = f"forest-{file_slugs(metrics)[metric]}"
-            out.outputs += [Output(f"figures/{stem}.{ext}", d) for ext, d in files.items()]
-            out.figures.append(FigureEntry(stem, title))
+            out.plans.append((FigureEntry(stem, title), partial(forest_plot, title, mine, dn, sn)))
     else:
         out.notes.append(
             "No meta-analysis: no system was compared with the same baseline on two datasets "

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
 
 from irtables.model import MissingPolicy, ResultSet
 
@@ -55,12 +58,12 @@ class PerQuery:
         """Number of paired queries."""
         return len(self.changes)
 
-    @property
+    @cached_property
     def wins(self) -> int:
         """Queries where the system beats the baseline."""
         return sum(c.diff > TIE_TOLERANCE for c in self.changes)
 
-    @property
+    @cached_property
     def losses(self) -> int:
         """Queries where the baseline beats the system."""
         return sum(c.diff < -TIE_TOLERANCE for c in self.changes)
@@ -96,14 +99,14 @@ def compare_queries(
     """
     others = [s for s in systems if s != baseline]
     aligned = results.aligned(dataset, metric, [baseline, *others], missing=missing)
-    base = aligned.column(baseline)
+    names = np.array(aligned.queries, dtype=object)
+    codes = np.array(aligned.queries, dtype=str)  # sorts as Python sorts str, in C
+    base = np.asarray(aligned.column(baseline), dtype=np.float64)
     out = []
     for system in others:
-        values = aligned.column(system)
-        changes = [
-            QueryChange(q, float(b), float(v))
-            for q, b, v in zip(aligned.queries, base, values, strict=True)
-        ]
-        changes.sort(key=lambda c: (-c.diff, c.query))
+        values = np.asarray(aligned.column(system), dtype=np.float64)
+        # largest gain first, equal gains in query order (lexsort: last key first)
+        order = np.lexsort((codes, -(values - base)))
+        changes = map(QueryChange, names[order], base[order].tolist(), values[order].tolist())
         out.append(PerQuery(dataset, metric, system, baseline, tuple(changes)))
     return tuple(out)

@@ -8,10 +8,10 @@ from :mod:`.analysis`, the figures from :mod:`.figures`, the methods text from
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
-
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
 
 from irtables.base.filenames import MAX_STEM, file_slugs, file_stems, slug
 from irtables.config import Config
@@ -24,6 +24,7 @@ from irtables.supplement import report
 from irtables.supplement.across import across_datasets
 from irtables.supplement.analysis import PerQuery, compare_queries
 from irtables.supplement.bibliography import bibtex
+from irtables.supplement.drawing import FigureDrawing
 from irtables.supplement.methods import methods_model
 from irtables.supplement.templates import render_page
 from irtables.tables import build_all
@@ -32,6 +33,9 @@ from irtables.tables.layouts import missing_policy
 from irtables.tables.means import dataset_means
 from irtables.tables.metrics import MetricIndex, family_of
 from irtables.tables.model import TableModel
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 Progress = Callable[[str, int, int], None]
 TABLE_FORMATS = ("latex", "markdown", "csv")
@@ -70,41 +74,53 @@ def build_supplement(
     pr_results: ResultSet | None = None,
     template_dirs: Sequence[str | Path] = (),
     progress: Progress | None = None,
+    workers: int | None = 1,
 ) -> Built:
     """Build every output of the supplement from the results and the configuration.
 
     ``pr_results`` holds interpolated precision (``IPrec@r``) evaluated from runs and
     qrels for the precision-recall figure; without it, IPrec values in ``results`` are
-    used, and without either the figure is skipped (and a note says so).
+    used, and without either the figure is skipped (and a note says so). The figures are
+    drawn in ``workers`` processes (``None``: one per core; see :mod:`.drawing`).
     """
     report_progress = progress or (lambda stage, done, total: None)
-    built = build_all(
-        results, config, progress=lambda d, t: report_progress("significance tests", d, t)
-    )
-    built = replace(built, tables=tuple(t for t in built.tables if _in_supplement(t, config)))
-    out: list[Output] = []
-    out += _tables(built, template_dirs)
-    analyses = _analyses(results, config, built)
-    out += _analysis_files(analyses, config)
-    figures, fig_files, notes = _figures(
-        results, config, analyses, pr_results, report_progress, built.tables
-    )
-    out += fig_files
-    across = across_datasets(results, config, built)
-    out += across.outputs
-    figures += across.figures
-    notes += across.notes
-    used = _used_metrics(results, config, built)
-    queries = {d: int(n) for d, n in _query_counts(results).items() if d in used}
-    model = methods_model(config, used, queries, built.comparisons, across=across.summary)
-    context = {**_context(config, built, analyses, figures, notes, model), **across.context}
-    out += [
-        _text("methods.tex", render_page("latex", "methods.tex.j2", context, template_dirs)),
-        _text("methods.md", render_page("markdown", "methods.md.j2", context, template_dirs)),
-        _text("references.bib", _bib_header() + bibtex(model.references)),
-        _text("supplement.tex", render_page("latex", "supplement.tex.j2", context, template_dirs)),
+    plans, notes = _early_plans(results, config, pr_results)
+    with FigureDrawing(workers=workers) as drawing:
+        # metric vs K and precision-recall need the means only: drawn while the tests run
+        drawing.submit(plans.jobs())
+        built = build_all(
+            results, config, progress=lambda d, t: report_progress("significance tests", d, t)
+        )
+        built = replace(built, tables=tuple(t for t in built.tables if _in_supplement(t, config)))
+        analyses = _analyses(results, config, built)
+        drawing.submit(plans.add_tabled(config, analyses, built.tables))
+        across = across_datasets(results, config, built)
+        drawing.submit(plans.add(across.plans))
+        notes += across.notes
+        figures = [entry for entry, _ in plans.ordered()]
+        # the workers draw while this process writes the tables and the text
+        tables = _tables(built, template_dirs)
+        reports = _analysis_files(analyses, config)
+        used = _used_metrics(results, config, built)
+        queries = {d: int(n) for d, n in _query_counts(results).items() if d in used}
+        model = methods_model(config, used, queries, built.comparisons, across=across.summary)
+        context = {**_context(config, built, analyses, figures, notes, model), **across.context}
+        pages = [
+            _text("methods.tex", render_page("latex", "methods.tex.j2", context, template_dirs)),
+            _text("methods.md", render_page("markdown", "methods.md.j2", context, template_dirs)),
+            _text("references.bib", _bib_header() + bibtex(model.references)),
+            _text(
+                "supplement.tex", render_page("latex", "supplement.tex.j2", context, template_dirs)
+            ),
+        ]
+        rendered = drawing.results(lambda done, total: report_progress("figures", done, total))
+    files = dict(zip(plans.submitted, rendered, strict=True))
+    drawn = [
+        Output(f"figures/{entry.stem}.{ext}", data)
+        for entry in figures
+        for ext, data in files[entry.stem].items()
     ]
-    return Built(tuple(out), tuple(notes), context)
+    return Built(tuple(tables + reports + drawn + across.outputs + pages), tuple(notes), context)
 
 
 def readme(built: Built, *, pdf: bool, template_dirs: Sequence[str | Path] = ()) -> Output:
@@ -213,36 +229,77 @@ def _sensitivity_plan(
     config: Config, tables: Sequence[TableModel]
 ) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
     """The figure of every sensitivity table whose section keeps ``figure = true``."""
-    from irtables.supplement.sensitivity import sensitivity_figure
-
     plans: list[tuple[FigureEntry, Callable[[], Figure]]] = []
     for table in tables:
         spec = next((s for s in config.tables if s.name == table.name), None)
         if table.layout != "sensitivity" or (spec is not None and not spec.figure):
             continue
+        from irtables.supplement.sensitivity import sensitivity_figure  # imports matplotlib
+
         stem = f"sensitivity-{slug(table.name, max_length=MAX_STEM)}"
         entry = FigureEntry(stem, table.caption.rstrip("."))
-        plans.append((entry, lambda t=table: sensitivity_figure(t)))  # type: ignore[misc]
+        plans.append((entry, partial(sensitivity_figure, table)))
     return plans
 
 
-def _figures(
-    results: ResultSet,
-    config: Config,
-    analyses: Sequence[PerQuery],
-    pr_results: ResultSet | None,
-    progress: Progress,
-    tables: Sequence[TableModel] = (),
-) -> tuple[list[FigureEntry], list[Output], list[str]]:
+Plan = tuple[FigureEntry, Callable[[], "Figure"]]
+
+
+@dataclass
+class _Plans:
+    """The figures of the supplement, to be drawn (picklable: see :mod:`.drawing`): those
+    that need the results only first, then those that need the tables."""
+
+    datasets: list[str]
+    slugs: dict[str, str]
+    k: dict[str, list[Plan]]
+    pr: list[Plan]
+    diff: dict[str, list[Plan]] = field(default_factory=dict)
+    more: list[Plan] = field(default_factory=list)  # sensitivity, forest plots
+    submitted: list[str] = field(default_factory=list)  # file stems, in submission order
+
+    def jobs(self) -> list[Callable[[], Figure]]:
+        """The first figures' jobs (metric vs K, precision-recall)."""
+        first = [*(p for d in self.datasets for p in self.k[d]), *self.pr]
+        self.submitted += [entry.stem for entry, _ in first]
+        return [draw for _, draw in first]
+
+    def add_tabled(
+        self, config: Config, analyses: Sequence[PerQuery], tables: Sequence[TableModel]
+    ) -> list[Callable[[], Figure]]:
+        """Add the figures that need the tables (per-query differences, sensitivity) and
+        return their jobs."""
+        self.diff = {d: _diff_plan(config, d, analyses, self.slugs[d]) for d in self.datasets}
+        diff = [p for d in self.datasets for p in self.diff[d]]
+        return self.add(_sensitivity_plan(config, tables), first=diff)
+
+    def add(
+        self, more: Sequence[Plan], *, first: Sequence[Plan] = ()
+    ) -> list[Callable[[], Figure]]:
+        """Add figures shown after the others (sensitivity, forest plots); their jobs."""
+        self.more += more
+        late = [*first, *more]
+        self.submitted += [entry.stem for entry, _ in late]
+        return [draw for _, draw in late]
+
+    def ordered(self) -> list[Plan]:
+        """In the order of the documents: per dataset metric vs K and per-query
+        differences, then precision-recall, sensitivity and forest plots."""
+        per_dataset = [p for d in self.datasets for p in (*self.k[d], *self.diff.get(d, []))]
+        return [*per_dataset, *self.pr, *self.more]
+
+
+def _early_plans(
+    results: ResultSet, config: Config, pr_results: ResultSet | None
+) -> tuple[_Plans, list[str]]:
+    """The figures that need only the results, and the notes on figures left out."""
     means = _means(results, config)
     index = MetricIndex.from_results(results)
     bars = _error_bars(results, config)
-    plans: list[tuple[FigureEntry, Callable[[], Figure]]] = []
     pr_source = pr_results if pr_results is not None else results
     slugs = file_slugs([*results.datasets(), *pr_source.datasets()])  # distinct file names
-    for dataset in _ordered(results.datasets(), [d.id for d in config.datasets]):
-        plans += _k_plan(config, dataset, means, index, bars, slugs[dataset])
-        plans += _diff_plan(config, dataset, analyses, slugs[dataset])
+    datasets = _ordered(results.datasets(), [d.id for d in config.datasets])
+    k = {d: _k_plan(config, d, means, index, bars, slugs[d]) for d in datasets}
     notes: list[str] = []
     pr_means = means if pr_source is results else _means(pr_source, config)
     pr = [p for d in pr_source.datasets() for p in _pr_plan(config, d, pr_means, slugs[d])]
@@ -251,15 +308,7 @@ def _figures(
             "No precision-recall figure: the results hold no interpolated precision "
             "(IPrec@r) and the configuration names no qrels and runs to compute it from."
         )
-    plans += pr
-    plans += _sensitivity_plan(config, tables)
-    entries, outputs = [], []
-    for done, (entry, draw) in enumerate(plans, start=1):
-        files = fig.render_all(draw())
-        outputs += [Output(f"figures/{entry.stem}.{ext}", data) for ext, data in files.items()]
-        entries.append(entry)
-        progress("figures", done, len(plans))
-    return entries, outputs, notes
+    return _Plans(datasets, slugs, k, pr), notes
 
 
 Means = dict[tuple[str, str, str], float]
@@ -319,7 +368,7 @@ def _k_plan(
         return []
     title = f"{config.dataset_name(dataset)}: effectiveness at rank cutoffs K"
     entry = FigureEntry(f"k-{slug}", title)
-    return [(entry, lambda: fig.k_curves(title, panels))]
+    return [(entry, partial(fig.k_curves, title, panels))]
 
 
 def _diff_plan(
@@ -334,7 +383,7 @@ def _diff_plan(
     base = config.system_name(mine[0].baseline)
     title = f"{config.dataset_name(dataset)}: per-query difference in {label} from {base}"
     entry = FigureEntry(f"diff-{slug}", title)
-    return [(entry, lambda: fig.difference_bars(title, label, panels))]
+    return [(entry, partial(fig.difference_bars, title, label, panels))]
 
 
 def _pr_plan(
@@ -354,7 +403,7 @@ def _pr_plan(
         return []
     title = f"{config.dataset_name(dataset)}: interpolated precision-recall"
     entry = FigureEntry(f"pr-{slug}", title)
-    return [(entry, lambda: fig.pr_curves(title, lines))]
+    return [(entry, partial(fig.pr_curves, title, lines))]
 
 
 def _systems_of(means: Means, dataset: str, config: Config) -> list[str]:

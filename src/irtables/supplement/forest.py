@@ -7,11 +7,13 @@ weight, with its 95% interval; the pooled effect is a diamond spanning its inter
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
 
 from irtables.stats.meta import MetaAnalysis
 from irtables.supplement.figures import WIDTH, _style
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 Names = Callable[[str], str]
 
@@ -20,6 +22,8 @@ def forest_plot(
     title: str, analyses: Sequence[MetaAnalysis], dataset: Names, system: Names
 ) -> Figure:
     """A forest plot of the meta-analyses of one metric (rows top to bottom)."""
+    from matplotlib.figure import Figure  # here, so that only drawing processes load it
+
     labels: list[str] = []
     with _style():
         rows = sum(len(m.studies) + 2 for m in analyses)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from irtables.model import ResultSet
 from irtables.output.writers import Written, write_files
 from irtables.study.pipeline import resolve_study, template_dirs_for
 from irtables.supplement.build import Output, build_supplement, readme
+from irtables.supplement.drawing import warm_up
 from irtables.supplement.index_page import index_page
 from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, relative
 from irtables.supplement.pdf import compile_pdf, pdflatex_available
@@ -41,14 +43,19 @@ def make_supplement(
     template_dirs: Sequence[str | Path] = (),
     pdf: bool = True,
     progress: Progress | None = None,
+    workers: int | None = 1,
 ) -> SupplementRun:
     """Build the supplement of a study and write it into ``outdir`` with its manifest.
 
     ``outdir`` defaults to ``supplement/`` beside the configuration (or in the results
     folder). Files whose content is unchanged are not rewritten; files that irtables did
     not generate are not overwritten unless ``force``. The PDF is compiled when ``pdf``
-    and pdflatex is available; otherwise a note says why it is missing.
+    and pdflatex is available; otherwise a note says why it is missing. The figures are
+    drawn in ``workers`` processes (``None``: one per core); a script that asks for more
+    than one must guard its entry point with ``if __name__ == "__main__":``, as for any
+    :mod:`multiprocessing` code.
     """
+    warm_up(workers)  # the workers' fork server starts while the results are read
 
     def evaluated(stage: str, done: int, total: int) -> None:
         if progress is not None and stage == "evaluate":
@@ -60,23 +67,24 @@ def make_supplement(
     target = Path(outdir) if outdir is not None else default_outdir(base)
     dirs = template_dirs_for(config, base, template_dirs)
     pr = _pr_results(config, base, progress)
-    built = build_supplement(results, config, pr_results=pr, template_dirs=dirs, progress=progress)
+    built = build_supplement(
+        results, config, pr_results=pr, template_dirs=dirs, progress=progress, workers=workers
+    )
     outputs, notes = list(built.outputs), list(built.notes)
-    compiled = None
-    if pdf and pdflatex_available():
-        if progress is not None:
-            progress("pdflatex", 0, 1)
-        compiled = compile_pdf(
-            (o.path, o.data) for o in outputs if o.path.endswith((".tex", ".pdf"))
-        )
-        if progress is not None:
-            progress("pdflatex", 1, 1)
-    elif pdf:
+    compiling = pdf and pdflatex_available()
+    if pdf and not compiling:
         notes.append(f"{PDF} was not compiled: pdflatex was not found.")
-    outputs.append(readme(built, pdf=compiled is not None, template_dirs=dirs))
-    outputs.append(index_page(built, pdf=compiled is not None, template_dirs=dirs))
-    if compiled is not None:
-        outputs.append(Output(PDF, compiled))
+    with ThreadPoolExecutor(1) as latex:  # pdflatex runs while the indexes are rendered
+        sources = [(o.path, o.data) for o in outputs if o.path.endswith((".tex", ".pdf"))]
+        if compiling and progress is not None:
+            progress("pdflatex", 0, 1)
+        pending = latex.submit(compile_pdf, sources) if compiling else None
+        outputs.append(readme(built, pdf=compiling, template_dirs=dirs))
+        outputs.append(index_page(built, pdf=compiling, template_dirs=dirs))
+        if pending is not None:
+            outputs.append(Output(PDF, pending.result()))  # a LaTeX error is raised here
+            if progress is not None:
+                progress("pdflatex", 1, 1)
     manifest = _manifest(results_path, config, base, target, outputs, notes)
     written = _write(target, outputs, manifest, force=force)
     return SupplementRun(target, tuple(written), tuple(notes))

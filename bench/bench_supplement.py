@@ -1,0 +1,332 @@
+"""Benchmark: ``irtables supplement`` against ``irtables tables`` on the same study.
+
+Run with ``make bench`` (``python bench/bench_supplement.py``). Two seeded studies are
+generated with ``bench/make_synthetic.py`` into ``bench/out/`` unless already there:
+
+- *medium*: 3 datasets x 6 systems x 2,000 queries x 40 metrics;
+- *msmarco*: 2 datasets x 5 systems x 7,000 queries x 40 metrics (MS MARCO dev sized).
+
+For each study, in one run, ``python -m irtables tables STUDY -o ...``, then
+``python -m irtables supplement STUDY -o ...`` (figures drawn in worker processes, one per
+core) and ``... supplement -j 1`` (figures drawn in-process, for comparison) run in fresh
+child processes, alternating, best of ``--repeat``: wall time as the user sees it
+(interpreter start-up, imports and pdflatex included), CPU time and peak memory from
+``os.wait4`` (CPU of the process and of the children it waited for, pdflatex included; the
+figure workers are children of multiprocessing's fork server, so the ``-j 1`` row is the
+one with the supplement's whole CPU time). ``--max-load X`` waits before each command until
+the 1-minute load average is below X (on a shared machine). The output is a Markdown
+table per study and the targets of the issue: the supplement within 4x the tables on the
+medium study, and under 15 s on the MS-MARCO-sized one.
+
+``--profile`` also runs the supplement of the medium study once in this process under
+cProfile (figures in-process) and prints where its time goes, stage by stage (the numbers
+behind bench/README.md; cProfile roughly doubles the time of Python-heavy stages).
+Exit status: 0, or 1 if a step failed (or, with ``--check``, if a target was missed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+OUT = HERE / "out"
+STAMP_NAME = ".complete.json"  # written last: a partial generation is redone
+
+
+@dataclass(frozen=True)
+class Study:
+    """A synthetic study of the benchmark and the target for its supplement."""
+
+    name: str
+    datasets: int
+    systems: int
+    queries: int
+    max_ratio: float | None = None  # supplement / tables
+    max_seconds: float | None = None  # supplement alone
+
+    @property
+    def path(self) -> Path:
+        """Where the study's files are generated."""
+        return OUT / f"supplement-{self.name}" / "study"
+
+    def describe(self) -> str:
+        """One line: the size of the study."""
+        return (
+            f"{self.name}: {self.datasets} datasets x {self.systems} systems x "
+            f"{self.queries:,} queries x 40 metrics"
+        )
+
+
+STUDIES = (
+    Study("medium", 3, 6, 2000, max_ratio=4.0),
+    Study("msmarco", 2, 5, 7000, max_seconds=15.0),
+)
+
+# Stages of the supplement for --profile: label, module and name of the function (the
+# name the caller looks up, so that a timer can wrap it).
+STAGES = (
+    ("load the results and the configuration", "irtables.supplement.run", "resolve_study"),
+    ("plans of metric-vs-K and PR figures (means)", "irtables.supplement.build", "_early_plans"),
+    ("all tables and significance tests (build_all)", "irtables.supplement.build", "build_all"),
+    ("per-query analysis (wins, ties, losses)", "irtables.supplement.build", "_analyses"),
+    ("meta-analysis, topic-set sizes", "irtables.supplement.build", "across_datasets"),
+    ("render the tables (LaTeX, Markdown, CSV)", "irtables.supplement.build", "_tables"),
+    ("per-query and failure reports", "irtables.supplement.build", "_analysis_files"),
+    ("methods text, supplement.tex (Jinja)", "irtables.supplement.build", "render_page"),
+    ("figures (draw, save PDF + PNG)", "irtables.supplement.drawing", "FigureDrawing.results"),
+    ("pdflatex (supplement.pdf)", "irtables.supplement.run", "compile_pdf"),
+    ("README.md", "irtables.supplement.run", "readme"),
+    ("index.html (tables as HTML, Markdown pages)", "irtables.supplement.run", "index_page"),
+    ("manifest (hashes of the inputs)", "irtables.supplement.run", "_manifest"),
+    ("write the files", "irtables.supplement.run", "_write"),
+)
+
+
+@dataclass
+class Step:
+    """One measured command."""
+
+    name: str
+    seconds: float
+    cpu_seconds: float
+    peak_mib: float
+    note: str = ""
+
+
+def run_child(argv: list[str]) -> tuple[int, Step, str]:
+    """Run ``argv``; return its exit status, measures and stderr.
+
+    ``os.wait4`` gives the rusage of the child and of the processes it waited for (the
+    figure workers, pdflatex): CPU time is their sum, peak memory the largest of them.
+    """
+    with tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=err, text=True)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: tell Popen
+        err.seek(0)
+        stderr = err.read()
+    cpu = usage.ru_utime + usage.ru_stime
+    return proc.returncode, Step(" ".join(argv[2:4]), seconds, cpu, usage.ru_maxrss / 1024), stderr
+
+
+def wait_for_quiet(max_load: float, timeout: float) -> str:
+    """Wait (up to ``timeout`` s) until the 1-minute load average is below ``max_load``;
+    returns the load average it started with, for the report."""
+    deadline = time.monotonic() + timeout
+    while os.getloadavg()[0] >= max_load and time.monotonic() < deadline:
+        time.sleep(5)
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+def ensure_study(study: Study) -> None:
+    """Generate the study unless a complete one with the same parameters exists."""
+    params = {"datasets": study.datasets, "systems": study.systems, "queries": study.queries}
+    stamp = study.path / STAMP_NAME
+    if stamp.is_file() and json.loads(stamp.read_text()) == params:
+        return
+    sys.path.insert(0, str(HERE))
+    from make_synthetic import generate
+
+    print(f"generating {study.describe()} in {study.path.relative_to(REPO)} ...", flush=True)
+    if stamp.exists():
+        stamp.unlink()
+    for old in study.path.glob("*/*.tsv"):
+        old.unlink()
+    generate(study.path, study.datasets, study.systems, study.queries, seed=0)
+    stamp.write_text(json.dumps(params))
+
+
+#: What is timed on each study: a label and the irtables arguments after the study folder.
+COMMANDS = (
+    ("irtables tables", ("tables", "--force")),
+    ("irtables supplement", ("supplement", "--force")),
+    ("irtables supplement -j 1 (figures in-process)", ("supplement", "--force", "-j", "1")),
+)
+
+
+def measure(study: Study, args: argparse.Namespace) -> list[Step] | str:
+    """Best wall time of ``--repeat`` alternating runs of each of :data:`COMMANDS`."""
+    best: dict[str, Step] = {}
+    for _ in range(args.repeat):
+        for label, (command, *options) in COMMANDS:
+            if label not in args.commands:
+                continue
+            load = wait_for_quiet(args.max_load, args.wait) if args.max_load else ""
+            outdir = study.path.parent / command
+            argv = [sys.executable, "-m", "irtables", command, str(study.path), "-o", str(outdir)]
+            code, step, err = run_child([*argv, *options])
+            if code != 0:
+                return f"`{label}` failed with exit status {code}:\n{err.strip()}"
+            if label not in best or step.seconds < best[label].seconds:
+                step.name = label
+                step.note = f"best of {args.repeat}" + (f", load {load} at start" if load else "")
+                best[label] = step
+    return [best[label] for label, _ in COMMANDS if label in best]
+
+
+def markdown(steps: list[Step]) -> str:
+    """The result table of one study in Markdown."""
+    floor = steps[0].seconds
+    cpu_floor = steps[0].cpu_seconds
+    lines = [
+        "| command | wall s | ratio to tables | CPU s | CPU ratio | peak MiB | note |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for step in steps:
+        lines.append(
+            f"| {step.name} | {step.seconds:.2f} | {step.seconds / floor:.2f}x | "
+            f"{step.cpu_seconds:.2f} | {step.cpu_seconds / cpu_floor:.2f}x | "
+            f"{step.peak_mib:.0f} | {step.note} |"
+        )
+    return "\n".join(lines)
+
+
+def verdict(study: Study, tables: Step, supplement: Step) -> tuple[str, bool]:
+    """The target line of one study and whether the target is met."""
+    if study.max_ratio is not None:
+        ratio = supplement.seconds / tables.seconds
+        ok = ratio <= study.max_ratio
+        return f"target: supplement <= {study.max_ratio:g}x tables -> {ratio:.2f}x", ok
+    assert study.max_seconds is not None
+    ok = supplement.seconds < study.max_seconds
+    return f"target: supplement < {study.max_seconds:g} s -> {supplement.seconds:.2f} s", ok
+
+
+def profile(study: Study) -> str:
+    """Where the supplement's time goes: one run with a timer around each stage, one
+    under cProfile (both in this process, figures drawn in-process)."""
+    import importlib
+
+    from irtables.supplement.run import make_supplement
+
+    outdir = study.path.parent / "supplement-profiled"
+    timed: dict[str, float] = {}
+    originals = []
+    for label, module_name, name in STAGES:
+        owner: object = importlib.import_module(module_name)
+        attribute = name
+        if "." in name:  # a method
+            cls, attribute = name.split(".")
+            owner = getattr(owner, cls)
+        function = getattr(owner, attribute)
+        originals.append((owner, attribute, function, label))
+        setattr(owner, attribute, _timer(function, label, timed))
+    start = time.perf_counter()
+    try:
+        make_supplement(study.path, outdir=outdir, force=True, workers=1)
+    finally:
+        for owner, attribute, function, _ in originals:
+            setattr(owner, attribute, function)
+    wall = time.perf_counter() - start
+
+    profiler = cProfile.Profile()
+    start = time.perf_counter()
+    profiler.enable()
+    make_supplement(study.path, outdir=outdir, force=True, workers=1)
+    profiler.disable()
+    profiled = time.perf_counter() - start
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    cumulative: dict[str, float] = {}
+    for _, _, function, label in originals:
+        code = getattr(function, "__code__", None)
+        for (filename, line, fname), (_, _, _, cum, _) in stats.items():
+            if code is not None and (filename, line, fname) == (
+                code.co_filename,
+                code.co_firstlineno,
+                code.co_name,
+            ):
+                cumulative[label] = cumulative.get(label, 0.0) + cum
+    code, startup, _ = run_child([sys.executable, "-c", "import irtables.supplement.run"])
+    lines = [
+        f"`make_supplement` on {study.describe()}, figures in-process (workers=1):",
+        f"{wall:.2f} s with timers, {profiled:.2f} s under cProfile; before it, "
+        f"python start-up + imports {startup.seconds:.2f} s (a fresh process)",
+        "",
+        "| stage | seconds (timer) | share | cProfile cumulative s |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for label, _, _ in STAGES:
+        seconds = timed.get(label, 0.0)
+        cum = f"{cumulative[label]:.2f}" if label in cumulative else "(thread)"
+        lines.append(f"| {label} | {seconds:.2f} | {seconds / wall:.0%} | {cum} |")
+    lines.append("")
+    lines.append(
+        "pdflatex runs in a thread while README.md and index.html are rendered (their "
+        "timers overlap); cProfile sees the main thread only. The first stage that "
+        "imports scipy's optimizers pays for it (the meta-analysis in the timed run)."
+    )
+    return "\n".join(lines)
+
+
+def _timer(
+    function: Callable[..., object], label: str, timed: dict[str, float]
+) -> Callable[..., object]:
+    def timed_call(*args: object, **kwargs: object) -> object:
+        start = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            timed[label] = timed.get(label, 0.0) + time.perf_counter() - start
+
+    return timed_call
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Generate if needed, measure, print the tables; see the module docstring."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each command (best of)")
+    parser.add_argument("--only", choices=[s.name for s in STUDIES], help="one study only")
+    parser.add_argument("--profile", action="store_true", help="profile the medium study")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
+    parser.add_argument(
+        "--max-load",
+        type=float,
+        default=0.0,
+        help="before each command, wait until the 1-minute load average is below this",
+    )
+    parser.add_argument("--wait", type=float, default=600.0, help="longest wait (s) for that")
+    parser.add_argument(
+        "--no-serial", action="store_true", help="skip the run with the figures in-process"
+    )
+    args = parser.parse_args(argv)
+    args.commands = [label for label, _ in COMMANDS[: 2 if args.no_serial else 3]]
+
+    failed = missed = False
+    for study in STUDIES:
+        if args.only and study.name != args.only:
+            continue
+        ensure_study(study)
+        result = measure(study, args)
+        print(f"\n{study.describe()} ({study.path.relative_to(REPO)})\n")
+        if isinstance(result, str):
+            print(result)
+            failed = True
+            continue
+        print(markdown(result))
+        line, ok = verdict(study, result[0], result[1])
+        print(f"\n{line} {'ok' if ok else 'MISSED'}")
+        missed = missed or not ok
+    if args.profile:
+        medium = STUDIES[0]
+        ensure_study(medium)
+        print()
+        print(profile(medium))
+    return 1 if failed or (args.check and missed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
