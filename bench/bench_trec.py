@@ -10,8 +10,9 @@ into ``bench/out/trec/`` by ``bench/make_runs.py``):
 Measures: every measure trec_eval prints by default (but ``gm_map``, which irtables does
 not compute) plus nDCG@K, P@K and R@K at trec_eval's cutoffs (5 ... 1000): trec_eval is
 called with ``-q -m official -m ndcg_cut -m recall``, pytrec_eval with the same measure
-names, irtables with the same measures (``-q``, tidy TSV to a file). Every tool is a
-fresh process timed from the outside (start-up included), median of ``--repeat`` runs;
+names, irtables with the same measures (``-q``, tidy TSV to standard output). Every tool
+is a fresh process timed from the outside (start-up included), median of ``--repeat`` runs
+(irtables' modules compiled to bytecode first, as an installed package has them);
 20 trec_eval runs are 20 calls one after the other, 20 irtables runs one call (every
 core), 20 pytrec_eval runs one script. Peak memory is the child's maximum resident set.
 
@@ -36,6 +37,7 @@ from common import (
     markdown,
     measure,
     measure_sequence,
+    precompile,
     trec_eval_binary,
     verdict,
 )
@@ -128,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args(argv)
     binary = trec_eval_binary()
+    precompile()
     pytrec = have_pytrec_eval()
     if not pytrec:
         print("pytrec_eval is not installed: its column is left out")

@@ -101,6 +101,18 @@ def _tree_usage(root: int) -> tuple[int, dict[int, float]]:
     return total, cpu_of
 
 
+def precompile() -> None:
+    """Compile irtables' modules to bytecode, as installing the package does (with
+    ``PYTHONDONTWRITEBYTECODE`` set, an editable install would compile them from source
+    in every measured process)."""
+    import compileall
+    import importlib.util
+
+    spec = importlib.util.find_spec("irtables")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        compileall.compile_dir(folder, quiet=1)
+
+
 def measure(argv: Sequence[str], *, repeat: int = 1, cwd: Path = REPO) -> Timing:
     """Median wall time and largest peak memory of ``repeat`` runs of ``argv``."""
     runs = sorted((run_child(argv, cwd=cwd) for _ in range(max(repeat, 1))), key=lambda r: r[0])

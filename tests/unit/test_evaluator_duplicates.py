@@ -120,3 +120,33 @@ def test_judged_rows_joined_on_codes_equal_the_string_lookup(seed: int, ids: str
     assert joined[0][order_a].tolist() == looked_up[0][order_b].tolist()
     assert joined[1][order_a].tolist() == looked_up[1][order_b].tolist()
     assert len(joined[0]) > 0
+
+
+@pytest.mark.parametrize("string_ids", [True, False], ids=["strings", "integers"])
+def test_a_document_judged_twice_is_named_with_its_line(tmp_path: Path, string_ids: bool) -> None:
+    doc = "LA0001-0001" if string_ids else "17"
+    other = "FT0002-0002" if string_ids else "18"
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text(f"1 0 {other} 1\n1 0 {doc} 1\n2 0 {doc} 0\n1 0 {doc} 0\n")
+    run = tmp_path / "r.run"
+    run.write_text(f"1 Q0 {doc} 1 2.0 t\n")
+    with pytest.raises(InputError, match=f"document {doc} is judged twice for query 1") as err:
+        evaluate(qrels, run, ["P@5"])
+    assert err.value.line == 4
+
+
+def test_string_ids_with_one_hash_are_told_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two judged ids of a query with the same hash: no hashed join, the same values."""
+    from irtables.evaluator import jobs, trec
+    from irtables.loaders.qrels import read_qrels
+
+    qrels, run, _ = _files(tmp_path, 3, string_ids=True, duplicate=False, uneven=True)
+    measures = ["P@5", "AP", "nDCG@10", "R@20"]
+    expected = evaluate(qrels, run, measures).frame
+    monkeypatch.setattr(trec, "string_hashes", lambda v: np.zeros(len(v), dtype=np.int64))
+    monkeypatch.setattr(jobs, "_INDEXES", {})  # index the qrels again
+    assert trec.index_qrels(read_qrels(qrels)).hashed is None
+    got = evaluate(qrels, run, measures).frame
+    pd.testing.assert_frame_equal(got, expected)

@@ -87,8 +87,10 @@ def tables(
     evaluated on every core; a run whose file, qrels and options did not change since the
     last time comes from the cache.
     """
-    from irtables.study.pipeline import template_dirs_for, write_tables
+    from irtables.base.preload import preload
+    from irtables.study.pipeline import TABLE_MODULES, template_dirs_for, write_tables
 
+    preload(TABLE_MODULES)  # while the results are read
     evaluated, tested, finish = study_progress()
     try:
         rs, config, base = resolve_for_command(

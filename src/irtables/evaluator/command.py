@@ -23,6 +23,7 @@ from irtables.evaluator.values import Average, RunValues, check_options
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion
 from irtables.loaders.trec_run import system_name
 from irtables.measures import parse_measure
+from irtables.model.runs import Run
 
 OutputFormat = Literal["tsv", "trec_eval"]
 
@@ -68,13 +69,18 @@ def evaluate_files(
         trec_eval=trec_eval,
     )
     pooled = worker_count(jobs, len(run_paths)) > 1
-    queries = qrels_queries(qrels_path, index=not pooled)  # its errors first
     names = [system_name(p) for p in run_paths]
     if len(set(names)) != len(names):  # bm25.dl19 and bm25.dl20: keep the suffixes
         names = [p.name[:-3] if p.name.lower().endswith(".gz") else p.name for p in run_paths]
     if len(set(names)) != len(names):
         raise InputError(f"two runs have the same name: {', '.join(names)}")
-    todo = file_jobs(qrels_path, list(zip(run_paths, names, strict=True)), options, workers=jobs)
+    runs: list[tuple[Path | Run, str]] = list(zip(run_paths, names, strict=True))
+    at_once = not pooled and progress is None and _small(run_paths[0] if run_paths else None)
+    with _first_run_read(runs, at_once=at_once) as first:
+        queries = qrels_queries(qrels_path, index=not pooled)  # its errors first
+        if first is not None:
+            runs[0] = (first(), names[0])
+    todo = file_jobs(qrels_path, runs, options, workers=jobs)
     values = evaluate_jobs(todo, workers=jobs, progress=progress)
     if fmt == "tsv":
         return format_tsv(values, queries, per_query=per_query or average == "micro")
@@ -88,6 +94,35 @@ def evaluate_files(
         per_query_missing=trec_eval == "10",
         relevance=relevance,
     )
+
+
+def _small(path: Path | None) -> bool:
+    """Whether a run file is small enough to be read beside the qrels (a large one takes
+    far longer than the qrels: reading it alone keeps its memory in one place)."""
+    try:
+        return path is not None and path.stat().st_size <= LONG_INPUT_BYTES
+    except OSError:
+        return False
+
+
+@contextmanager
+def _first_run_read(
+    runs: Sequence[tuple[Path | Run, str]], *, at_once: bool
+) -> Iterator[Callable[[], Run] | None]:
+    """With ``at_once``, the first run file is read in a thread while the qrels are read
+    and indexed (both parsers release the GIL); the callable gives the run (or raises its
+    error, after the qrels' own)."""
+    path, name = runs[0] if runs else (None, "")
+    if not at_once or not isinstance(path, Path):
+        yield None
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    from irtables.loaders.trec_run import read_run
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        future = pool.submit(read_run, path, name=name)
+        yield future.result
 
 
 def _warn_num_rel_quirk(values: Sequence[RunValues], relevance: int) -> None:

@@ -22,7 +22,8 @@ with the qrels hashes the run's document ids once against the (small) judged set
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -42,51 +43,75 @@ ScoreArray = npt.NDArray[np.float32] | npt.NDArray[np.float64]
 
 @dataclass(frozen=True, eq=False)
 class JudgementIndex:
-    """Qrels arranged for lookups: query order, per-query grades and a sorted key index."""
+    """Qrels arranged for lookups: query order, per-query grades and join tables.
+
+    ``row_query``, ``grade`` and ``docid`` describe each qrels row. ``hashed`` is the
+    join table of string document ids (see :meth:`join_table`), built with the index:
+    it is also the check that no document is judged twice for a query. The distinct
+    judged ids and the sorted (query, document) keys (``doc_values``, ``keys``,
+    ``key_grades``), which only the lookups of runs with few judged documents need, are
+    made on first use.
+    """
 
     queries: tuple[str, ...]  # byte-wise sorted
-    doc_values: pa.Array  # unique judged document ids
-    keys: IntArray  # sorted query_index * n_docs + doc_index
-    key_grades: IntArray  # grade of each key
     row_query: IntArray  # query index of each qrels row
     grade: IntArray  # grade of each qrels row
+    docid: pa.Array  # judged document id of each qrels row
+    hashed: tuple[npt.NDArray[np.uint64], IntArray] | None = field(default=None, repr=False)
 
     @property
     def n_queries(self) -> int:
         """Number of judged queries."""
         return len(self.queries)
 
+    @functools.cached_property
+    def _exact(self) -> tuple[pa.Array, IntArray, IntArray]:
+        doc_values, keys, order = _exact_keys(self.docid, self.row_query)
+        return doc_values, keys, self.grade[order]
+
+    @property
+    def doc_values(self) -> pa.Array:
+        """The distinct judged document ids."""
+        return self._exact[0]
+
+    @property
+    def keys(self) -> IntArray:
+        """Sorted ``query_index * n_docs + doc_index`` of every judgement."""
+        return self._exact[1]
+
+    @property
+    def key_grades(self) -> IntArray:
+        """The grade of each of :attr:`keys`."""
+        return self._exact[2]
+
     def join_table(self, hashed: bool) -> tuple[npt.NDArray[np.uint64], IntArray] | None:
-        """The keys as (query, document code) mixed into one sorted 64-bit number, and
-        the position in ``keys`` of each: built once per qrels, it finds each run's
-        judged rows by binary search (the hash table of a set lookup would be built
-        again for every run).
+        """The judgements as (query, document code) mixed into one sorted 64-bit number,
+        and the qrels row of each: built once per qrels, it finds each run's judged rows
+        by binary search (the hash table of a set lookup would be built again for every
+        run).
 
         Document codes are as :func:`_doc_codes` gives them for a run: string hashes
         (``hashed``), or the ids' integer values. None when the codes cannot join: ids
         that are not integers, or two judged documents of a query with one code (``07``
         and ``7``, or a hash collision); the caller then looks the strings up.
         """
+        if hashed:
+            return self.hashed
         cache = self.__dict__.setdefault("_join_tables", {})
         if hashed not in cache:
-            cache[hashed] = _join_table(self, hashed)
+            ints = _integer_codes(self.docid)
+            cache[hashed] = None if ints is None else _join_table(self.row_query, ints)
         table: tuple[npt.NDArray[np.uint64], IntArray] | None = cache[hashed]
         return table
 
 
 def _join_table(
-    index: JudgementIndex, hashed: bool
+    row_query: IntArray, doc_codes: npt.NDArray[np.integer]
 ) -> tuple[npt.NDArray[np.uint64], IntArray] | None:
-    n_docs = max(len(index.doc_values), 1)
-    if hashed:
-        doc_codes: npt.NDArray[np.integer] = string_hashes(index.doc_values)
-    else:
-        ints = _integer_codes(index.doc_values)
-        if ints is None:
-            return None
-        doc_codes = ints
-    mixed = _mix(index.keys // n_docs, doc_codes[index.keys % n_docs])
-    order = np.argsort(mixed, kind="stable")
+    """Sorted mixed (query, document code) of each row and the row of each; None if two
+    rows share one."""
+    mixed = _mix(row_query, doc_codes)
+    order = np.argsort(mixed)
     mixed = mixed[order]
     if len(mixed) > 1 and bool((mixed[1:] == mixed[:-1]).any()):
         return None
@@ -105,6 +130,16 @@ def _mix(query: IntArray, doc: npt.NDArray[np.integer]) -> npt.NDArray[np.uint64
     return mixed
 
 
+def _exact_keys(docid: pa.Array, row_query: IntArray) -> tuple[pa.Array, IntArray, IntArray]:
+    """The distinct ids, the sorted keys ``query * n_docs + doc`` and the row of each."""
+    encoded = pc.dictionary_encode(docid)  # one hash pass: distinct ids and codes
+    doc_values = encoded.dictionary
+    doc_index = to_numpy(encoded.indices).astype(np.int64)
+    keys = row_query * max(len(doc_values), 1) + doc_index
+    order = np.argsort(keys, kind="stable")
+    return doc_values, keys[order], order
+
+
 def index_qrels(qrels: Qrels) -> JudgementIndex:
     """Index qrels for :func:`rank_run`; a document judged twice for a query is an error.
 
@@ -119,30 +154,24 @@ def index_qrels(qrels: Qrels) -> JudgementIndex:
     """
     queries = qrels.queries
     row_query = _positions(qrels.qid, queries)
-    encoded = pc.dictionary_encode(qrels.docid)  # one hash pass: distinct ids and codes
-    doc_values = encoded.dictionary
-    doc_index = to_numpy(encoded.indices).astype(np.int64)
-    keys = row_query * max(len(doc_values), 1) + doc_index
-    order = np.argsort(keys, kind="stable")
-    sorted_keys = keys[order]
-    dup = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1])
-    if len(dup):
-        row = int(order[dup[0] + 1])
-        line = int(qrels.rows[row]) if qrels.rows is not None else row + 1
-        raise InputError(
-            f"document {qrels.docid[row]} is judged twice for query {qrels.qid[row]} "
-            "(trec_eval refuses duplicate judgements)",
-            path=qrels.source,
-            line=line if qrels.source != "<frame>" else None,
-        )
-    return JudgementIndex(
-        queries=queries,
-        doc_values=doc_values,
-        keys=sorted_keys,
-        key_grades=qrels.grade[order],
-        row_query=row_query,
-        grade=qrels.grade,
+    table = _join_table(row_query, string_hashes(qrels.docid))
+    index = JudgementIndex(
+        queries=queries, row_query=row_query, grade=qrels.grade, docid=qrels.docid, hashed=table
     )
+    if table is None:  # a (query, id hash) twice: a document judged twice, or two ids' hash
+        doc_values, keys, order = _exact_keys(qrels.docid, row_query)
+        index.__dict__["_exact"] = (doc_values, keys, qrels.grade[order])
+        dup = np.flatnonzero(keys[1:] == keys[:-1])
+        if len(dup):
+            row = int(order[dup[0] + 1])
+            line = int(qrels.rows[row]) if qrels.rows is not None else row + 1
+            raise InputError(
+                f"document {qrels.docid[row]} is judged twice for query {qrels.qid[row]} "
+                "(trec_eval refuses duplicate judgements)",
+                path=qrels.source,
+                line=line if qrels.source != "<frame>" else None,
+            )
+    return index
 
 
 @dataclass(frozen=True, eq=False)
@@ -199,7 +228,7 @@ def rank_run(
     view = _SortedView.build(run, codes, ranking_scores(run.score, version))
     block_query = lut[view.block_code]
     doc_codes = None
-    if 8 * len(index.doc_values) >= len(run) and len(run):  # deep judgements: join on codes
+    if 8 * len(index.grade) >= len(run) and len(run):  # deep judgements: join on codes
         doc_codes = _doc_codes(run.docid)
     rows, grades = _judged_rows(index, run, codes, lut, doc_codes)
     _check_duplicates(run, view, block_query, depth, doc_codes)
@@ -270,12 +299,12 @@ def _judged_rows(
     duplicate check) are looked up in the qrels' join table, and every hit is confirmed
     on the strings; without a table, the ids are looked up in the judged ones.
     """
-    if not len(index.keys) or not len(run):
+    if not len(index.grade) or not len(run):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     table = index.join_table(doc_codes[1]) if doc_codes is not None else None
     if doc_codes is not None and table is not None:
         return _joined_rows(index, run, codes, lut, doc_codes[0], table)
-    if 8 * len(index.doc_values) < len(run):  # few judged documents (MS MARCO): a bitmap
+    if 8 * len(index.grade) < len(run):  # few judged documents (MS MARCO): a bitmap
         rows = np.flatnonzero(to_numpy(pc.is_in(run.docid, value_set=index.doc_values)))
         rows = rows[lut[codes[rows]] >= 0]
         found = pc.index_in(take(run.docid, rows), value_set=index.doc_values)
@@ -315,14 +344,12 @@ def _joined_rows(
     pos[order] = np.searchsorted(mixed_keys, run_keys[order])
     np.minimum(pos, len(mixed_keys) - 1, out=pos)
     hit = mixed_keys[pos] == run_keys
-    rows, at = rows[hit], key_at[pos[hit]]
-    key = index.keys[at]
-    n_docs = max(len(index.doc_values), 1)
-    same_query = key // n_docs == query[rows]
-    judged_ids = index.doc_values.take(pa.array(key % n_docs, type=pa.int64()))
+    rows, at = rows[hit], key_at[pos[hit]]  # ``at``: the qrels row of each candidate
+    same_query = index.row_query[at] == query[rows]
+    judged_ids = take(index.docid, at)
     same_doc = to_numpy(pc.equal(take(run.docid, rows), judged_ids))
     keep = same_query & same_doc
-    return rows[keep], index.key_grades[at[keep]].astype(np.int64)
+    return rows[keep], index.grade[at[keep]].astype(np.int64)
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,8 +9,8 @@ printed value; see :mod:`irtables.lint`. Missing values are NaN and never violat
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +22,7 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 Message = Callable[[FloatArray], str]
 SLACK = 1e-9  # floating-point slack on top of the rounding tolerance
+CHUNK_ROWS = 175_000  # rows checked at a time (a study of 14 M values: two chunks)
 
 #: Every check, with what it asserts (the README and ``irtables lint --help`` list them).
 CHECKS: dict[str, str] = {
@@ -52,6 +53,17 @@ class Grid:
     blocks: list[tuple[str, str]]  # (dataset, system)
     queries: list[str]
 
+    def rows(self, start: int, stop: int) -> Grid:
+        """The grid of rows ``start:stop`` (views; the measures, blocks and queries are
+        the whole grid's)."""
+        return replace(
+            self,
+            values=self.values[start:stop],
+            eps=self.eps[start:stop],
+            row_block=self.row_block[start:stop],
+            row_query=self.row_query[start:stop],
+        )
+
 
 @dataclass(frozen=True)
 class Hit:
@@ -60,12 +72,41 @@ class Hit:
     check: str
     rows: IntArray
     metrics: tuple[str, ...]
-    values: FloatArray  # len(rows) x len(metrics)
     message: Message
+    values: FloatArray | None = None  # len(rows) x len(metrics); None: the grid's columns
+    cols: tuple[int, ...] = ()  # ... ``cols`` at ``rows``, read when a violation is shown
+
+    def values_at(self, grid: Grid, i: int) -> FloatArray:
+        """The values of the ``i``-th row of this hit, in the order of ``metrics``."""
+        if self.values is not None:
+            return np.asarray(self.values[i], dtype=np.float64)
+        return np.asarray(grid.values[int(self.rows[i]), list(self.cols)], dtype=np.float64)
 
 
-def run_checks(grid: Grid, *, means: bool) -> list[Hit]:
-    """Every check that holds for per-query values, or (``means``) for mean values."""
+def run_checks(grid: Grid, *, means: bool, chunk: int = CHUNK_ROWS) -> list[Hit]:
+    """Every check that holds for per-query values, or (``means``) for mean values.
+
+    Every check reads each row on its own, so a large grid is checked ``chunk`` rows at
+    a time, on every core (the checks are numpy calls, which release the GIL): the
+    temporary columns stay small and the hits are the same, in the same order.
+    """
+    if len(grid.eps) <= chunk:
+        return _run_checks(grid, means)
+    starts = list(range(0, len(grid.eps), chunk))
+
+    def check(lo: int) -> list[Hit]:
+        part = grid.rows(lo, lo + chunk)
+        return [replace(h, rows=h.rows + lo) for h in _run_checks(part, means)]
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    from irtables.base.executor import available_cores
+
+    with ThreadPoolExecutor(max_workers=min(available_cores(), len(starts))) as pool:
+        return [h for found in pool.map(check, starts) for h in found]
+
+
+def _run_checks(grid: Grid, means: bool) -> list[Hit]:
     fams = _families(grid)
     hits = _bounds(grid, means) + _monotonic(grid, fams)
     hits += _top1(grid, fams, means)
@@ -106,11 +147,16 @@ def _groups(fams: Families, family: str) -> Iterator[tuple[int | None, dict[int 
 
 
 def _hit(check: str, grid: Grid, bad: BoolArray, cols: list[int], message: Message) -> list[Hit]:
-    rows = np.flatnonzero(bad)
+    return _hit_rows(check, grid, np.flatnonzero(bad), cols, message)
+
+
+def _hit_rows(
+    check: str, grid: Grid, rows: IntArray, cols: list[int], message: Message
+) -> list[Hit]:
     if not len(rows):
         return []
-    values = grid.values[np.ix_(rows, np.asarray(cols, dtype=np.int64))]
-    return [Hit(check, rows, tuple(grid.names[c] for c in cols), values, message)]
+    names = tuple(grid.names[c] for c in cols)
+    return [Hit(check, rows, names, message, cols=tuple(cols))]
 
 
 def _col(grid: Grid, j: int) -> FloatArray:
@@ -162,29 +208,56 @@ def _running_max(grid: Grid, order: list[int], scale: list[float], what: str) ->
     """Flag values below the largest value at a smaller cutoff (``scale``: P@K -> P@K·K)."""
     if len(order) < 2:
         return []
-    best = _col(grid, order[0]) * scale[0]
-    best_at = np.zeros(len(best), dtype=np.int64)
+    scaled = [
+        _col(grid, j) * k if k != 1.0 else _col(grid, j) for j, k in zip(order, scale, strict=True)
+    ]
+    return _running_max_rows(grid, order, scale, what, np.arange(len(grid.eps)), scaled)
+
+
+def _running_max_rows(
+    grid: Grid,
+    order: list[int],
+    scale: list[float],
+    what: str,
+    rows: IntArray,
+    scaled: Sequence[FloatArray],
+) -> list[Hit]:
+    """:func:`_running_max` on some rows (``scaled``: their scaled values per cutoff)."""
+    n = len(rows)
+    eps = grid.eps[rows] if n < len(grid.eps) else grid.eps
+    best = np.array(scaled[0], dtype=np.float64)
+    best_at = np.zeros(n, dtype=np.int64)
+    best_scale = np.full(n, scale[0])
+    tol, floor = np.empty(n), np.empty(n)
+    bad, up = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
     hits = []
     for i in range(1, len(order)):
-        v = _col(grid, order[i]) * scale[i]
-        tol = grid.eps * (np.asarray(scale)[best_at] + scale[i]) + SLACK
-        bad = v < best - tol
-        for a in np.unique(best_at[bad]):
-            lo, hi = scale[int(a)], scale[i]
-            if what == "relret":
-                msg: Message = lambda x, lo=lo, hi=hi: (  # type: ignore[misc]  # noqa: E731
-                    f"P@{hi:g}·{hi:g} = {fmt(x[1] * hi)} relevant retrieved < "
-                    f"P@{lo:g}·{lo:g} = {fmt(x[0] * lo)} at a smaller K"
-                )
-            else:
-                names = (grid.names[order[int(a)]], grid.names[order[i]])
-                msg = lambda x, w=what, nm=names: (  # type: ignore[misc]  # noqa: E731
-                    f"{nm[1]} = {fmt(x[1])} < {nm[0]} = {fmt(x[0])}: {w} cannot decrease in K"
-                )
-            hits += _hit("monotonic", grid, bad & (best_at == a), [order[int(a)], order[i]], msg)
-        up = np.isnan(best) | (v > best)
-        best = np.where(up, v, best)
-        best_at = np.where(up, i, best_at)
+        v = scaled[i]
+        np.add(best_scale, scale[i], out=tol)  # eps * (scale at the best + this one) + slack
+        np.multiply(tol, eps, out=tol)
+        np.add(tol, SLACK, out=tol)
+        np.subtract(best, tol, out=floor)
+        np.less(v, floor, out=bad)
+        if bad.any():
+            for a in np.unique(best_at[bad]):
+                lo, hi = scale[int(a)], scale[i]
+                if what == "relret":
+                    msg: Message = lambda x, lo=lo, hi=hi: (  # type: ignore[misc]  # noqa: E731
+                        f"P@{hi:g}·{hi:g} = {fmt(x[1] * hi)} relevant retrieved < "
+                        f"P@{lo:g}·{lo:g} = {fmt(x[0] * lo)} at a smaller K"
+                    )
+                else:
+                    names = (grid.names[order[int(a)]], grid.names[order[i]])
+                    msg = lambda x, w=what, nm=names: (  # type: ignore[misc]  # noqa: E731
+                        f"{nm[1]} = {fmt(x[1])} < {nm[0]} = {fmt(x[0])}: {w} cannot decrease in K"
+                    )
+                cols = [order[int(a)], order[i]]
+                hits += _hit_rows("monotonic", grid, rows[bad & (best_at == a)], cols, msg)
+        np.greater(v, best, out=up)
+        up |= np.isnan(best)
+        np.copyto(best, v, where=up)
+        best_at[up] = i
+        best_scale[up] = scale[i]
     return hits
 
 
@@ -224,22 +297,29 @@ class _Source:
 
 def _num_rel_sources(
     grid: Grid, fams: Families, rel: int | None, pcols: dict[int | None, int]
-) -> Iterator[tuple[_Source, FloatArray, FloatArray]]:
-    """(source, lower bound, upper bound) on num_rel, per row; NaN where unknown."""
+) -> Iterator[tuple[_Source, FloatArray, FloatArray | None]]:
+    """(source, lower bound, upper bound) on num_rel, per row; NaN where unknown (an upper
+    bound of None: none on any row)."""
     e = grid.eps
     rcols = fams.get(("R", rel), {})
     with _errstate():
         for k, j in sorted((k, j) for k, j in pcols.items() if k is not None):
             p = _col(grid, j)
-            found = np.maximum(p - e, 0) * k
+            found = p - e
+            np.maximum(found, 0, out=found)
+            found *= k
             yield (
                 _Source([j], lambda x, k=k: f"P@{k}·{k} = {fmt(x[0] * k)} relevant retrieved"),  # type: ignore[misc]
                 found,
-                np.full(len(p), np.nan),
+                None,
             )
             if k in rcols:
                 r = _col(grid, rcols[k])
-                upper = np.where(r - e > 0, (p + e) * k / (r - e), np.nan)
+                below = r - e
+                upper = p + e
+                upper *= k
+                upper /= below
+                upper[~(below > 0)] = np.nan
                 text = lambda x, k=k: (  # noqa: E731
                     f"P@{k}·{k} = {fmt(x[0] * k)} and R@{k} = {fmt(x[1])} "
                     f"imply {fmt(x[0] * k / x[1]) if x[1] else '∞'}"
@@ -256,20 +336,34 @@ def _num_rel(grid: Grid, fams: Families) -> list[Hit]:
     for rel, pcols in _groups(fams, "P"):
         sources = list(_num_rel_sources(grid, fams, rel, pcols))
         n = len(grid.eps)
-        lo, hi = np.zeros(n), np.full(n, np.inf)
-        lo_at, hi_at = np.full(n, -1), np.full(n, -1)
+        lo, hi = np.zeros(n), np.full(n, np.inf)  # the tightest bounds of any source
+        for _, low, high in sources:
+            np.fmax(lo, low, out=lo)
+            if high is not None:
+                np.fmin(hi, high, out=hi)
+        with _errstate():
+            bad = (hi < np.inf) & (np.ceil(lo - 1e-6) > np.floor(hi + 1e-6))
+        rows = np.flatnonzero(bad)
+        if not len(rows):
+            continue
+        # the first source that reached each bound, on the rows in conflict only
+        lo, hi = np.zeros(len(rows)), np.full(len(rows), np.inf)
+        lo_at, hi_at = np.full(len(rows), -1), np.full(len(rows), -1)
         for i, (_, low, high) in enumerate(sources):
-            up, down = low > lo, high < hi
-            lo, lo_at = np.where(up, low, lo), np.where(up, i, lo_at)
-            hi, hi_at = np.where(down, high, hi), np.where(down, i, hi_at)
-        bad = (hi_at >= 0) & (np.ceil(lo - 1e-6) > np.floor(hi + 1e-6))
+            value = low[rows]
+            up = value > lo
+            lo, lo_at = np.where(up, value, lo), np.where(up, i, lo_at)
+            if high is not None:
+                value = high[rows]
+                down = value < hi
+                hi, hi_at = np.where(down, value, hi), np.where(down, i, hi_at)
         width = len(sources)
-        for pair in np.unique(lo_at[bad] * width + hi_at[bad]):
+        for pair in np.unique(lo_at * width + hi_at):
             a, b = divmod(int(pair), width)
             low_src, high_src = sources[int(a)][0], sources[int(b)][0]
             msg = _conflict(low_src, high_src)
-            mask = bad & (lo_at == a) & (hi_at == b)
-            hits += _hit("num_rel", grid, mask, low_src.cols + high_src.cols, msg)
+            chosen = rows[(lo_at == a) & (hi_at == b)]
+            hits += _hit_rows("num_rel", grid, chosen, low_src.cols + high_src.cols, msg)
     return hits
 
 

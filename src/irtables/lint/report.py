@@ -19,19 +19,21 @@ are compared with each other.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from irtables.errors import UnknownNameError
 from irtables.lint.checks import CHECKS, Grid, Hit, fmt, run_checks
 from irtables.loaders.discover import Study
 from irtables.measures import FAMILIES, Measure, parse_measure
 from irtables.model import ResultSet
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -127,10 +129,10 @@ def lint(
         raise UnknownNameError(f"tolerance must be a number >= 0, got {tolerance}")
     study = source if isinstance(source, Study) else None
     results = source.results if isinstance(source, Study) else source
-    grid = _grid(results.frame, tolerance)
+    grid = _results_grid(results, tolerance)
     hits = run_checks(grid, means=False)
     paths = _paths(study) if study is not None else {}
-    checked = len(results.frame)
+    checked = results.n_rows
     summary_hits: list[Hit] = []
     sgrid = None
     if study is not None and not study.summary.empty:
@@ -151,6 +153,35 @@ def lint(
 
 
 # --- the grid: one row per (dataset, system, query), one column per measure ----------------
+
+
+def _results_grid(results: ResultSet, tolerance: float | None) -> Grid:
+    """The grid of a result set: its :attr:`~irtables.model.ResultSet.layout`, as is."""
+    layout = results.layout
+    n_sys = results.size("system")
+    metric_names = list(results.categories("metric"))
+    n_blocks = int(layout.row_block.max()) + 1 if len(layout.row_block) else 0
+    datasets, systems = results.categories("dataset"), results.categories("system")
+    blocks = [(datasets[b // n_sys], systems[b % n_sys]) for b in range(n_blocks)]
+
+    def block_of(rows: npt.NDArray[np.intp]) -> IntArray:
+        block = results.codes_at("dataset", rows)
+        block *= n_sys
+        block += results.codes_at("system", rows)
+        return block
+
+    eps = _block_eps(results.values_at, results.n_rows, block_of, n_blocks, tolerance)
+    return Grid(
+        values=layout.values.T,  # metric-major storage: each column is contiguous
+        measures=[_measure(m) for m in metric_names],
+        names=metric_names,
+        eps=eps[layout.row_block],
+        block_eps=eps,
+        row_block=layout.row_block,
+        row_query=layout.row_query,
+        blocks=blocks,
+        queries=list(results.categories("query")),
+    )
 
 
 def _grid(frame: pd.DataFrame, tolerance: float | None) -> Grid:
@@ -176,7 +207,9 @@ def _grid(frame: pd.DataFrame, tolerance: float | None) -> Grid:
         (str(cats["dataset"].categories[b // n_sys]), str(cats["system"].categories[b % n_sys]))
         for b in range(int(block.max()) + 1 if len(block) else 0)
     ]
-    eps = _block_eps(values, block, len(blocks), tolerance)
+    eps = _block_eps(
+        lambda rows: values[rows], len(values), lambda rows: block[rows], len(blocks), tolerance
+    )
     row_block = (row_keys // n_q).astype(np.int64)
     return Grid(
         values=matrix,
@@ -193,6 +226,8 @@ def _grid(frame: pd.DataFrame, tolerance: float | None) -> Grid:
 
 def _categorical(series: pd.Series) -> Any:
     """The column as a pandas Categorical (``.codes``, ``.categories``)."""
+    import pandas as pd
+
     if isinstance(series.dtype, pd.CategoricalDtype):
         return series.array
     return pd.Categorical(series.astype(str))
@@ -221,19 +256,25 @@ def _measure(name: str) -> Measure | None:
 
 
 def _block_eps(
-    values: FloatArray, block: IntArray, n_blocks: int, tolerance: float | None
+    values_at: Callable[[npt.NDArray[np.intp]], FloatArray],
+    n_rows: int,
+    block_of: Callable[[npt.NDArray[np.intp]], npt.NDArray[np.integer]],
+    n_blocks: int,
+    tolerance: float | None,
 ) -> FloatArray:
-    """Half a unit of the printed precision of each block's values (or ``tolerance``)."""
+    """Half a unit of the printed precision of each block's values (or ``tolerance``);
+    ``values_at(rows)`` and ``block_of(rows)`` give the values and blocks of some rows."""
     if tolerance is not None:
         return np.full(n_blocks, float(tolerance))
-    stride = max(1, len(values) // _SAMPLE)
-    picked = np.arange(0, len(values), stride)
+    stride = max(1, n_rows // _SAMPLE)
+    picked = np.arange(0, n_rows, stride)
     decimals = np.full(n_blocks, -1, dtype=np.int64)
-    np.maximum.at(decimals, block[picked], _decimals(values[picked]))
+    np.maximum.at(decimals, block_of(picked), _decimals(values_at(picked)))
     unseen = np.flatnonzero(decimals < 0)
     if len(unseen):
-        rows = np.flatnonzero(np.isin(block, unseen))
-        np.maximum.at(decimals, block[rows], _decimals(values[rows]))
+        every = np.arange(n_rows)
+        rows = np.flatnonzero(np.isin(block_of(every), unseen))
+        np.maximum.at(decimals, block_of(rows), _decimals(values_at(rows)))
     half_unit = 0.5 * 10.0 ** (-np.clip(decimals, MIN_DECIMALS, 9).astype(np.float64))
     half_unit += FULL_PRECISION
     return np.where(decimals > 9, FULL_PRECISION, half_unit)
@@ -291,7 +332,8 @@ def _mean_hits(grid: Grid, sgrid: Grid) -> list[Hit]:
                 f"{n[r]} per-query values is {fmt(got[r])}"
             )
             vals = np.array([[stated[r], got[r]]])
-            hits.append(Hit("mean", np.array([r]), (name,), vals, lambda _x, t=text: t))  # type: ignore[misc]
+            message = lambda _x, t=text: t  # type: ignore[misc]  # noqa: E731
+            hits.append(Hit("mean", np.array([r]), (name,), message, values=vals))
     return hits
 
 
@@ -309,16 +351,19 @@ def _violations(
     """Materialise hits as records, ordered by dataset, system, query, then check."""
     if not hits:
         return []
-    rows = np.concatenate([h.rows for h in hits])
-    which = np.concatenate([np.full(len(h.rows), i) for i, h in enumerate(hits)])
-    pos = np.concatenate([np.arange(len(h.rows)) for h in hits])
-    order = np.lexsort((pos, which, rows))
-    if limit is not None:
-        order = order[:limit]
+    rows = np.concatenate([h.rows for h in hits]).astype(np.int64)
+    which = np.concatenate([np.full(len(h.rows), i, dtype=np.int64) for i, h in enumerate(hits)])
+    starts = np.cumsum([0] + [len(h.rows) for h in hits])
+    key = rows * len(hits) + which  # unique: a hit names each of its rows once
+    if limit is not None and limit < len(key):
+        first = np.argpartition(key, limit - 1)[:limit] if limit > 0 else key[:0]
+        order = first[np.argsort(key[first])]
+    else:
+        order = np.argsort(key)
     out = []
-    for o in order:
+    for o in order.tolist():
         hit, r = hits[int(which[o])], int(rows[o])
-        vals = hit.values[int(pos[o])]
+        vals = hit.values_at(grid, o - int(starts[which[o]]))
         dataset, system = grid.blocks[int(grid.row_block[r])]
         out.append(
             Violation(
@@ -341,11 +386,16 @@ def _paths(study: Study) -> dict[tuple[str, str], str]:
         if f.dataset is not None and f.system is not None:
             out[(f.dataset, f.system)] = f.path
             continue
-        cols = [c for c in ("dataset", "system") if c in f.frame.columns]
-        pairs = f.frame.groupby(cols, observed=True).size().index
-        for pair in pairs:
-            key = pair if isinstance(pair, tuple) else (pair,)
-            named = dict(zip(cols, key, strict=True))
+        cols = [c for c in ("dataset", "system") if c in f.factors]
+        codes = np.column_stack([f.factors[c].codes.astype(np.int64) for c in cols])
+        for pair in np.unique(codes, axis=0).tolist():
+            if min(pair) < 0:
+                continue  # a row without a dataset or system
+            named = {
+                c: f.factors[c].categories[code]
+                for c, code in zip(cols, pair, strict=True)
+                if code >= 0
+            }
             out[(str(named.get("dataset", f.dataset)), str(named.get("system", f.system)))] = f.path
     return out
 

@@ -8,18 +8,22 @@ the values and turns it into a :class:`LoadedFile`.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from irtables.errors import InputError
 
-if TYPE_CHECKING:  # the records are light: readers import pandas when they run
+if TYPE_CHECKING:  # the records are light: readers import numpy (and pandas) when they run
     import numpy as np
     import numpy.typing as npt
     import pandas as pd
+
+    from irtables.model.factor import Factor
+    from irtables.model.parts import PartShape
 
 #: Canonical names of the optional columns a per-query frame may carry.
 OPTIONAL_COLUMNS = ("system", "dataset", "seed")
@@ -30,17 +34,33 @@ class Parsed:
     """What a reader found in one file, before metric names are resolved.
 
     ``frame`` has the columns ``query`` (strings), ``metric`` (raw names), ``value``
-    (float64) and optionally ``system`` and ``dataset``. Row ``i`` sits on physical
-    line ``lines[i]`` of the file, or on ``first_line + i`` when ``lines`` is None;
-    both are None for formats without lines (Parquet, JSON). ``summary`` holds the
-    file's own means (columns ``metric``, ``value``, ``line`` and maybe ``system``).
+    (float64) and optionally ``system`` and ``dataset``. A reader may instead give the
+    same columns without pandas: ``factors`` (a :class:`~irtables.model.factor.Factor`
+    per key column) and ``values``. Row ``i`` sits on physical line ``lines[i]`` of the
+    file, or on ``first_line + i`` when ``lines`` is None; both are None for formats
+    without lines (Parquet, JSON). ``summary`` holds the file's own means (columns
+    ``metric``, ``value``, ``line`` and maybe ``system``).
     """
 
-    frame: pd.DataFrame
+    frame: pd.DataFrame | None = None
     lines: npt.NDArray[np.int64] | None = None
     first_line: int | None = None
     summary: pd.DataFrame | None = None
     runid: str | None = None
+    factors: Mapping[str, Factor] | None = None
+    values: npt.NDArray[np.float64] | None = None
+
+    def as_frame(self) -> pd.DataFrame:
+        """The rows as a frame: ``frame``, or the ``factors`` and ``values`` as one."""
+        if self.frame is not None:
+            return self.frame
+        import pandas as pd
+
+        if self.factors is None or self.values is None:
+            raise ValueError("a reader returned neither a frame nor factors")
+        columns: dict[str, object] = {c: f.to_categorical() for c, f in self.factors.items()}
+        columns["value"] = self.values
+        return pd.DataFrame(columns, copy=False)
 
     def line(self, row: int) -> int | None:
         """Physical (1-based) line of row ``row`` of ``frame``, if the format has lines."""
@@ -51,9 +71,9 @@ class Parsed:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LoadedFile:
-    """One per-query file, read into a tidy frame.
+    """One per-query file, read into columns.
 
     Attributes
     ----------
@@ -61,29 +81,64 @@ class LoadedFile:
         The file, as given.
     format : str
         The :data:`~irtables.loaders.LOADERS` key that read it.
-    frame : pandas.DataFrame
-        Per-query rows: ``query`` (str), ``metric`` (canonical measure name), ``value``
-        (float64) and, only if the file has them, ``system``, ``dataset`` and ``seed``
-        (one run of a system: a seed or a fold).
-    summary : pandas.DataFrame
+    factors : mapping of str to Factor
+        The key columns of its rows: ``query`` and ``metric`` (canonical measure names)
+        and, only if the file has them, ``system``, ``dataset`` and ``seed`` (one run of
+        a system: a seed or a fold).
+    values : numpy.ndarray
+        The value of each row (float64).
+    own_means : pandas.DataFrame or None
         The file's own means where it has them (trec_eval ``all`` rows): columns
-        ``[system], metric, value``; empty otherwise.
+        ``[system], metric, value``; None otherwise (see :attr:`summary`).
     runid : str or None
         The ``runid`` line of a trec_eval dump, if any (not used as the system name).
     system, dataset : str or None
         Filled in by :func:`~irtables.loaders.load_study` for files without such columns.
     seed : str or None
         The run (file stem) of a file in a system folder ``<dataset>/<system>/<seed>.<ext>``.
+    shape : PartShape or None
+        For a file with query and metric columns only (one dataset and one system): what
+        the tables need of it (:class:`~irtables.model.parts.PartShape`), computed by the
+        thread that read it.
     """
 
     path: str
     format: str
-    frame: pd.DataFrame
-    summary: pd.DataFrame
+    factors: Mapping[str, Factor]
+    values: npt.NDArray[np.float64]
+    own_means: pd.DataFrame | None = None
     runid: str | None = None
     system: str | None = None
     dataset: str | None = None
     seed: str | None = None
+    shape: PartShape | None = None
+
+    @functools.cached_property
+    def frame(self) -> pd.DataFrame:
+        """Per-query rows as a frame: the :attr:`factors` as categorical columns (in the
+        order ``system, dataset, seed, query, metric``, those the file has) and ``value``."""
+        import pandas as pd
+
+        columns: dict[str, object] = {c: f.to_categorical() for c, f in self.factors.items()}
+        columns["value"] = self.values
+        return pd.DataFrame(columns, copy=False)
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        """The file's own means (columns ``[system], metric, value``); empty if none."""
+        if self.own_means is not None:
+            return self.own_means
+        import pandas as pd
+
+        return pd.DataFrame(
+            {"metric": pd.Series([], dtype=str), "value": pd.Series([], dtype=float)}
+        )
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The names of the file's key columns (``query``, ``metric`` and those it has of
+        ``system``, ``dataset``, ``seed``)."""
+        return tuple(self.factors)
 
 
 ReadFunction = Callable[[bytes, str], Parsed]

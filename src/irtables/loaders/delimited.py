@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import csv
 import io
+import threading
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
+from irtables.base.arrow import to_numpy
 from irtables.base.numbers import parse_number
 from irtables.errors import InputError
 from irtables.loaders.source import decode_text
+from irtables.model.factor import Factor
 
 #: pyarrow type of a categorical string column.
 DICT_STRING = pa.dictionary(pa.int32(), pa.string())
@@ -33,13 +38,22 @@ def fast_read(
     quoting: bool,
     types: Mapping[str, pa.DataType],
     empty_is_null: bool = False,
+    check_utf8: bool = True,
 ) -> pa.Table | None:
     """Read delimited bytes with pyarrow; None if pyarrow finds anything wrong.
 
     Empty lines are not skipped (so that row ``i`` stays on line ``skip_rows + i + 1``):
-    a file with blank lines takes the exact path.
+    a file with blank lines takes the exact path. With ``check_utf8`` false, string
+    columns are not checked for UTF-8: the caller checks them (see
+    :func:`dictionary_factor`, which checks the distinct strings only).
     """
-    read_options = pacsv.ReadOptions(column_names=list(names), skip_rows=skip_rows)
+    alone = getattr(_one_thread, "on", False)
+    read_options = pacsv.ReadOptions(
+        column_names=list(names),
+        skip_rows=skip_rows,
+        block_size=_block_size(len(data), alone),
+        use_threads=not alone,
+    )
     parse_options = pacsv.ParseOptions(
         delimiter=delimiter,
         quote_char='"' if quoting else False,
@@ -51,6 +65,7 @@ def fast_read(
         null_values=[""] if empty_is_null else [],
         strings_can_be_null=False,
         quoted_strings_can_be_null=False,
+        check_utf8=check_utf8,
     )
     try:
         return pacsv.read_csv(
@@ -61,6 +76,52 @@ def fast_read(
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
         return None
+
+
+_one_thread = threading.local()
+
+
+@contextmanager
+def one_thread_per_file() -> Iterator[None]:
+    """Parse in the calling thread only, as one block (for callers that read several
+    files at once, a file per core: pyarrow's own threads would only compete)."""
+    _one_thread.on = True
+    try:
+        yield
+    finally:
+        _one_thread.on = False
+
+
+def _block_size(size: int, alone: bool) -> int:
+    """Bytes parsed at a time. Each block gets its own dictionaries (unified afterwards):
+    one block when parsing in one thread, else a few, to keep every core busy."""
+    if alone:
+        return max(1 << 20, min(size + 1, 1 << 30))
+    return max(1 << 20, min(size // 4 + 1, 1 << 26))
+
+
+def dictionary_factor(column: pa.ChunkedArray) -> Factor | None:
+    """A dictionary-encoded string column as a :class:`Factor` (categories in order of
+    first appearance); None if a string is not valid UTF-8.
+
+    Examples
+    --------
+    >>> col = pa.chunked_array([pa.array(["b", "a", "b"]).dictionary_encode()])
+    >>> f = dictionary_factor(col)
+    >>> f.categories, f.codes.tolist()
+    (('b', 'a'), [0, 1, 0])
+    """
+    if column.num_chunks != 1:
+        column = column.unify_dictionaries()
+    if column.num_chunks == 0:
+        return Factor((), np.zeros(0, dtype=np.int32))
+    dictionary = column.chunk(0).dictionary
+    try:
+        dictionary.validate(full=True)
+    except pa.ArrowInvalid:
+        return None
+    codes = to_numpy(pa.chunked_array([c.indices for c in column.chunks]))
+    return Factor(tuple(dictionary.to_pylist()), codes)
 
 
 def _without_final_newlines(data: bytes) -> pa.Buffer:

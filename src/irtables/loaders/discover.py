@@ -15,23 +15,27 @@ Everything is visited in sorted order.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from irtables.base.record import recorded_outputs, warn_if_changed
 from irtables.errors import InputError
 from irtables.loaders.base import LoadedFile, check_name
 from irtables.loaders.registry import load_file
-from irtables.loaders.seeds import average_seeds, no_seeds
 from irtables.loaders.source import KNOWN_EXTENSIONS, name_parts
 from irtables.model import COLUMNS, ResultSet
+from irtables.model.factor import Factor, merge_factors
+from irtables.model.parts import Part
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 IGNORED_DIRS = frozenset({"tables", "supplement"})
 IGNORED_FILES = frozenset({"irtables.toml"})
@@ -45,23 +49,35 @@ class Study:
     """Everything read from a results path: the per-query rows and the files' own means.
 
     ``files`` holds one :class:`LoadedFile` per file, with ``dataset`` and ``system`` set
-    when they come from the folder or file name rather than from columns. ``seeds`` holds
-    the mean over queries of every run of the systems with several runs
-    (:data:`~irtables.loaders.seeds.SEED_COLUMNS`: dataset, system, seed, metric, mean);
-    it is empty when no system has more than one run. ``results`` then holds the
-    per-query means over the runs (and carries ``seeds`` along).
+    when they come from the folder or file name rather than from columns. ``run_means``
+    holds the mean over queries of every run of the systems with several runs
+    (:data:`~irtables.loaders.seeds.SEED_COLUMNS`: dataset, system, seed, metric, mean),
+    None when no system has more than one run (:attr:`seeds` is then empty). ``results``
+    then holds the per-query means over the runs (and carries them along).
     """
 
     results: ResultSet
     files: tuple[LoadedFile, ...]
-    seeds: pd.DataFrame = field(default_factory=no_seeds)
+    run_means: pd.DataFrame | None = None
+
+    @property
+    def seeds(self) -> pd.DataFrame:
+        """The mean over queries of every run of the systems with several runs (empty if
+        none has)."""
+        if self.run_means is not None:
+            return self.run_means
+        from irtables.loaders.seeds import no_seeds
+
+        return no_seeds()
 
     @property
     def summary(self) -> pd.DataFrame:
         """The files' own means (trec_eval ``all`` rows): dataset, system, metric, value, path."""
+        import pandas as pd
+
         parts = []
         for f in self.files:
-            if f.summary.empty:
+            if f.own_means is None or f.own_means.empty:
                 continue
             part = f.summary.copy()
             if "system" not in part.columns:
@@ -124,10 +140,11 @@ def load_results(
     >>> rs.datasets(), rs.systems(), rs.metrics()
     (('dl19',), ('bm25',), ('P@10',))
     """
-    if isinstance(path, pd.DataFrame | Mapping):
+    if isinstance(path, Mapping) or _is_frame(path):
         from irtables.loaders.memory import results_from_object
 
-        return results_from_object(path, dataset=dataset, system=system)
+        return results_from_object(cast("pd.DataFrame", path), dataset=dataset, system=system)
+    path = cast("str | os.PathLike[str]", path)
     skip = frozenset(p.resolve() for p in exclude)
     if allow_empty and Path(path).is_dir() and not _has_results(Path(path), skip):
         return ResultSet.concat([])
@@ -153,21 +170,39 @@ def load_study(
     else:
         raise InputError("no such file or directory", path=str(root))
     _check_distinct(files)
-    seeded = any(f.seed is not None or "seed" in f.frame.columns for f in files)
-    frame = _stack(files, seeded=seeded)
-    seeds = no_seeds()
-    if seeded:
-        frame, seeds = average_seeds(frame, paths=_run_paths(files))
+    seeded = any(f.seed is not None or "seed" in f.factors for f in files)
+    parts = None if seeded else _parts(files)
+    if parts is not None:  # one dataset and system per file: kept as parts
+        return Study(results=ResultSet.from_parts(parts, source=str(root)), files=tuple(files))
+    factors = _stack(files, seeded=seeded)
+    values = _values(files)
     # Each file's keys are unique and no two files share (dataset, system): so is the whole
     # (and the means over seeds have one row per key by construction).
     proved = all(f.system is not None and f.dataset is not None for f in files)
+    if not seeded:
+        results = ResultSet.from_factors(factors, values, source=str(root), key_checked=proved)
+        return Study(results=results, files=tuple(files))
+    import pandas as pd
+
+    from irtables.loaders.seeds import average_seeds
+
+    columns: dict[str, object] = {c: f.to_categorical() for c, f in factors.items()}
+    frame, seeds = average_seeds(
+        pd.DataFrame({**columns, "value": values}, copy=False), paths=_run_paths(files)
+    )
     results = ResultSet.from_frame(frame, source=str(root), key_checked=proved)
     if not seeds.empty:
         results = replace(results, seeds=seeds)
-    return Study(results=results, files=tuple(files), seeds=seeds)
+    return Study(results=results, files=tuple(files), run_means=seeds)
 
 
 Reader = Callable[[Path], LoadedFile]
+
+
+def _is_frame(obj: object) -> bool:
+    """Whether ``obj`` is a pandas frame (without importing pandas when no one has)."""
+    pandas = sys.modules.get("pandas")
+    return pandas is not None and isinstance(obj, pandas.DataFrame)
 
 
 def _reader(input_format: str | None) -> Reader:
@@ -191,10 +226,15 @@ def _prefetched(paths: list[Path], input_format: str | None) -> Iterator[Reader]
     from concurrent.futures import ThreadPoolExecutor
 
     from irtables.base.executor import available_cores
+    from irtables.loaders.delimited import one_thread_per_file
+
+    def read_alone(path: Path) -> LoadedFile:
+        with one_thread_per_file():
+            return read(path)
 
     pool = ThreadPoolExecutor(max_workers=min(available_cores(), len(paths)))
     try:
-        futures = {path.resolve(): pool.submit(read, path) for path in paths}
+        futures = {path.resolve(): pool.submit(read_alone, path) for path in paths}
 
         def take(path: Path) -> LoadedFile:
             future = futures.pop(path.resolve(), None)
@@ -261,7 +301,7 @@ def _load_runs(
     runs = []
     for path in found:
         loaded = read(path)
-        clash = [c for c in ("system", "seed", "dataset") if c in loaded.frame.columns]
+        clash = [c for c in ("system", "seed", "dataset") if c in loaded.factors]
         if clash:
             reason = f"a run in a system folder cannot have a {clash[0]} column"
             raise InputError(reason, path=str(path))
@@ -337,7 +377,7 @@ def _folder_name(folder: Path) -> str:
 
 def _load(path: Path, input_format: str | None, dataset: str, read: Reader) -> LoadedFile:
     loaded = read(path)
-    columns = loaded.frame.columns
+    columns = loaded.factors
     system = None if "system" in columns else name_parts(path)[0]
     for name, what in ((system, "system"), (dataset, "dataset")):
         if name is not None and what not in columns:
@@ -372,56 +412,42 @@ def _run_paths(files: list[LoadedFile]) -> dict[tuple[str, str, str], str]:
     return {(str(f.dataset), str(f.system), f.seed): f.path for f in files if f.seed is not None}
 
 
-def _stack(files: list[LoadedFile], *, seeded: bool = False) -> pd.DataFrame:
-    """Concatenate the files' frames; key columns stay categorical (codes are remapped).
+def _stack(files: list[LoadedFile], *, seeded: bool = False) -> dict[str, Factor]:
+    """The key columns of all files, stacked; categories in order of first appearance.
 
-    With ``seeded``, a categorical ``seed`` column is added (missing for files of a
-    system with a single run).
+    With ``seeded``, a ``seed`` column is added (missing for files of a system with a
+    single run).
     """
-    columns: dict[str, object] = {}
-    for col in (*COLUMNS[:-1], *(("seed",) if seeded else ())):
-        columns[col] = _merged_categorical([_column(f, col) for f in files])
-    columns["value"] = np.concatenate([f.frame["value"].to_numpy() for f in files])
-    return pd.DataFrame(columns, copy=False)
+    return {
+        col: merge_factors([_column(f, col) for f in files])
+        for col in (*COLUMNS[:-1], *(("seed",) if seeded else ()))
+    }
 
 
-def _merged_categorical(parts: list[tuple[pd.Index, npt.NDArray[np.integer]]]) -> pd.Categorical:
-    """One categorical from (categories, codes) parts: categories in order of first
-    appearance (as ``union_categoricals``), each part's codes remapped through a table
-    (built once for parts with the same categories: the systems of a dataset), into
-    codes of the smallest integer type that holds them."""
-    where: dict[str, int] = {}
-    tables = []
-    last: tuple[pd.Index | None, npt.NDArray[np.int64]] = (None, np.zeros(0, np.int64))
-    for categories, _ in parts:
-        if last[0] is None or not categories.equals(last[0]):
-            names = categories.to_numpy(dtype=object).tolist()
-            lut = np.array([where.setdefault(v, len(where)) for v in names] + [-1], np.int64)
-            last = (categories, lut)
-        tables.append(last[1])
-    dtype = next(t for t in (np.int8, np.int16, np.int32, np.int64) if len(where) < np.iinfo(t).max)
-    out = np.empty(sum(len(c) for _, c in parts), dtype=dtype)
-    at = 0
-    for (_, codes), lut in zip(parts, tables, strict=True):
-        out[at : at + len(codes)] = lut.astype(dtype)[codes]  # code -1 (missing): the last
-        at += len(codes)
-    kind: Any = pd.CategoricalDtype(pd.Index(list(where), dtype=object))
-    # no validation: each table maps into range(len(where)), or to -1 (missing)
-    merged: pd.Categorical = pd.Categorical.from_codes(cast(Any, out), dtype=kind, validate=False)
-    return merged
+def _parts(files: list[LoadedFile]) -> list[Part] | None:
+    """The files as parts of a result set, if each is of one dataset and one system."""
+    out = []
+    for f in files:
+        if f.shape is None or f.dataset is None or f.system is None:
+            return None
+        q, m = f.factors["query"], f.factors["metric"]
+        out.append(Part(f.dataset, f.system, q, m, f.values, f.shape))
+    return out
 
 
-def _column(f: LoadedFile, col: str) -> tuple[pd.Index, npt.NDArray[np.integer]]:
-    """The categories and codes of a key column of a file (a constant for ``system``,
-    ``dataset`` and ``seed`` when the file has no such column)."""
-    if col in f.frame.columns:
-        cat = f.frame[col].astype("category").array
-        return cat.categories.astype(str), np.asarray(cat.codes)
+def _values(files: list[LoadedFile]) -> npt.NDArray[np.float64]:
+    if len(files) == 1:
+        return files[0].values
+    return np.concatenate([f.values for f in files])
+
+
+def _column(f: LoadedFile, col: str) -> Factor:
+    """A key column of a file (a constant for ``system``, ``dataset`` and ``seed`` when
+    the file has no such column)."""
+    if col in f.factors:
+        return f.factors[col]
     constant = {"system": f.system, "dataset": f.dataset, "seed": f.seed}[col]
-    codes = np.full(len(f.frame), 0 if constant is not None else -1, dtype=np.int8)
-    if constant is None:  # a file without seed: missing
-        return pd.Index([], dtype=object), codes
-    return pd.Index([str(constant)], dtype=object), codes
+    return Factor.constant(constant, len(f.values))
 
 
 def result_files(path: str | os.PathLike[str], *, exclude: Collection[Path] = ()) -> list[Path]:

@@ -21,7 +21,7 @@ def read_json_dict(data: bytes, path: str) -> Parsed:
     Examples
     --------
     >>> p = read_json_dict(b'{"0301": {"P_10": 0.5, "map": 0.25}}', "x.json")
-    >>> p.frame.values.tolist()
+    >>> p.as_frame().values.tolist()
     [['0301', 'P_10', 0.5], ['0301', 'map', 0.25]]
     """
     check_not_empty(data, path, EXPECTED)

@@ -7,9 +7,11 @@ once per file (per system and dataset when the file has those columns).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from irtables.errors import InputError, UnknownNameError
 from irtables.loaders.base import (
@@ -20,7 +22,12 @@ from irtables.loaders.base import (
     check_name,
 )
 from irtables.measures import FAMILIES, Measure, parse_measure
+from irtables.model.factor import Factor
+from irtables.model.parts import shape_of
 from irtables.model.results import combine_codes, distinct_keys
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Tolerance for values of bounded measures computed in floating point (1 + 1e-9 is ok).
 BOUND_TOLERANCE = 1e-9
@@ -37,63 +44,85 @@ def finish(parsed: Parsed, path: str, fmt: str) -> LoadedFile:
     UnknownNameError
         For a metric name that no tool spells that way, with the closest known name.
     """
-    frame = parsed.frame
-    if frame.empty:
+    raw, values = _columns(parsed)
+    if not len(values):
         raise InputError("no per-query rows found; expected at least one", path=path)
-    columns = [c for c in (*OPTIONAL_COLUMNS, "query") if c in frame.columns]
-    out = pd.DataFrame({c: _category(frame[c]) for c in columns})
-    for column in columns:
-        _check_names(out[column], column, path, parsed)
-    metric, measures = _canonical(_category(frame["metric"]), path, parsed.line)
-    out["metric"] = metric
-    out["value"] = np.asarray(frame["value"], dtype=np.float64)
-    _check_values(out, measures, path, parsed)
-    _check_unique(out, path, parsed)
-    summary = _summary(parsed, path)
-    return LoadedFile(path=path, format=fmt, frame=out, summary=summary, runid=parsed.runid)
+    factors = {c: raw[c] for c in (*OPTIONAL_COLUMNS, "query") if c in raw}
+    for column, factor in factors.items():
+        _check_names(factor, column, path, parsed)
+    factors["metric"], measures = _canonical(raw["metric"], path, parsed.line)
+    _check_values(factors, values, measures, path, parsed)
+    shape = None
+    if set(factors) == {"query", "metric"} and all(f.codes.min() >= 0 for f in factors.values()):
+        shape = shape_of(factors["query"], factors["metric"], values)
+    if shape is None or not shape.regular:  # a regular part has each key once, in order
+        _check_unique(factors, path, parsed)
+    own = _summary(parsed, path)
+    return LoadedFile(
+        path=path,
+        format=fmt,
+        factors=factors,
+        values=values,
+        own_means=own,
+        runid=parsed.runid,
+        shape=shape,
+    )
 
 
-def _category(series: pd.Series) -> pd.Series:
-    if isinstance(series.dtype, pd.CategoricalDtype):
-        cats = series.cat.categories
-        if pd.api.types.is_string_dtype(cats.dtype) and not cats.hasnans:
-            return series.reset_index(drop=True)
-        return series.astype(str).astype("category").reset_index(drop=True)
-    return series.astype(str).astype("category").reset_index(drop=True)
+def _columns(parsed: Parsed) -> tuple[dict[str, Factor], npt.NDArray[np.float64]]:
+    """The key columns of a reader's rows as factors, and their values."""
+    if parsed.factors is not None and parsed.values is not None:
+        return dict(parsed.factors), np.asarray(parsed.values, dtype=np.float64)
+    frame = parsed.frame
+    if frame is None:
+        raise ValueError("a reader returned neither a frame nor factors")
+    factors = {c: Factor.from_series(frame[c]) for c in KEY_COLUMNS if c in frame.columns}
+    return factors, np.asarray(frame["value"], dtype=np.float64)
 
 
-def _check_names(column: pd.Series, what: str, path: str, parsed: Parsed) -> None:
+def _check_names(factor: Factor, what: str, path: str, parsed: Parsed) -> None:
     """Refuse names with control characters, naming the line of the first such row."""
-    for code, name in enumerate(column.cat.categories):
-        if CONTROL_CHARACTERS.search(str(name)):
-            row = int(np.flatnonzero(column.cat.codes.to_numpy() == code)[0])
-            check_name(str(name), what, path, parsed.line(row))
+    if not CONTROL_CHARACTERS.search(" ".join(factor.categories)):
+        return  # one search over every name (the space between them is no control)
+    for code, name in enumerate(factor.categories):
+        if CONTROL_CHARACTERS.search(name):
+            row = int(np.flatnonzero(factor.codes == code)[0])
+            check_name(name, what, path, parsed.line(row))
 
 
-def _canonical(metric: pd.Series, path: str, line_of: object) -> tuple[pd.Series, list[Measure]]:
+def _canonical(
+    metric: Factor, path: str, line_of: Callable[[int], int | None] | None
+) -> tuple[Factor, list[Measure]]:
     """Map raw names to canonical ones (two spellings of one measure merge)."""
-    raw = [str(c) for c in metric.cat.categories]
-    codes = metric.cat.codes.to_numpy()
     measures: list[Measure] = []
-    for i, name in enumerate(raw):
+    for i, name in enumerate(metric.categories):
         try:
             measures.append(parse_measure(name.strip()))
         except UnknownNameError as exc:
-            row = int(np.flatnonzero(codes == i)[0])
-            line = line_of(row) if callable(line_of) else None
+            row = int(np.flatnonzero(metric.codes == i)[0])
+            line = line_of(row) if line_of is not None else None
             raise UnknownNameError(exc.reason, path=path, line=line) from None
     names = [m.name for m in measures]
     unique = list(dict.fromkeys(names))
-    remap = np.array([unique.index(n) for n in names], dtype=np.int64)
-    new_codes = remap[codes] if len(remap) else codes
-    cat = pd.Categorical.from_codes(new_codes, categories=pd.Index(unique, dtype=str))
     canonical = [measures[names.index(n)] for n in unique]
-    return pd.Series(cat, name="metric"), canonical
+    if unique == names:
+        return Factor(tuple(names), metric.codes), canonical
+    remap = np.array([unique.index(n) for n in names], dtype=metric.codes.dtype)
+    return Factor(tuple(unique), remap[metric.codes]), canonical
 
 
-def _check_values(frame: pd.DataFrame, measures: list[Measure], path: str, parsed: Parsed) -> None:
-    values = frame["value"].to_numpy()
-    codes = frame["metric"].cat.codes.to_numpy()
+def _check_values(
+    factors: Mapping[str, Factor],
+    values: npt.NDArray[np.float64],
+    measures: list[Measure],
+    path: str,
+    parsed: Parsed,
+) -> None:
+    counts_present = any(_is_count(m) for m in measures)
+    low, high = (float(values.min()), float(values.max())) if len(values) else (0.0, 0.0)
+    if not counts_present and low >= -BOUND_TOLERANCE and high <= 1 + BOUND_TOLERANCE:
+        return  # every value finite and in [0, 1]: nothing to check per row (NaN fails)
+    codes = factors["metric"].codes
     bounded = np.array([m.bounded for m in measures], dtype=bool)[codes]
     counts = np.array([_is_count(m) for m in measures], dtype=bool)[codes]
     finite = np.isfinite(values)
@@ -105,8 +134,9 @@ def _check_values(frame: pd.DataFrame, measures: list[Measure], path: str, parse
         return
     row = int(np.argmax(bad))
     value = float(values[row])
-    name = str(frame["metric"].iloc[row])
-    query = str(frame["query"].iloc[row])
+    metric = factors["metric"]
+    name = metric.categories[metric.codes[row]]
+    query = factors["query"].categories[factors["query"].codes[row]]
     if not finite[row]:
         reason = f"expected a finite number, got {value!r} (query {query}, metric {name})"
     elif out_of_range[row]:
@@ -120,43 +150,53 @@ def _is_count(measure: Measure) -> bool:
     return measure.extra is None and FAMILIES[measure.family].count
 
 
-def _check_unique(frame: pd.DataFrame, path: str, parsed: Parsed) -> None:
-    columns = [c for c in KEY_COLUMNS if c in frame.columns]
-    sizes = [len(frame[c].cat.categories) + 1 for c in columns]
-    codes = [frame[c].cat.codes.to_numpy().astype(np.intp) + 1 for c in columns]
+def _check_unique(factors: Mapping[str, Factor], path: str, parsed: Parsed) -> None:
+    columns = [c for c in KEY_COLUMNS if c in factors]
+    sizes = [len(factors[c].categories) + 1 for c in columns]
+    codes = [factors[c].codes.astype(np.intp) + 1 for c in columns]
     key, space = combine_codes(codes, sizes)
-    if len(distinct_keys(key, space)) == len(key):
+    if space <= 8 * len(key) + 1_000_000:  # a bitmap over the keys: linear time
+        seen = np.zeros(space, dtype=np.bool_)
+        seen[key] = True
+        if np.count_nonzero(seen) == len(key):
+            return
+    elif len(distinct_keys(key, space)) == len(key):
         return
-    dup = pd.Series(key).duplicated().to_numpy()
-    row = int(np.argmax(dup))
+    order = np.argsort(key, kind="stable")
+    repeats = np.flatnonzero(key[order][1:] == key[order][:-1])
+    row = int(order[repeats + 1].min())  # the earliest row whose key came before
     first = int(np.flatnonzero(key == key[row])[0])
-    rec = frame.iloc[row]
-    owner = "".join(f", {c} {rec[c]}" for c in OPTIONAL_COLUMNS if c in frame.columns)
+    name = {c: _name(factors[c], row) for c in columns}
+    owner = "".join(f", {c} {name[c]}" for c in OPTIONAL_COLUMNS if c in factors)
     first_line = parsed.line(first)
     before = f" (first on line {first_line})" if first_line is not None else ""
     raise InputError(
-        f"query {rec['query']} has metric {rec['metric']} twice{owner}{before}",
+        f"query {name['query']} has metric {name['metric']} twice{owner}{before}",
         path=path,
         line=parsed.line(row),
     )
 
 
-def _summary(parsed: Parsed, path: str) -> pd.DataFrame:
+def _name(factor: Factor, row: int) -> str:
+    code = int(factor.codes[row])
+    return factor.categories[code] if code >= 0 else "nan"
+
+
+def _summary(parsed: Parsed, path: str) -> pd.DataFrame | None:
     raw = parsed.summary
     if raw is None or raw.empty:
-        return pd.DataFrame({"metric": pd.Series([], dtype=str), "value": _no_values()})
+        return None
+    import pandas as pd
+
     lines: npt.NDArray[np.int64] = raw["line"].to_numpy(dtype=np.int64)
-    metric, _ = _canonical(_category(raw["metric"]), path, lambda i: int(lines[i]))
+    metric, _ = _canonical(Factor.from_series(raw["metric"]), path, lambda i: int(lines[i]))
     values = raw["value"].to_numpy(dtype=np.float64)
     if not np.isfinite(values).all():
         row = int(np.argmax(~np.isfinite(values)))
         reason = f"expected a finite number, got {float(values[row])!r}"
         raise InputError(reason, path=path, line=int(lines[row]))
-    out = pd.DataFrame({"metric": metric.astype(str), "value": values})
+    names = pd.Series(metric.names(), dtype=object).astype(str)
+    out = pd.DataFrame({"metric": names, "value": values})
     if "system" in raw.columns:
         out.insert(0, "system", raw["system"].astype(str).to_numpy())
     return out
-
-
-def _no_values() -> pd.Series:
-    return pd.Series([], dtype="float64")

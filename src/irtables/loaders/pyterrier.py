@@ -18,7 +18,7 @@ def read_pyterrier(data: bytes, path: str) -> Parsed:
     Examples
     --------
     >>> p = read_pyterrier(b"name,qid,measure,value\\nBM25,1,nDCG@10,0.5\\n", "x.csv")
-    >>> p.frame.astype(str).values.tolist()
+    >>> p.as_frame().astype(str).values.tolist()
     [['BM25', '1', 'nDCG@10', '0.5']]
     """
     check_not_empty(data, path, EXPECTED)

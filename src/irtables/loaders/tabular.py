@@ -8,20 +8,22 @@ A *wide* table has a query column and one column per metric.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
+from irtables.base.arrow import to_numpy
 from irtables.base.numbers import json_number, reject_json_constant
 from irtables.errors import InputError, UnknownNameError
 from irtables.loaders.base import Parsed, check_not_empty
 from irtables.loaders.columns import tidy_roles, wide_roles
 from irtables.loaders.delimited import (
     DICT_STRING,
+    dictionary_factor,
     fast_read,
     field_count_message,
     first_record,
@@ -32,6 +34,10 @@ from irtables.loaders.delimited import (
 from irtables.loaders.source import PARQUET_MAGIC, decode_text, main_extension
 from irtables.measures import parse_measure
 
+if TYPE_CHECKING:  # pandas only for the exact reader and the formats without a fast path
+    pass
+
+_JSON_START = re.compile(rb"\s*\{")  # JSON Lines: whitespace, then an object (no copy)
 TIDY_EXPECTED = "a header with query, metric, value and one row per (query, metric)"
 
 
@@ -41,13 +47,13 @@ def read_tidy(data: bytes, path: str) -> Parsed:
     Examples
     --------
     >>> p = read_tidy(b"qid,measure,value\\n0301,P_10,0.5\\n", "x.csv")
-    >>> p.frame.astype({"query": str, "metric": str}).values.tolist()
+    >>> p.as_frame().astype({"query": str, "metric": str}).values.tolist()
     [['0301', 'P_10', 0.5]]
     """
     if data.startswith(PARQUET_MAGIC):
         return read_parquet(data, path, wide=False)
     check_not_empty(data, path, TIDY_EXPECTED)
-    if main_extension(path) in ("jsonl", "ndjson") or data.lstrip().startswith(b"{"):
+    if main_extension(path) in ("jsonl", "ndjson") or _JSON_START.match(data):
         return read_jsonl(data, path)
     return read_tidy_text(data, path)
 
@@ -60,7 +66,7 @@ def read_wide(data: bytes, path: str) -> Parsed:
     Examples
     --------
     >>> p = read_wide(b"qid\\tP_10\\tmap\\n1\\t0.5\\t0.25\\n", "x.tsv")
-    >>> p.frame.astype({"query": str, "metric": str}).values.tolist()
+    >>> p.as_frame().astype({"query": str, "metric": str}).values.tolist()
     [['1', 'P_10', 0.5], ['1', 'map', 0.25]]
     """
     if data.startswith(PARQUET_MAGIC):
@@ -134,11 +140,18 @@ def read_tidy_text(data: bytes, path: str, *, require_system: bool = False) -> P
         delimiter=delimiter,
         quoting=delimiter != "\t",
         types=types,
+        check_utf8=False,  # the distinct strings are checked below
     )
     if table is not None:
-        frame = table.select([n for n, r in zip(names, roles, strict=True) if r]).to_pandas()
-        frame.columns = pd.Index([r for r in roles if r])
-        return Parsed(frame=frame, first_line=line + 1)
+        factors = {
+            r: dictionary_factor(table.column(n))
+            for n, r in zip(names, roles, strict=True)
+            if r and r != "value"
+        }
+        if all(f is not None for f in factors.values()):
+            values = np.asarray(to_numpy(table.column(names[roles.index("value")])), np.float64)
+            checked = {r: f for r, f in factors.items() if f is not None}
+            return Parsed(factors=checked, values=values, first_line=line + 1)
     rows = _slow_rows(data, path, delimiter, header)
     cols: dict[str, list[str] | list[float]] = {}
     value_at = roles.index("value")
@@ -147,6 +160,8 @@ def read_tidy_text(data: bytes, path: str, *, require_system: bool = False) -> P
             cols[role] = [f[i] for _, f in rows]
     cols["value"] = [parse_float(f[value_at], path, ln) for ln, f in rows]
     lines = np.array([ln for ln, _ in rows], dtype=np.int64)
+    import pandas as pd
+
     return Parsed(frame=pd.DataFrame(cols), lines=lines)
 
 
@@ -182,11 +197,16 @@ def read_jsonl(data: bytes, path: str) -> Parsed:
             cols[role] = [
                 _json_field(r[key], role, path, ln) for r, ln in zip(rows, lines, strict=True)
             ]
+    import pandas as pd
+
     return Parsed(frame=pd.DataFrame(cols), lines=np.array(lines, dtype=np.int64))
 
 
 def read_parquet(data: bytes, path: str, *, wide: bool) -> Parsed:
     """Read a Parquet table; integer query ids become strings."""
+    import pandas as pd
+    import pyarrow.parquet as pq
+
     try:
         table = pq.read_table(pa.BufferReader(data))
     except (pa.ArrowException, OSError) as exc:
@@ -251,6 +271,8 @@ def _melt(
     lines: npt.NDArray[np.int64] | None,
 ) -> Parsed:
     """Wide matrix -> tidy rows, row-major (every metric of row 1, then of row 2 ...)."""
+    import pandas as pd
+
     n_rows, n_metrics = values.shape
     keep = present.ravel()
     frame = {role: np.repeat(col, n_metrics)[keep] for role, col in keys.items()}

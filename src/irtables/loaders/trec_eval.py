@@ -45,7 +45,7 @@ def read_ir_measures(data: bytes, path: str) -> Parsed:
     Examples
     --------
     >>> p = read_ir_measures(b"0301\\tAP(rel=2)\\t0.25\\n", "bm25.tsv")
-    >>> p.frame.astype(str).values.tolist()
+    >>> p.as_frame().astype(str).values.tolist()
     [['0301', 'AP(rel=2)', '0.25']]
     """
     return _read_three(data, path, IR_MEASURES_FIELDS)

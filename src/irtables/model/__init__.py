@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from irtables.base.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from irtables.model.factor import Factor
+    from irtables.model.layout import Layout
     from irtables.model.policy import MISSING_POLICIES, MissingPolicy
     from irtables.model.results import (
         COLUMNS,
@@ -22,6 +24,8 @@ if TYPE_CHECKING:
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
+        "irtables.model.factor": ("Factor",),
+        "irtables.model.layout": ("Layout",),
         "irtables.model.policy": ("MISSING_POLICIES", "MissingPolicy"),
         "irtables.model.results": (
             "COLUMNS",
@@ -45,6 +49,8 @@ __all__ = [
     "KEY",
     "MISSING_POLICIES",
     "Aligned",
+    "Factor",
+    "Layout",
     "MissingPolicy",
     "Qrels",
     "ResultSet",

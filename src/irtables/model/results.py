@@ -3,35 +3,54 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
-from pandas.api.types import union_categoricals
 
 from irtables.errors import InputError, PolicyWarning, QueryMismatchError
+from irtables.model.factor import Factor, merge_factors
+from irtables.model.layout import Layout
+from irtables.model.parts import Part, PartsIndex, layout_blocks
 from irtables.model.policy import MissingPolicy
+
+if TYPE_CHECKING:  # pandas is imported where a frame is built
+    import pandas as pd
 
 COLUMNS = ("dataset", "system", "query", "metric", "value")
 KEY = ("dataset", "system", "query", "metric")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
+class Columns:
+    """Stacked rows: a :class:`~irtables.model.factor.Factor` per key column, and values."""
+
+    factors: Mapping[str, Factor]
+    values: npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, eq=False, repr=False)
 class ResultSet:
     """Per-query results: one row per (dataset, system, query, metric).
 
-    ``frame`` has exactly the columns ``dataset, system, query, metric, value``; the first
-    four are categorical strings, ``value`` is float64, and the key is unique. Build one
-    with :meth:`from_frame`, which checks all of that.
+    Held as columns (``data`` is :class:`Columns`: a
+    :class:`~irtables.model.factor.Factor`, distinct names and an integer code per row,
+    for each key column, and a float64 value per row), or as the parts they were read
+    from (``data`` is a tuple of :class:`~irtables.model.parts.Part`: one file of one
+    dataset and system each), stacked into :attr:`factors` and :attr:`values` on first
+    use. The key is unique. :attr:`frame` is the same table as a pandas frame, built on
+    first use: exactly the columns ``dataset, system, query, metric, value``, the first
+    four categorical strings. Build one with :meth:`from_frame`, :meth:`from_factors`
+    or :meth:`from_parts`, which check all of that.
 
     ``seeds`` is set by the loaders when systems had several runs (seeds or folds) whose
-    per-query values were averaged into ``frame``: the mean over queries of every run,
-    columns ``dataset, system, seed, metric, mean`` (systems with a single run are not
-    in it). It is provenance, not data: it takes no part in comparisons.
+    per-query values were averaged: the mean over queries of every run, columns
+    ``dataset, system, seed, metric, mean`` (systems with a single run are not in it).
+    It is provenance, not data: it takes no part in comparisons.
 
     Examples
     --------
@@ -43,9 +62,75 @@ class ResultSet:
     ('a', 'b')
     """
 
-    frame: pd.DataFrame
-    seeds: pd.DataFrame | None = field(default=None, compare=False, repr=False)
+    data: Columns | tuple[Part, ...]
+    seeds: pd.DataFrame | None = field(default=None)
 
+    def __repr__(self) -> str:
+        return (
+            f"ResultSet({self.n_rows:,} rows: {len(self.datasets())} dataset(s), "
+            f"{len(self.systems())} system(s), {len(self.metrics())} metric(s))"
+        )
+
+    # --- the rows ------------------------------------------------------------------------
+    @property
+    def parts(self) -> tuple[Part, ...] | None:
+        """The parts the rows were read from, or None for stacked columns."""
+        return self.data if isinstance(self.data, tuple) else None
+
+    @functools.cached_property
+    def factors(self) -> Mapping[str, Factor]:
+        """The key columns, one :class:`~irtables.model.factor.Factor` each."""
+        if isinstance(self.data, Columns):
+            return self.data.factors
+        return {c: self._index.stacked_codes(self.data, c) for c in KEY}
+
+    @functools.cached_property
+    def values(self) -> npt.NDArray[np.float64]:
+        """The value of every row (float64)."""
+        if isinstance(self.data, Columns):
+            return self.data.values
+        if len(self.data) == 1:
+            return self.data[0].values
+        if not self.data:
+            return np.zeros(0, dtype=np.float64)
+        return np.concatenate([p.values for p in self.data])
+
+    @property
+    def n_rows(self) -> int:
+        """The number of rows."""
+        if isinstance(self.data, Columns):
+            return len(self.data.values)
+        return sum(len(p) for p in self.data)
+
+    def categories(self, column: str) -> tuple[str, ...]:
+        """The distinct names of a key column (in code order)."""
+        if isinstance(self.data, Columns) or "factors" in self.__dict__:
+            return self.factors[column].categories
+        return self._index.categories[column]
+
+    def code_of(self, column: str, name: str) -> int:
+        """The code of ``name`` in a key column, or -1 when it has none."""
+        cache = self.__dict__.setdefault("_code_cache", {})
+        if column not in cache:
+            cache[column] = {n: i for i, n in enumerate(self.categories(column))}
+        where: dict[str, int] = cache[column]
+        return where.get(name, -1)
+
+    @functools.cached_property
+    def _index(self) -> PartsIndex:
+        assert isinstance(self.data, tuple)
+        return PartsIndex.of(self.data)
+
+    @functools.cached_property
+    def frame(self) -> pd.DataFrame:
+        """The rows as a pandas frame (categorical key columns, float64 ``value``)."""
+        import pandas as pd
+
+        columns: dict[str, object] = {c: self.factors[c].to_categorical() for c in KEY}
+        columns["value"] = self.values
+        return pd.DataFrame(columns, copy=False)
+
+    # --- construction --------------------------------------------------------------------
     @classmethod
     def from_frame(
         cls, df: pd.DataFrame, *, source: str = "<frame>", key_checked: bool = False
@@ -56,6 +141,8 @@ class ResultSet:
         proved it themselves (the loaders check each file and that no two files hold the
         same dataset and system).
         """
+        import pandas as pd
+
         missing = [c for c in COLUMNS if c not in df.columns]
         if missing:
             raise InputError(f"missing column(s) {', '.join(missing)}", path=source)
@@ -66,28 +153,74 @@ class ResultSet:
                 out[col] = converted
         if out["value"].dtype != np.float64:
             out["value"] = pd.to_numeric(out["value"], errors="raise").astype("float64")
-        dup = None if key_checked else _duplicated_rows(out)
+        out = out.reset_index(drop=True)
+        factors = {c: Factor.from_series(out[c]) for c in KEY}
+        made = cls.from_factors(
+            factors, out["value"].to_numpy(), source=source, key_checked=key_checked
+        )
+        made.__dict__["frame"] = out  # the frame given, normalised: not built again
+        return made
+
+    @classmethod
+    def from_factors(
+        cls,
+        factors: Mapping[str, Factor],
+        values: npt.NDArray[np.float64],
+        *,
+        source: str = "<results>",
+        key_checked: bool = False,
+    ) -> ResultSet:
+        """Build from a factor per key column and the values; the key must be unique.
+
+        ``key_checked`` skips the uniqueness check (see :meth:`from_frame`).
+        """
+        missing = [c for c in KEY if c not in factors]
+        if missing:
+            raise InputError(f"missing column(s) {', '.join(missing)}", path=source)
+        lengths = {len(factors[c]) for c in KEY} | {len(values)}
+        if len(lengths) != 1:
+            raise InputError("key columns and values differ in length", path=source)
+        made = cls(Columns({c: factors[c] for c in KEY}, np.asarray(values, dtype=np.float64)))
+        dup = None if key_checked else _duplicated_row(made)
         if dup is not None:
-            row = out.iloc[dup]
+            name = {c: made.factors[c].categories[made.factors[c].codes[dup]] for c in KEY}
             raise InputError(
-                f"query {row['query']} has metric {row['metric']} more than once "
-                f"(system {row['system']}, dataset {row['dataset']})",
+                f"query {name['query']} has metric {name['metric']} more than once "
+                f"(system {name['system']}, dataset {name['dataset']})",
                 path=source,
             )
-        return cls(out.reset_index(drop=True))
+        return made
+
+    @classmethod
+    def from_parts(cls, parts: Sequence[Part], *, source: str = "<results>") -> ResultSet:
+        """Build from parts: each of one (dataset, system), no two of the same one, and
+        each with a unique (query, metric) key (as the loaders check every file)."""
+        seen: dict[tuple[str, str], None] = {}
+        for p in parts:
+            if (p.dataset, p.system) in seen:
+                raise InputError(
+                    f"system {p.system} of dataset {p.dataset} is given twice", path=source
+                )
+            seen[(p.dataset, p.system)] = None
+        return cls(tuple(parts))
 
     @classmethod
     def concat(cls, parts: Iterable[ResultSet]) -> ResultSet:
         """Stack result sets; a repeated key is an error."""
         items = list(parts)
-        frames = [p.frame for p in items]
-        if not frames:
-            return cls.from_frame(pd.DataFrame({c: [] for c in COLUMNS}))
-        merged = {c: union_categoricals([f[c] for f in frames], ignore_order=True) for c in KEY}
-        values = np.concatenate([f["value"].to_numpy() for f in frames])
-        out = cls.from_frame(pd.DataFrame({**merged, "value": values}))
+        own = [p.parts for p in items]
+        if items and all(o is not None for o in own):
+            out = cls.from_parts([part for o in own if o is not None for part in o])
+        else:
+            factors = {c: merge_factors([p.factors[c] for p in items]) for c in KEY}
+            values = np.concatenate([p.values for p in items]) if items else np.zeros(0, np.float64)
+            out = cls.from_factors(factors, values)
         seeds = [p.seeds for p in items if p.seeds is not None]
-        return replace(out, seeds=pd.concat(seeds, ignore_index=True)) if seeds else out
+        if not seeds:
+            return out
+        import pandas as pd
+
+        return replace(out, seeds=pd.concat(seeds, ignore_index=True))
 
     # --- views -------------------------------------------------------------------------
     def datasets(self) -> tuple[str, ...]:
@@ -105,36 +238,149 @@ class ResultSet:
     def key(self, *columns: str) -> tuple[npt.NDArray[np.intp], int]:
         """Mixed-radix key of key columns' codes (``(dataset * n_metrics + metric)`` ...)
         and the size of its range."""
-        sizes = [max(len(self.frame[c].cat.categories), 1) for c in columns]
+        sizes = [self.size(c) for c in columns]
         return combine_codes([self.codes(c) for c in columns], sizes)
 
+    def size(self, column: str) -> int:
+        """The number of categories of a key column (at least 1: a radix)."""
+        return max(len(self.categories(column)), 1)
+
     def codes(self, column: str) -> npt.NDArray[np.integer[Any]]:
-        """The category codes of a key column, extracted once (read-only)."""
-        cache = self.__dict__.setdefault("_codes_cache", {})
-        if column not in cache:
-            array = self.frame[column].cat.codes.to_numpy()
+        """The category codes of a key column (read-only)."""
+        array = self.factors[column].codes
+        if array.flags.writeable:
+            array = array.view()
             array.setflags(write=False)
-            cache[column] = array
-        result: npt.NDArray[np.integer[Any]] = cache[column]
-        return result
+        return array
 
     def _distinct(self, column: str, dataset: str | None) -> tuple[str, ...]:
         """Distinct values of a key column, computed once per (column, dataset)."""
         cache = self.__dict__.setdefault("_distinct_cache", {})
         if (column, dataset) not in cache:
-            series = self.frame[column]
-            if dataset is not None:
-                code = self.frame["dataset"].cat.categories.get_indexer(pd.Index([dataset]))[0]
-                rows = np.flatnonzero(self.codes("dataset") == code)
-                series = series.take(rows) if code >= 0 else series.iloc[:0]
-            cache[column, dataset] = _unique(series)
+            if isinstance(self.data, tuple) and column != "query":
+                found = _distinct_in_parts(self.data, column, dataset)
+            else:
+                found = self._distinct_in_rows(column, dataset)
+            cache[column, dataset] = found
         result: tuple[str, ...] = cache[column, dataset]
         return result
+
+    def _distinct_in_rows(self, column: str, dataset: str | None) -> tuple[str, ...]:
+        factor = self.factors[column]
+        spans = [(0, self.n_rows)] if dataset is None else self._dataset_spans.get(dataset, [])
+        counts = self.pair_counts(column)
+        d = -1 if dataset is None else self.code_of("dataset", dataset)
+        wanted = counts.sum(axis=0) if dataset is None else counts[d] if d >= 0 else None
+        present = 0 if wanted is None else int(np.count_nonzero(wanted))
+        return tuple(factor.categories[c] for c in _first_appearances(factor.codes, spans, present))
+
+    def pair_counts(self, column: str) -> npt.NDArray[np.int64]:
+        """Rows per (dataset code, code of ``column``): a (datasets x categories) array,
+        computed once."""
+        cache = self.__dict__.setdefault("_pair_cache", {})
+        if column not in cache:
+            n_d, n_c = self.size("dataset"), self.size(column)
+            if isinstance(self.data, tuple) and column != "query":
+                cache[column] = _pair_counts_of_parts(self.data, self._index, column, n_d, n_c)
+            elif column == "dataset":
+                counts = np.bincount(self.codes("dataset"), minlength=n_d)
+                cache[column] = np.diag(counts).astype(np.int64)
+            else:
+                key, space = self.key("dataset", column)
+                counts = np.bincount(key, minlength=space).astype(np.int64)
+                cache[column] = counts.reshape(n_d, n_c)
+        result: npt.NDArray[np.int64] = cache[column]
+        return result
+
+    def cell_sums(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+        """Rows and sum of values of every (dataset, system, metric) in code order, as
+        (datasets x systems x metrics) arrays; the values of a cell are added in row
+        order. Computed once."""
+        cached = self.__dict__.get("_cell_sums")
+        if cached is not None:
+            return cached  # type: ignore[no-any-return]
+        nd, ns, nm = (self.size(c) for c in ("dataset", "system", "metric"))
+        if isinstance(self.data, tuple):
+            count = np.zeros((nd, ns, nm), dtype=np.int64)
+            total = np.zeros((nd, ns, nm))
+            index = self._index
+            for i, p in enumerate(self.data):
+                d, s = int(index.lut["dataset"][i][0]), int(index.lut["system"][i][0])
+                m = index.lut["metric"][i]
+                count[d, s, m] = p.shape.counts
+                total[d, s, m] = p.shape.sums
+        else:
+            dsm, _ = self.key("dataset", "system", "metric")
+            count = np.bincount(dsm, minlength=nd * ns * nm).astype(np.int64).reshape(nd, ns, nm)
+            sums = np.bincount(dsm, weights=self.values, minlength=nd * ns * nm)
+            total = np.asarray(sums, dtype=np.float64).reshape(nd, ns, nm)
+        self.__dict__["_cell_sums"] = (count, total)
+        return count, total
+
+    def values_at(self, rows: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.float64]:
+        """The values of some rows (without stacking parts)."""
+        if not isinstance(self.data, tuple) or "values" in self.__dict__:
+            return np.asarray(self.values[rows], dtype=np.float64)
+        part = self._index.part_of(rows)
+        out = np.empty(len(rows))
+        for i in np.unique(part).tolist():
+            where = part == i
+            out[where] = self.data[i].values[rows[where] - self._index.starts[i]]
+        return out
+
+    def codes_at(self, column: str, rows: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
+        """The codes of a key column at some rows (without stacking parts)."""
+        if not isinstance(self.data, tuple) or "factors" in self.__dict__:
+            return np.asarray(self.codes(column)[rows], dtype=np.int64)
+        part = self._index.part_of(rows)
+        out = np.empty(len(rows), dtype=np.int64)
+        for i in np.unique(part).tolist():
+            where = part == i
+            lut = self._index.lut[column][i]
+            if column in ("dataset", "system"):
+                out[where] = lut[0]
+            else:
+                local = getattr(self.data[i], column).codes
+                out[where] = lut[local[rows[where] - self._index.starts[i]]]
+        return out
+
+    @functools.cached_property
+    def _dataset_spans(self) -> dict[str, list[tuple[int, int] | npt.NDArray[np.intp]]]:
+        """The rows of each dataset: the runs of equal codes (few, when files are stacked),
+        else the row positions."""
+        codes = self.codes("dataset")
+        names = self.categories("dataset")
+        if not len(codes):
+            return {}
+        starts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
+        if len(starts) > 4096:  # interleaved: the rows of each dataset
+            return {names[d]: [np.flatnonzero(codes == d)] for d in np.unique(codes) if d >= 0}
+        bounds = [0, *starts.tolist(), len(codes)]
+        spans: dict[str, list[tuple[int, int] | npt.NDArray[np.intp]]] = {}
+        for lo, hi in itertools.pairwise(bounds):
+            d = int(codes[lo])
+            if d >= 0:
+                spans.setdefault(names[d], []).append((lo, hi))
+        return spans
 
     def means(self) -> pd.DataFrame:
         """Mean over queries: a frame indexed by (dataset, system, metric), with n."""
         g = self.frame.groupby(["dataset", "system", "metric"], observed=True, sort=False)
         return g["value"].agg(["mean", "count"]).rename(columns={"count": "n"})
+
+    @functools.cached_property
+    def layout(self) -> Layout:
+        """Every value in one dense (metric x (dataset, system, query)) array, built once."""
+        rank = self._query_order[1]
+        if isinstance(self.data, tuple):
+            built = layout_blocks(self.data, self._index)
+            if built is not None:
+                grid, row_block, row_query, block_start = built
+                return Layout(grid, row_block, row_query, block_start, self.size("system"), rank)
+        columns = ("dataset", "system", "query", "metric")
+        return Layout.build(
+            [self.codes(c) for c in columns], [self.size(c) for c in columns], self.values, rank
+        )
 
     def aligned(
         self,
@@ -150,116 +396,143 @@ class ResultSet:
         raises :class:`QueryMismatchError` naming them, ``intersect`` keeps the common
         queries and ``zero`` scores the missing ones 0; both warn with what they did.
         """
-        queries, matrix = self._matrix(dataset, metric, systems)
+        lazy = self._complete_rows(dataset, metric, systems)
+        if lazy is not None:
+            return lazy
+        queries, rows = self._matrix(dataset, metric, systems)
+        if not np.isnan(rows).any():
+            return Aligned(tuple(queries.tolist()), tuple(systems), rows=rows)
+        matrix = np.ascontiguousarray(rows.T)
         gaps = np.isnan(matrix)
-        dropped: tuple[str, ...] = ()
-        if gaps.any():
-            index, columns = pd.Index(queries, dtype=object), list(systems)
-            wide = pd.DataFrame(matrix, index=index, columns=columns)
-            gap_frame = pd.DataFrame(gaps, index=index, columns=columns)
-            dropped = _resolve_gaps(wide, gap_frame, dataset, metric, missing)
-            if missing == "intersect":
-                keep = ~gaps.any(axis=1)
-                queries, matrix = queries[keep], matrix[keep]
-            else:
-                matrix = np.where(gaps, 0.0, matrix)
+        import pandas as pd
+
+        index, columns = pd.Index(queries, dtype=object), list(systems)
+        wide = pd.DataFrame(matrix, index=index, columns=columns)
+        gap_frame = pd.DataFrame(gaps, index=index, columns=columns)
+        dropped = _resolve_gaps(wide, gap_frame, dataset, metric, missing)
+        if missing == "intersect":
+            keep = ~gaps.any(axis=1)
+            queries, matrix = queries[keep], matrix[keep]
+        else:
+            matrix = np.where(gaps, 0.0, matrix)
         return Aligned(
             queries=tuple(queries.tolist()),
             systems=tuple(systems),
-            values=matrix,
+            matrix=matrix,
             dropped=dropped,
         )
+
+    def _complete_rows(self, dataset: str, metric: str, systems: Sequence[str]) -> Aligned | None:
+        """The aligned matrix, read from the layout on demand, when every system has every
+        query (nothing to resolve); else None."""
+        d = self.code_of("dataset", dataset)
+        m = self.code_of("metric", metric)
+        codes = tuple(self.code_of("system", s) for s in systems)
+        if d < 0 or m < 0:
+            return None
+        found = self.layout.complete_rows(d, m, codes)
+        if found is None:
+            return None
+        q_codes, index = found
+        names = self.__dict__.setdefault("_query_names", {})
+        key = (d, codes)
+        if key not in names:
+            names[key] = tuple(self._query_order[0][q_codes].tolist())
+        return Aligned(names[key], tuple(systems), source=(self.layout.values[m], index))
 
     def _matrix(
         self, dataset: str, metric: str, systems: Sequence[str]
     ) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.float64]]:
-        """Queries (sorted as strings) and the queries x systems matrix, NaN where a
+        """Queries (sorted as strings) and the systems x queries matrix, NaN where a
         system lacks a query."""
-        rows = self._rows_of(dataset, metric)
-        frame = self.frame
-        codes = frame["system"].cat.categories.get_indexer(pd.Index(list(systems)))
-        column_of = np.full(len(frame["system"].cat.categories) + 1, -1, dtype=np.intp)
-        column_of[codes[codes >= 0]] = np.flatnonzero(codes >= 0)
-        column = column_of[self.codes("system")[rows]]
-        keep = column >= 0  # rows of the requested systems only
-        rows, column = rows[keep], column[keep]
-        q_codes = self.codes("query")[rows]
-        values = frame["value"].to_numpy()[rows]
-        names, position = self._queries_of(dataset)
-        found = np.zeros(len(names), dtype=np.bool_)
-        found[position[q_codes]] = True
-        if not found.all():  # this metric lacks some of the dataset's queries
-            names, position = self._query_positions(q_codes)
-        matrix = np.full((len(names), len(systems)), np.nan)
-        matrix[position[q_codes], column] = values
-        return names, matrix
-
-    def _queries_of(self, dataset: str) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.intp]]:
-        """The queries of a dataset (any metric) in string order, and the position of each
-        query code among them; computed once per dataset."""
-        cache = self.__dict__.setdefault("_dataset_queries", {})
-        if dataset not in cache:
-            code = self.frame["dataset"].cat.categories.get_indexer(pd.Index([dataset]))[0]
-            rows = np.flatnonzero(self.codes("dataset") == code)
-            cache[dataset] = self._query_positions(self.codes("query")[rows])
-        result: tuple[npt.NDArray[np.object_], npt.NDArray[np.intp]] = cache[dataset]
-        return result
-
-    def _query_positions(
-        self, q_codes: npt.NDArray[np.integer[Any]]
-    ) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.intp]]:
-        """The distinct queries of ``q_codes`` in string order, and each code's position."""
-        names_all, rank = self._query_order
-        present = np.zeros(len(rank), dtype=np.bool_)
-        present[q_codes] = True
-        queries = np.flatnonzero(present)
-        queries = queries[np.argsort(rank[queries], kind="stable")]  # string order
-        position = np.zeros(len(rank), dtype=np.intp)
-        position[queries] = np.arange(len(queries))
-        return names_all[queries], position
-
-    def _rows_of(self, dataset: str, metric: str) -> npt.NDArray[np.intp]:
-        """Row positions of one (dataset, metric), from an index built once per result set."""
-        index = self._dataset_metric_index
-        d = self.frame["dataset"].cat.categories.get_indexer(pd.Index([dataset]))[0]
-        m = self.frame["metric"].cat.categories.get_indexer(pd.Index([metric]))[0]
+        d = self.code_of("dataset", dataset)
+        m = self.code_of("metric", metric)
+        codes = [self.code_of("system", s) for s in systems]
         if d < 0 or m < 0:
-            return np.empty(0, dtype=np.intp)
-        order, starts, n_metrics = index
-        key = d * n_metrics + m
-        return order[starts[key] : starts[key + 1]]
+            return np.empty(0, dtype=object), np.full((len(systems), 0), np.nan)
+        q_codes, matrix = self.layout.matrix(d, m, codes)
+        return self._query_order[0][q_codes], matrix
 
     @functools.cached_property
     def _query_order(self) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.intp]]:
         """Query names as an object array, and each one's rank in string order."""
-        names = np.asarray(self.frame["query"].cat.categories.astype(str), dtype=object)
+        names = np.array(self.categories("query"), dtype=object)
         rank = np.empty(len(names), dtype=np.intp)
         rank[np.argsort(names.astype(str), kind="stable")] = np.arange(len(names))
         return names, rank
 
-    @functools.cached_property
-    def _dataset_metric_index(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], int]:
-        n_metrics = max(len(self.frame["metric"].cat.categories), 1)
-        key, n_keys = self.key("dataset", "metric")
-        if n_keys <= 2**15:  # numpy sorts 16-bit integers by radix: linear time
-            key = key.astype(np.int16)
-        order = np.argsort(key, kind="stable")
-        starts = np.concatenate([[0], np.cumsum(np.bincount(key, minlength=n_keys))])
-        return order, starts, n_metrics
+
+def _distinct_in_parts(parts: Sequence[Part], column: str, dataset: str | None) -> tuple[str, ...]:
+    """Datasets, systems or metrics of parts (of one dataset) in order of first appearance."""
+    chosen = [p for p in parts if dataset is None or p.dataset == dataset]
+    if column in ("dataset", "system"):
+        return tuple(dict.fromkeys(getattr(p, column) for p in chosen))
+    found: dict[str, None] = {}
+    for p in chosen:
+        names = p.metric.categories
+        found.update(dict.fromkeys(names[c] for c in p.shape.metric_order))
+    return tuple(found)
+
+
+def _pair_counts_of_parts(
+    parts: Sequence[Part], index: PartsIndex, column: str, n_d: int, n_c: int
+) -> npt.NDArray[np.int64]:
+    counts = np.zeros((n_d, n_c), dtype=np.int64)
+    for i, p in enumerate(parts):
+        d = int(index.lut["dataset"][i][0])
+        if column == "metric":
+            counts[d, index.lut["metric"][i]] += p.shape.counts
+        else:
+            counts[d, int(index.lut[column][i][0])] += len(p)
+    return counts
 
 
 @dataclass(frozen=True)
 class Aligned:
-    """A dense queries x systems matrix of one dataset and metric."""
+    """A dense queries x systems matrix of one dataset and metric.
+
+    :attr:`values` is the matrix (queries x systems, C-contiguous) and :attr:`by_system`
+    the same values one system per row. Build it with ``matrix`` (the first), ``rows``
+    (the second) or ``source``: a row of values and the index of each system's values
+    in it (systems x queries), read on demand (:meth:`column` then copies one system's
+    values and keeps nothing).
+    """
 
     queries: tuple[str, ...]
     systems: tuple[str, ...]
-    values: npt.NDArray[np.float64]  # shape (len(queries), len(systems))
+    matrix: npt.NDArray[np.float64] | None = field(default=None, repr=False)
     dropped: tuple[str, ...] = ()  # queries a policy removed or zero-filled
+    rows: npt.NDArray[np.float64] | None = field(default=None, repr=False, compare=False)
+    source: tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]] | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    @functools.cached_property
+    def values(self) -> npt.NDArray[np.float64]:
+        """The queries x systems matrix (C-contiguous)."""
+        if self.matrix is not None:
+            return self.matrix
+        return np.ascontiguousarray(self.by_system.T)
+
+    @functools.cached_property
+    def by_system(self) -> npt.NDArray[np.float64]:
+        """The systems x queries matrix (C-contiguous): one row per system."""
+        if self.rows is not None:
+            return self.rows
+        if self.source is not None:
+            row, index = self.source
+            return row.take(index)
+        return np.ascontiguousarray(self.values.T)
 
     def column(self, system: str) -> npt.NDArray[np.float64]:
         """The values of one system, in query order."""
-        return self.values[:, self.systems.index(system)]
+        j = self.systems.index(system)
+        if self.rows is None and self.source is not None and "by_system" not in self.__dict__:
+            row, index = self.source
+            return np.asarray(row.take(index[j]), dtype=np.float64)
+        if self.matrix is not None:
+            return np.asarray(self.values[:, j], dtype=np.float64)
+        return np.asarray(self.by_system[j], dtype=np.float64)
 
 
 def _resolve_gaps(
@@ -317,12 +590,9 @@ def distinct_keys(key: npt.NDArray[np.intp], space: int) -> npt.NDArray[np.intp]
     return np.unique(key).astype(np.intp)
 
 
-def _duplicated_rows(frame: pd.DataFrame) -> int | None:
+def _duplicated_row(results: ResultSet) -> int | None:
     """Position of a row whose key repeats an earlier row's, or None when the key is unique."""
-    key, space = combine_codes(
-        [frame[c].cat.codes.to_numpy() for c in KEY],
-        [max(len(frame[c].cat.categories), 1) for c in KEY],
-    )
+    key, space = results.key(*KEY)
     if len(distinct_keys(key, space)) == len(key):
         return None
     order = np.argsort(key, kind="stable")
@@ -336,6 +606,8 @@ def _preview(items: list[str], limit: int = 5) -> str:
 
 
 def _as_category(series: pd.Series) -> pd.Series:
+    import pandas as pd
+
     if isinstance(series.dtype, pd.CategoricalDtype):
         cats = series.cat.categories
         if cats.dtype == object or pd.api.types.is_string_dtype(cats.dtype):
@@ -344,24 +616,31 @@ def _as_category(series: pd.Series) -> pd.Series:
     return series.astype(str).astype("category")
 
 
-def _unique(series: pd.Series) -> tuple[str, ...]:
-    """Distinct values of a categorical column in order of first appearance.
+def _first_appearances(
+    codes: npt.NDArray[np.integer[Any]],
+    spans: Sequence[tuple[int, int] | npt.NDArray[np.intp]],
+    wanted: int,
+) -> list[int]:
+    """Distinct codes (>= 0) of some rows in order of first appearance.
 
+    ``spans`` are the rows, in order: ranges ``(start, stop)`` or arrays of positions.
     A value first appears where a run of equal codes starts, and stacked result files
-    hold long runs (one system per file): only the run starts are looked at. Those are
-    then scanned in growing slices until every value present has been met (the first
-    file usually holds every metric).
+    hold long runs (one system per file): only run starts are looked at, in slices
+    that grow until the ``wanted`` number of values has been met (the first file
+    usually holds every metric).
     """
-    codes = series.cat.codes.to_numpy()
-    if len(codes) > 1:
-        starts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
-        codes = np.concatenate((codes[:1], codes[starts]))
-    codes = codes[codes >= 0]
-    cats = series.cat.categories
-    wanted = int(np.count_nonzero(np.bincount(codes, minlength=len(cats)))) if len(codes) else 0
     order: dict[int, None] = {}
-    at, step = 0, 1 << 16
-    while len(order) < wanted:
-        order.update(dict.fromkeys(pd.unique(codes[at : at + step]).tolist()))
-        at, step = at + step, step * 4
-    return tuple(str(cats[c]) for c in order)
+    for span in spans:
+        part = codes[span[0] : span[1]] if isinstance(span, tuple) else codes[span]
+        at, step = 0, 1 << 12
+        while len(order) < wanted and at < len(part):
+            chunk = part[at : at + step]
+            starts = np.flatnonzero(chunk[1:] != chunk[:-1]) + 1
+            firsts = np.concatenate((chunk[:1], chunk[starts]))
+            firsts = firsts[firsts >= 0]
+            values, first = np.unique(firsts, return_index=True)
+            order.update(dict.fromkeys(values[np.argsort(first)].tolist()))
+            at, step = at + step, step * 4
+        if len(order) >= wanted:
+            break
+    return list(order)

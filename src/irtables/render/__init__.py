@@ -11,18 +11,14 @@ import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from markupsafe import Markup
+from typing import TYPE_CHECKING, Any
 
 from irtables.base.header import header_line
-from irtables.base.labels import label_problem
 from irtables.errors import ConfigError, TemplateError, UnknownNameError, unknown_name_message
-from irtables.render.escape import escape_html, escape_latex, escape_markdown
-from irtables.render.flat import flat_cells, flat_headers
-from irtables.render.latex import html_context, latex_context
-from irtables.tables.model import Cell, Row, RowGroup, TableModel
-from irtables.tables.numbers import MINUS, MISSING
+
+if TYPE_CHECKING:  # the table code is imported where a table is rendered: ``import irtables``
+    # binds this module's ``render`` and must stay light
+    from irtables.tables.model import Cell, Row, RowGroup, TableModel
 
 #: Template folder and file extension of each templated format.
 TEMPLATE_FOLDERS = {
@@ -83,6 +79,10 @@ def _render_template(
 
 
 def _render_latex(model: TableModel, dirs: Sequence[str | Path]) -> str:
+    from irtables.base.labels import label_problem
+    from irtables.render.escape import escape_latex
+    from irtables.render.latex import latex_context
+
     problem = label_problem(model.label)
     if problem is not None:  # \label{} takes it as it is: a "}" would end it
         raise ConfigError(f"{model.name}: label {problem}")
@@ -93,6 +93,9 @@ def _render_latex(model: TableModel, dirs: Sequence[str | Path]) -> str:
 
 
 def _render_markdown(model: TableModel, dirs: Sequence[str | Path]) -> str:
+    from irtables.render.escape import escape_markdown
+    from irtables.render.flat import flat_cells, flat_headers
+
     view = _escaped(model, escape_markdown)
     values = flat_headers(
         model,
@@ -124,6 +127,10 @@ def _render_markdown(model: TableModel, dirs: Sequence[str | Path]) -> str:
 
 
 def _render_html(model: TableModel, dirs: Sequence[str | Path]) -> str:
+    from markupsafe import Markup
+
+    from irtables.render.escape import escape_html
+
     body = html_table(model, template_dirs=dirs)
     title = Markup(escape_html(f"{model.title}: {model.caption}"))
     generated = Markup(header_line("<!--") + " -->")
@@ -145,6 +152,11 @@ def html_table(model: TableModel, *, template_dirs: Sequence[str | Path] = ()) -
     This is what a notebook displays and what the supplement's ``index.html`` embeds;
     ``render(model, "html")`` wraps it in a self-contained page with its style sheet.
     """
+    from markupsafe import Markup
+
+    from irtables.render.escape import escape_html
+    from irtables.render.latex import html_context
+    from irtables.tables.numbers import MISSING
 
     def esc(text: str) -> str:
         return Markup(escape_html(text))
@@ -157,6 +169,9 @@ def html_table(model: TableModel, *, template_dirs: Sequence[str | Path] = ()) -
 
 def _render_csv(model: TableModel, dirs: Sequence[str | Path]) -> str:
     """The displayed numbers; markers and an ablation's Δ in columns of their own."""
+    from irtables.render.flat import flat_cells, flat_headers
+    from irtables.tables.numbers import MINUS, MISSING
+
     del dirs  # CSV has no template
     buffer = io.StringIO()  # no comment line: pandas.read_csv reads the table as it is
     writer = csv.writer(buffer, lineterminator="\n")

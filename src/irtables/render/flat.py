@@ -18,8 +18,17 @@ T = TypeVar("T")
 
 
 def has_spans(model: TableModel) -> bool:
-    """Whether any cell spans several columns."""
-    return any(c.span > 1 for g in model.groups for r in g.rows for c in r.cells)
+    """Whether any cell spans several columns (remembered for the last model asked
+    about: a table is rendered row by row)."""
+    last = _LAST_SPANS
+    if last[0] is model:
+        return last[1]
+    found = any(c.span > 1 for g in model.groups for r in g.rows for c in r.cells)
+    globals()["_LAST_SPANS"] = (model, found)
+    return found
+
+
+_LAST_SPANS: tuple[TableModel | None, bool] = (None, False)
 
 
 def flat_headers(model: TableModel, labels: Sequence[str], groups: Sequence[str]) -> list[str]:

@@ -44,6 +44,7 @@ FAMILIES: dict[str, FamilyKey] = {
     "table": lambda r: (),
     "all": lambda r: (),
 }
+T_TESTS_AT_ONCE = 64  # comparisons per batched t-test
 _BATCHED: dict[str, Callable[..., list[PairedTestResult]]] = {
     "t": t_test_many,
     "randomization": randomization_many,
@@ -326,15 +327,23 @@ def _run_batched(
     many = _BATCHED[test]
     by_task: dict[int, list[PairedTestResult]] = {}
     for group in _groups(tasks):
-        cols = [(t, s, b) for t in group for s, b in t.pairs]
+        every = [(t, s, b) for t in group for s, b in t.pairs]
         if not group[0].aligned.queries:
             raise InputError(f"no paired queries to test in dataset {group[0].dataset}")
-        a = np.column_stack([t.aligned.column(s) for t, s, _ in cols])
-        b = np.column_stack([t.aligned.column(base) for t, _, base in cols])
-        res = many(a, b, alternative=alternative, rng=rng, **opts)
-        for (t, s, base), r in zip(cols, res, strict=True):
-            by_task.setdefault(id(t), []).append(_contextualise(t, s, base, r))
-        tick(len(cols))
+        # The t-test reads each comparison's row on its own: a few at a time keeps the
+        # matrices small. The resampling tests draw once for all columns: all at once.
+        step = T_TESTS_AT_ONCE if test == "t" else len(every)
+        for start in range(0, len(every), step):
+            cols = every[start : start + step]
+            # one row per comparison (contiguous): the t-test reads rows as they are
+            a = np.stack([t.aligned.column(s) for t, s, _ in cols]).T
+            b = np.stack([t.aligned.column(base) for t, _, base in cols]).T
+            if test != "t":  # the resampling tests take the matrices as they always did
+                a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
+            res = many(a, b, alternative=alternative, rng=rng, **opts)
+            for (t, s, base), r in zip(cols, res, strict=True):
+                by_task.setdefault(id(t), []).append(_contextualise(t, s, base, r))
+            tick(len(cols))
     return [r for t in tasks for r in by_task.get(id(t), [])]
 
 

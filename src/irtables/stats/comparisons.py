@@ -104,11 +104,12 @@ class Comparisons:
         """One row per comparison, with the columns in :data:`COLUMNS`."""
         import pandas as pd
 
-        rows = [_row(r, self.alpha) for r in self.results]
+        rows = [comparison_row(r, self.alpha) for r in self.results]
         return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
-def _row(r: PairedTestResult, alpha: float) -> dict[str, object]:
+def comparison_row(r: PairedTestResult, alpha: float) -> dict[str, object]:
+    """One result as a record of :data:`COLUMNS` (None where a field does not apply)."""
     return {
         "dataset": r.dataset, "metric": r.metric, "system": r.system, "baseline": r.baseline,
         "system_mean": r.system_mean, "baseline_mean": r.baseline_mean,

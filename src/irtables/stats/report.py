@@ -5,14 +5,20 @@ Pure: returns strings; the CLI writes them.
 
 from __future__ import annotations
 
+import csv
+import io
 import math
+from typing import TYPE_CHECKING
 
-import pandas as pd
+import numpy as np
 from tabulate import tabulate
 
 from irtables.base.header import header_line
 from irtables.errors import UnknownNameError, unknown_name_message
-from irtables.stats.comparisons import Comparisons
+from irtables.stats.comparisons import COLUMNS, Comparisons, comparison_row
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 REPORT_FORMATS: tuple[str, ...] = ("terminal", "markdown", "csv")
 _SHOWN = (
@@ -21,6 +27,7 @@ _SHOWN = (
     ("mean_diff", "diff"), ("n", "n"), ("pvalue", "p"), ("pvalue_adjusted", "p adj"),
     ("outcome", "sig"), ("effect_size", "d_z"), ("method", "method"),
 )  # fmt: skip
+_SIGN = {"better": "+", "worse": "-", "none": ""}
 
 
 def _number(value: object, digits: int) -> str:
@@ -37,15 +44,63 @@ def _pvalue(value: object) -> str:
     return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
 
 
+def _columns(comparisons: Comparisons) -> dict[str, list[object]]:
+    """Each field of every comparison, a column at a time, typed as a frame types them:
+    a column of numbers with a gap is a column of floats (the gap NaN), a column of
+    nothing but gaps holds None."""
+    rows = [comparison_row(r, comparisons.alpha) for r in comparisons.results]
+    return {c: _typed([row[c] for row in rows]) for c in COLUMNS}
+
+
+def _typed(values: list[object]) -> list[object]:
+    kinds = set(map(type, values))
+    if kinds == {float} or kinds == {str} or kinds == {int}:
+        return values  # the usual columns: nothing to convert
+    present = [v for v in values if v is not None]
+    numeric = bool(present) and all(_is_number(v) for v in present)
+    floats = any(isinstance(v, float | np.floating) for v in present)
+    if numeric and (floats or len(present) < len(values)):
+        return [math.nan if v is None else float(v) for v in values]  # type: ignore[arg-type]
+    return values
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+        value, bool | np.bool_
+    )
+
+
+def _csv_text(value: object) -> str:
+    """A field as ``DataFrame.to_csv`` writes it: floats in their shortest form, gaps
+    (None, NaN) empty."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def _display_rows(comparisons: Comparisons, digits: int) -> list[list[object]]:
+    columns = _columns(comparisons)
+    shown: list[list[object]] = []
+    for col, label in _SHOWN:
+        values = columns[col]
+        if label in ("mean", "base mean", "diff", "d_z"):
+            shown.append([_number(v, digits) for v in values])
+        elif label in ("p", "p adj"):
+            shown.append([_pvalue(v) for v in values])
+        elif label == "sig":
+            shown.append([_SIGN.get(str(v), math.nan) for v in values])
+        else:
+            shown.append(values)
+    return [list(row) for row in zip(*shown, strict=True)]
+
+
 def _display_frame(comparisons: Comparisons, digits: int) -> pd.DataFrame:
-    frame = comparisons.to_frame()
-    shown = pd.DataFrame({label: frame[col] for col, label in _SHOWN})
-    for label in ("mean", "base mean", "diff", "d_z"):
-        shown[label] = [_number(v, digits) for v in shown[label].astype(object)]
-    for label in ("p", "p adj"):
-        shown[label] = [_pvalue(v) for v in shown[label].astype(object)]
-    shown["sig"] = shown["sig"].map({"better": "+", "worse": "-", "none": ""})
-    return shown
+    import pandas as pd
+
+    labels = [label for _, label in _SHOWN]
+    return pd.DataFrame(_display_rows(comparisons, digits), columns=labels)
 
 
 def comparisons_html(comparisons: Comparisons, digits: int = 4) -> str:
@@ -74,11 +129,17 @@ def format_comparisons(comparisons: Comparisons, fmt: str = "terminal", digits: 
     if fmt not in REPORT_FORMATS:
         raise UnknownNameError(unknown_name_message("format", fmt, REPORT_FORMATS))
     if fmt == "csv":
-        return str(comparisons.to_frame().to_csv(index=False, lineterminator="\n"))
-    shown = _display_frame(comparisons, digits)
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(COLUMNS)
+        columns = _columns(comparisons)
+        writer.writerows(
+            [_csv_text(columns[c][i]) for c in COLUMNS] for i in range(len(comparisons))
+        )
+        return buffer.getvalue()
     table = tabulate(
-        shown.to_numpy(dtype=object).tolist(),
-        headers=list(shown.columns),
+        _display_rows(comparisons, digits),
+        headers=[label for _, label in _SHOWN],
         tablefmt="github" if fmt == "markdown" else "simple",
         showindex=False,
         disable_numparse=True,

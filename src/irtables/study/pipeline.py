@@ -2,22 +2,34 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from irtables.base.filenames import file_stems
 from irtables.config import CompareSettings, Config, find_config
 from irtables.errors import InputError
 from irtables.loaders import load_results
 from irtables.model import ResultSet
-from irtables.output.writers import Written, write_files
-from irtables.render import FORMATS, render
-from irtables.stats.report import format_comparisons
 from irtables.study.runsets import configured_inputs, evaluate_datasets
-from irtables.tables import build_all
+
+if TYPE_CHECKING:  # imported where used: reading a study does not wait for the tables' code
+    from irtables.lint import LintReport
+    from irtables.output.writers import Written
+
+#: What :func:`write_tables` imports, for a command to import while it reads the results.
+TABLE_MODULES = (
+    "irtables.tables.build",
+    "irtables.render",
+    "irtables.output.writers",
+    "irtables.stats.report",
+    "irtables.lint.report",
+    "scipy.special",
+    "jinja2",
+    "irtables.render.env",
+)
 
 
 def resolve_study(
@@ -84,7 +96,49 @@ def write_tables(
     ``significance.csv`` (every field) and ``significance.md``. Every file is checked
     before any is written (:func:`~irtables.output.writers.write_files`).
     """
-    warn_lint(results)
+    from concurrent.futures import ThreadPoolExecutor
+
+    from irtables.lint import lint
+    from irtables.output.writers import write_files
+
+    _ = results.layout  # built once, here: the lint checks and the tables' tests read it
+    switch = sys.getswitchinterval()
+    # The lint thread needs the GIL back between numpy calls; by default the tables'
+    # Python code would keep it up to 5 ms each time.
+    sys.setswitchinterval(min(switch, 0.0005))
+    held: list[warnings.WarningMessage] = []
+    try:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            # The lint checks (numpy over the whole layout) run beside the tables; their
+            # warning still comes first: the tables' warnings are held until it is given.
+            checked = pool.submit(lint, results, limit=1)
+            try:
+                with warnings.catch_warnings(record=True) as held:
+                    files = _table_files(results, config, formats, template_dirs, progress)
+            finally:
+                warn_lint(results, report=checked.result())
+                for w in held:
+                    warnings.showwarning(
+                        w.message, w.category, w.filename, w.lineno, w.file, w.line
+                    )
+    finally:
+        sys.setswitchinterval(switch)
+    return write_files(outdir, files, by="tables", force=force)
+
+
+def _table_files(
+    results: ResultSet,
+    config: Config,
+    formats: Sequence[str] | None,
+    template_dirs: Sequence[str | Path],
+    progress: Callable[[int, int], None] | None,
+) -> dict[str, str]:
+    """Every table in every format, and the significance report: file name -> text."""
+    from irtables.base.filenames import file_stems
+    from irtables.render import FORMATS, render
+    from irtables.stats.report import format_comparisons
+    from irtables.tables import build_all
+
     built = build_all(results, config, progress=progress)
     files: dict[str, str] = {}
     stems = file_stems(t.name for t in built.tables)
@@ -95,15 +149,16 @@ def write_tables(
     if built.comparisons is not None:
         for fmt, ext in (("csv", "csv"), ("markdown", "md")):
             files[f"significance.{ext}"] = format_comparisons(built.comparisons, fmt)
-    return write_files(outdir, files, by="tables", force=force)
+    return files
 
 
-def warn_lint(results: ResultSet) -> None:
-    """Emit one :class:`~irtables.errors.DataWarning` if ``irtables lint`` would complain."""
+def warn_lint(results: ResultSet, *, report: LintReport | None = None) -> None:
+    """Emit one :class:`~irtables.errors.DataWarning` if ``irtables lint`` would complain
+    (``report``: its report, if already made)."""
     from irtables.errors import DataWarning
     from irtables.lint import lint
 
-    report = lint(results, limit=1)
+    report = lint(results, limit=1) if report is None else report
     if not report.ok:
         first = report.violations[0].format()
         warnings.warn(

@@ -38,6 +38,9 @@ def evaluate_datasets(
     (:mod:`irtables.cache`) and only the other pairs are evaluated (then stored).
     ``progress("evaluate", done, total)`` counts the pairs evaluated.
     """
+    specs = [spec for spec in config.datasets if spec.evaluated]
+    if not specs:
+        return None
     from irtables.base.executor import worker_count
     from irtables.cache import Cache, content_hashes
     from irtables.evaluator.api import to_results
@@ -45,9 +48,6 @@ def evaluate_datasets(
     from irtables.evaluator.values import RunValues, check_options
     from irtables.loaders.trec_run import system_name
 
-    specs = [spec for spec in config.datasets if spec.evaluated]
-    if not specs:
-        return None
     store = Cache.of_study(base) if cache else None
     hashes: dict[Path, str] = {}
     if store is not None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from irtables.config import Config
 from irtables.errors import DroppedMetricWarning
@@ -32,6 +31,9 @@ from irtables.tables.significance import (
     run_comparisons,
     with_letters,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 Progress = Callable[[int, int], None]
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-import pandas as pd
+import numpy as np
 
 from irtables.base.filenames import file_slugs
 from irtables.config import AblationTable, Config
@@ -20,6 +21,9 @@ from irtables.tables.captions import describe_numbers
 from irtables.tables.metrics import MetricIndex, family_of
 from irtables.tables.model import Cell, Column, Row, RowGroup, TableModel
 from irtables.tables.numbers import MISSING, displayed_difference, format_number, rank_flags
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # (dataset, system, canonical metric) -> marker text, e.g. "†"
 Markers = Callable[[str, str, str], str]
@@ -68,12 +72,11 @@ def collect_means(
     ``seeds`` (default: ``results.seeds``) are the per-seed means of systems with several
     runs, for the ± of ``output.seeds = "mean_std"`` and the caption.
     """
-    from irtables.tables.means import dataset_means, seed_spread
+    from irtables.tables.means import mean_cells, seed_spread
 
-    frame = dataset_means(results, missing=missing)
-    keys = list(zip(frame["dataset"], frame["system"], frame["metric"], strict=True))
-    table = dict(zip(keys, frame["mean"].astype(float), strict=True))
-    counts = dict(zip(keys, frame["n"].astype(int), strict=True))
+    cells = mean_cells(results, missing=missing)
+    table = dict(zip(cells.keys, cells.means.tolist(), strict=True))
+    counts = dict(zip(cells.keys, cells.counts.tolist(), strict=True))
     queries: dict[str, int] = {}
     for (dataset, _, _), n in counts.items():
         queries[dataset] = max(queries.get(dataset, 0), n)
@@ -379,7 +382,8 @@ def _average_group(config: Config, m: Means, columns: Sequence[Measure]) -> RowG
         values: list[float | None] = []
         for c in columns:
             per = [m.get(d, system, m.metrics.resolve(d, c)) for d in m.datasets]
-            values.append(None if any(v is None for v in per) else float(pd.Series(per).mean()))
+            known = [v for v in per if v is not None]
+            values.append(None if len(known) < len(per) else float(np.mean(np.array(known))))
         rows.append((system, values))
     return _group(config, "Average", rows, columns, "", None, m)
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from irtables.errors import IrtablesError, UnknownNameError
 from irtables.measures import Measure, parse_measure
-from irtables.model import ResultSet, distinct_keys
+from irtables.model import ResultSet
 
 
 def family_of(name: str) -> Measure:
@@ -33,11 +35,11 @@ def family_of(name: str) -> Measure:
 
 def dataset_metric_pairs(results: ResultSet) -> list[tuple[str, str]]:
     """The distinct (dataset, metric) pairs of the results, from the category codes."""
-    datasets = results.frame["dataset"].cat.categories
-    metrics = results.frame["metric"].cat.categories
-    n_metrics = max(len(metrics), 1)
-    present = distinct_keys(*results.key("dataset", "metric"))
-    return [(str(datasets[int(p) // n_metrics]), str(metrics[int(p) % n_metrics])) for p in present]
+    datasets = results.categories("dataset")
+    metrics = results.categories("metric")
+    n_metrics = results.size("metric")
+    present = np.flatnonzero(results.pair_counts("metric").ravel())
+    return [(datasets[int(p) // n_metrics], metrics[int(p) % n_metrics]) for p in present]
 
 
 def _match_key(m: Measure) -> tuple[str, int | None, float | None, str | None]:
