@@ -96,6 +96,17 @@ def test_check_without_a_supplement_is_stale(study: Path) -> None:
     assert "manifest.json: missing" in result.output
 
 
+def test_check_given_the_supplement_folder_says_how_to_check_it(study: Path) -> None:
+    run = make_supplement(study, pdf=False)
+    mixed_up = CliRunner().invoke(main, ["check", str(run.outdir)])
+    assert mixed_up.exit_code == 1
+    assert f"run `irtables check RESULTS -o {run.outdir}`" in mixed_up.output
+    right = CliRunner().invoke(main, ["check", str(study), "-o", str(run.outdir)])
+    assert right.exit_code == 0, right.output
+    missing = CliRunner().invoke(main, ["check", str(study / "toy")])  # no manifest there
+    assert missing.exit_code == 1 and "Note:" not in missing.output
+
+
 def test_hand_edited_figure_is_not_overwritten_without_force(study: Path) -> None:
     make_supplement(study, pdf=False)
     png = study / "supplement" / "figures" / "k-toy.png"

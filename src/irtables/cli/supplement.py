@@ -98,5 +98,15 @@ def check_cmd(results: Path, config_path: Path | None, outdir: Path | None) -> N
         click.echo(f"stale  {printable(str(item))}")  # paths read from the manifest
     if stale:
         click.echo(f"{target} is stale; rerun irtables supplement", err=True)
+        if outdir is None and _looks_like_a_supplement(results, target):
+            hint = f"{results} holds a supplement's manifest.json: to check that folder, run "
+            hint += f"`irtables check RESULTS -o {results}`"
+            click.echo(f"Note: {printable(hint)}", err=True)
         click.get_current_context().exit(1)
     click.echo(f"{target} is current")
+
+
+def _looks_like_a_supplement(results: Path, target: Path) -> bool:
+    """Whether ``results`` is itself a supplement folder (it has a manifest.json, the
+    folder checked has none): a likely mix-up of the results and the supplement."""
+    return (results / "manifest.json").is_file() and not (Path(target) / "manifest.json").exists()
