@@ -156,6 +156,43 @@ def test_sensitivity_one_parameter_needs_the_other_fixed() -> None:
     assert [r.cells[0].best for r in rows] == [False, False, True]
 
 
+def test_sensitivity_values_that_are_not_finite_numbers_sort_as_text() -> None:
+    """Numbers in numeric order, then other values (nan, inf, 1e999, hex) in text order;
+    a NaN once made the order arbitrary and a fixed nan never matched."""
+    values = ["1.2", "nan", "0x10", "1e999", "0.9", "inf", "10"]
+    rows = [
+        ("d", f"bm25_k1={k1}_b={b}", f"q{q}", "AP", 0.1 * q)
+        for k1 in values
+        for b in ("0.4", "nan")
+        for q in range(3)
+    ]
+    rs = ResultSet.from_frame(
+        pd.DataFrame(rows, columns=["dataset", "system", "query", "metric", "value"])
+    )
+    for b in ("0.4", "nan"):
+        cfg = {
+            "tables": {
+                "s": {
+                    "layout": "sensitivity",
+                    "parameters": ["k1"],
+                    "metrics": ["MAP"],
+                    "fixed": {"b": b},
+                }
+            }
+        }
+        model = build_table(rs, "s", config=parse_config(cfg))
+        labels = [r.label for r in model.groups[0].rows]
+        assert labels == ["0.9", "1.2", "10", "0x10", "1e999", "inf", "nan"]
+
+
+def test_sensitivity_figure_places_text_values_evenly() -> None:
+    from irtables.supplement.sensitivity import _positions
+
+    assert _positions(["0.9", "1.2", "10"]) == ([0.9, 1.2, 10.0], True)
+    assert _positions(["0.9", "1.2", "nan"]) == ([0.0, 1.0, 2.0], False)
+    assert _positions(["0.9", "inf"]) == ([0.0, 1.0], False)
+
+
 def test_sensitivity_two_parameters_is_a_grid_with_one_best() -> None:
     cfg = {
         "tables": {"s": {"layout": "sensitivity", "parameters": ["k1", "b"], "metrics": ["MAP"]}}

@@ -42,10 +42,13 @@ def sensitivity_figure(model: TableModel) -> Figure:
 
 
 def _positions(labels: list[str]) -> tuple[list[float], bool]:
-    try:
-        return [float(x) for x in labels], True
-    except ValueError:
-        return [float(i) for i in range(len(labels))], False
+    """x positions: the values when every label is a finite number, else 0, 1, 2, ..."""
+    from irtables.tables.configured.params import sort_key
+
+    keys = [sort_key(x) for x in labels]
+    if all(kind == 0 for kind, _, _ in keys):
+        return [number for _, number, _ in keys], True
+    return [float(i) for i in range(len(labels))], False
 
 
 def _lines(model: TableModel, rows: Sequence[Row], values: Matrix, x_name: str) -> Figure:

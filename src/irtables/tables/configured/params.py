@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from irtables.base.numbers import NUMBER_PATTERN
 from irtables.config.tables import TableSpec
 from irtables.errors import IrtablesError
 
@@ -58,15 +60,22 @@ def parse_system_id(system: str) -> SystemParams:
 def sort_key(value: str) -> tuple[int, float, str]:
     """Numbers in numeric order before other values in text order.
 
+    A number is written as irtables reads numbers everywhere (ASCII digits, an optional
+    sign, point and exponent) and is finite; ``nan``, ``inf``, ``1e999``, ``0x10`` or
+    ``1_000`` are text, so every key compares (a NaN key would make the order arbitrary).
+
     Examples
     --------
-    >>> sorted(["10", "9.5", "auto"], key=sort_key)
-    ['9.5', '10', 'auto']
+    >>> sorted(["10", "9.5", "auto", "nan", "1e999", "0.90"], key=sort_key)
+    ['0.90', '9.5', '10', '1e999', 'auto', 'nan']
+    >>> sort_key("0.9") == sort_key("0.90")
+    True
     """
-    try:
-        return (0, float(value), "")
-    except ValueError:
-        return (1, 0.0, value)
+    if re.fullmatch(NUMBER_PATTERN, value) is not None:
+        number = float(value)
+        if math.isfinite(number):
+            return (0, number, "")
+    return (1, 0.0, value)
 
 
 def sweep(spec: TableSpec, systems: Sequence[str]) -> list[SystemParams]:
