@@ -75,7 +75,8 @@ TREC_EVAL_EXTRAS: dict[str, bool] = {  # name -> bounded in [0, 1]
     "num_nonrel_judged_ret": False,
     "rbp_resid": True,  # trec_eval 10.0 all_trec
 }
-_EXTRA_PATTERNS = (r"Rprec_mult_[0-9.]+", r"relative_P_\d+", r"unj_\d+")  # unj_K: trec_eval 10.0
+# unj_K: trec_eval 10.0
+_EXTRA_PATTERNS = (r"Rprec_mult_[0-9.]+", r"relative_P_[0-9]+", r"unj_[0-9]+")
 
 # Lines of trec_eval output that are not measures of a query.
 TREC_EVAL_NON_MEASURES = frozenset({"runid", "num_q", "relstring"})
@@ -250,7 +251,7 @@ _IR_MEASURES = {
     "hit_rate": "Success",
 }
 
-_TREC_CUT = re.compile(r"^(?P<base>[A-Za-z_0-9]+?)(?:[_.](?P<k>\d+))?$")
+_TREC_CUT = re.compile(r"^(?P<base>[A-Za-z_0-9]+?)(?:[_.](?P<k>[0-9]+))?$")
 _IRM = re.compile(r"^(?P<base>[A-Za-z_0-9\-]+?)(?:\((?P<args>[^)]*)\))?(?:@(?P<at>[0-9.]+))?$")
 
 
@@ -272,14 +273,22 @@ def parse_measure(name: str) -> Measure:
     text = name.strip()
     measure = _parse_trec_eval(text) or _parse_at_style(text) or _parse_ranx_level(text)
     if measure is None:
-        k = re.search(r"[@_.](\d+)$", text)
+        k = re.search(r"[@_.]([0-9]+)$", text)
+        if k and int(k.group(1)) == 0 and _parses_with_cutoff_one(text, k.start(1)):
+            raise UnknownNameError(f"measure {text!r}: a rank cutoff K counts from 1, got 0")
         known = known_measure_names()
-        if k:  # suggest with the user's own cutoff: "ndgc@10" -> "nDCG@10"
+        if k and int(k.group(1)) >= 1:  # suggest with the user's cutoff: "ndgc@10" -> "nDCG@10"
             known = [
                 n.replace("@k", f"@{k.group(1)}").replace("_k", f"_{k.group(1)}") for n in known
             ]
         raise UnknownNameError(unknown_name_message("measure", text, known))
     return measure
+
+
+def _parses_with_cutoff_one(text: str, start: int) -> bool:
+    """Whether ``text`` names a measure once its cutoff (from ``start``) is 1."""
+    one = text[:start] + "1"
+    return (_parse_trec_eval(one) or _parse_at_style(one) or _parse_ranx_level(one)) is not None
 
 
 def _parse_trec_eval(text: str) -> Measure | None:
@@ -314,14 +323,14 @@ def _parse_at_style(text: str) -> Measure | None:
             param = _float_or_none(at)
             if param is None:
                 return None
-        elif at.isdigit():
+        elif at.isascii() and at.isdigit():
             k = int(at)
         else:
             return None
     return _build(family, k, rel, param)
 
 
-_RANX_LEVEL = re.compile(r"^(?P<base>.+)-l(?P<level>\d+)$")
+_RANX_LEVEL = re.compile(r"^(?P<base>.+)-l(?P<level>[0-9]+)$")
 
 
 def _parse_ranx_level(text: str) -> Measure | None:
@@ -347,7 +356,7 @@ def _parse_args(args: str | None, param_name: str | None) -> tuple[int | bool | 
     for part in args.split(","):
         key, _, value = part.partition("=")
         key = key.strip()
-        if key == "rel" and value.strip().lstrip("-").isdigit():
+        if key == "rel" and re.fullmatch(r"-?[0-9]+", value.strip()):
             rel = int(value)
         elif param_name is not None and key == param_name:
             param = _float_or_none(value)
@@ -372,10 +381,9 @@ def _build(family: str, k: int | None, rel: int | None, param: float | None) -> 
 
 
 def _float_or_none(text: str) -> float | None:
-    try:
-        value = float(text)
-    except ValueError:
-        return None
+    if re.fullmatch(r"\s*(?:[0-9]+\.?[0-9]*|\.[0-9]+)\s*", text, flags=re.ASCII) is None:
+        return None  # ASCII digits only: not "０.５", "1_0" or "nan"
+    value = float(text)
     return value if 0.0 <= value <= 1.0 else None
 
 

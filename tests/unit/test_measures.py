@@ -50,7 +50,7 @@ def test_exponential_gain_is_a_separate_measure() -> None:
     assert parse_measure("ndcg_burges@10") != parse_measure("ndcg@10")
 
 
-@pytest.mark.parametrize("name", ["ndgc@10", "P", "precision", "recall_x", "foo", "P@0", "AP@ten"])
+@pytest.mark.parametrize("name", ["ndgc@10", "P", "precision", "recall_x", "foo", "AP@ten"])
 def test_unknown_names_are_errors(name: str) -> None:
     with pytest.raises(UnknownNameError, match="unknown measure"):
         parse_measure(name)
@@ -64,3 +64,25 @@ def test_unknown_name_suggests_the_closest() -> None:
 def test_trec_eval_extras_keep_their_name() -> None:
     assert parse_measure("gm_map").name == "gm_map"
     assert parse_measure("Rprec_mult_0.20").name == "Rprec_mult_0.20"
+
+
+@pytest.mark.parametrize("name", ["P@0", "P_0", "ndcg_cut_0", "nDCG@0", "map_cut_0"])
+def test_a_zero_cutoff_is_named_as_the_problem(name: str) -> None:
+    with pytest.raises(UnknownNameError, match=r"a rank cutoff K counts from 1, got 0") as err:
+        parse_measure(name)
+    assert "did you mean" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "name",
+    # full-width, superscript and Arabic-Indic digits: Python's int() and \d take some
+    ["P@１０", "P_２", "P@²", "AP(rel=２)", "AP(rel=²)", "ndcg_cut_١٠", "map-l２",
+     "iprec_at_recall_０.５", "RBP(p=nan)", "RBP(p=1_0)"],
+)  # fmt: skip
+def test_only_ascii_digits_make_numbers_in_names(name: str) -> None:
+    with pytest.raises(UnknownNameError, match="unknown measure"):
+        parse_measure(name)
+
+
+def test_a_leading_zero_is_the_same_cutoff() -> None:
+    assert parse_measure("P@007") == parse_measure("P_7") == parse_measure("P@7")
