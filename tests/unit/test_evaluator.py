@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -112,10 +113,29 @@ def test_missing_and_run_only_queries_are_reported() -> None:
     assert zero["query"].tolist() == ["q", "z"] and zero["value"].tolist() == [1.0, 0.0]
 
 
+def test_a_threshold_no_judgement_reaches_is_warned_about_once(tmp_path: Path) -> None:
+    with pytest.warns(DataWarning, match=r"reaches relevance 4 \(the highest grade is 3\)"):
+        frame = evaluate(QRELS, RUN, ["P@5", "nDCG@5"], relevance=4).frame
+    values = dict(zip(frame["metric"], frame["value"], strict=True))
+    assert values["P(rel=4)@5"] == 0.0 and values["nDCG@5"] > 0  # the gain is the grade
+    qrels, run, other = tmp_path / "qrels", tmp_path / "run", tmp_path / "other"
+    qrels.write_text("".join(f"q 0 {d} {g}\n" for d, g in [("d1", 2), ("d3", 1)]))
+    run.write_text("".join(f"q Q0 d{i} {i} {10 - i} r\n" for i in range(1, 6)))
+    other.write_text(run.read_text())
+    args = ["evaluate", str(qrels), str(run), str(other), "-l", "3", "-m", "P@5", "-j", "2"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert result.output.count("no judgement in the qrels reaches relevance 3") == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        evaluate(QRELS, RUN, ["P@5"], relevance=3)  # grade 3 exists: no warning
+
+
 def test_judged_query_without_relevant_scores_zero() -> None:
     qrels = pd.DataFrame({"query": ["q"], "docid": ["a"], "rel": [0]})
     run = pd.DataFrame({"query": ["q"], "docid": ["a"], "score": [1.0]})
-    frame = evaluate(qrels, run, ["AP", "nDCG@10", "R@10", "bpref"]).frame
+    with pytest.warns(DataWarning, match="no judgement in the qrels reaches relevance 1"):
+        frame = evaluate(qrels, run, ["AP", "nDCG@10", "R@10", "bpref"]).frame
     assert frame["value"].tolist() == [0.0, 0.0, 0.0, 0.0]
 
 

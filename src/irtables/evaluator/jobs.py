@@ -120,10 +120,16 @@ def evaluate_jobs(
 
 
 def _emitted(results: list[RunValues], warn: bool) -> list[RunValues]:
-    for values in results if warn else ():
-        for note in values.notes:
-            warnings.warn(note, DataWarning, stacklevel=4)
+    if warn:
+        emit_notes(results, stacklevel=5)
     return results
+
+
+def emit_notes(results: Sequence[RunValues], *, stacklevel: int = 2) -> None:
+    """Each distinct note of ``results`` as a :class:`~irtables.errors.DataWarning`, in
+    order (a note about the qrels comes with every run, and is given once)."""
+    for note in dict.fromkeys(note for values in results for note in values.notes):
+        warnings.warn(note, DataWarning, stacklevel=stacklevel + 1)
 
 
 def file_jobs(

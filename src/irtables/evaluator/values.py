@@ -159,7 +159,8 @@ def check_options(
 def measure_run(index: JudgementIndex, run: Run, options: Options) -> RunValues:
     """Rank one run as trec_eval does and compute every measure for every query."""
     ranking = rank_run(index, run, depth=options.depth, version=options.trec_eval)
-    notes = _notes(run, index, ranking, options.missing_queries)
+    levels = sorted({options.relevance if m.rel is None else m.rel for m in options.measures})
+    notes = _notes(run, index, ranking, options.missing_queries, levels)
     if options.average == "micro":
         return _micro(index, run, ranking, options, notes)
     views: dict[int, Judged] = {}
@@ -233,7 +234,10 @@ def _filled(index: JudgementIndex, level: int, m: Measure, absent: IntArray) -> 
     return counts[absent].astype(np.float64)
 
 
-def _notes(run: Run, index: JudgementIndex, ranking: Ranking, missing: str) -> tuple[str, ...]:
+def _notes(
+    run: Run, index: JudgementIndex, ranking: Ranking, missing: str, levels: Sequence[int]
+) -> tuple[str, ...]:
+    """The run's warnings, then the qrels' (the same for every run: emitted once)."""
     absent = index.n_queries - len(ranking.queries)
     notes = []
     if ranking.n_run_only:
@@ -241,7 +245,14 @@ def _notes(run: Run, index: JudgementIndex, ranking: Ranking, missing: str) -> t
     if absent:
         action = "scored 0 (-c)" if missing == "zero" else "left out of the mean"
         notes.append(f"{absent} judged queries are not in the run: {action}")
-    return (f"{run.name}: " + "; ".join(notes),) if notes else ()
+    top = int(index.grade.max()) if len(index.grade) else 0
+    of_qrels = tuple(
+        f"no judgement in the qrels reaches relevance {level} (the highest grade is {top}): "
+        "every measure that counts relevant documents at that level is 0"
+        for level in levels
+        if level > top
+    )
+    return ((f"{run.name}: " + "; ".join(notes),) if notes else ()) + of_qrels
 
 
 def _measures(measures: str | Measure | Sequence[str | Measure], relevance: int) -> list[Measure]:

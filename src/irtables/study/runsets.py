@@ -9,13 +9,12 @@ can state it; nDCG, whose gain is the grade itself, does not.
 from __future__ import annotations
 
 import glob
-import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
 from irtables.config import Config, DatasetSpec
-from irtables.errors import DataWarning, InputError, UnknownNameError
+from irtables.errors import InputError, UnknownNameError
 from irtables.measures import FAMILIES, Measure, at_threshold, parse_measure
 from irtables.model import ResultSet
 
@@ -44,7 +43,13 @@ def evaluate_datasets(
     from irtables.base.executor import worker_count
     from irtables.cache import Cache, content_hashes
     from irtables.evaluator.api import to_results
-    from irtables.evaluator.jobs import RunJob, evaluate_jobs, qrels_index, qrels_queries
+    from irtables.evaluator.jobs import (
+        RunJob,
+        emit_notes,
+        evaluate_jobs,
+        qrels_index,
+        qrels_queries,
+    )
     from irtables.evaluator.values import RunValues, check_options
     from irtables.loaders.trec_run import system_name
 
@@ -98,9 +103,7 @@ def evaluate_datasets(
     parts = []
     for (spec, _), judged, slots in zip(plans, queries, found, strict=True):
         done = [v for v in slots if v is not None]
-        for v in done:
-            for note in v.notes:
-                warnings.warn(note, DataWarning, stacklevel=2)
+        emit_notes(done, stacklevel=2)
         parts.append(to_results(done, judged, dataset=spec.id))
     return ResultSet.concat(parts)
 
