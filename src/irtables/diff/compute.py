@@ -33,8 +33,6 @@ from irtables.tables import TableModel, build_all
 from irtables.tables.model import Cell
 
 Change = Literal["added", "removed"]
-FailOn = Literal["regression", "change"]
-FAIL_ON: tuple[str, ...] = ("regression", "change")
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,6 @@ from irtables.errors import InputError
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion, ranking_scores
 from irtables.model.runs import Qrels, Run
 
-NONPOOL = -1
 UNJUDGED = -2
 IntArray = npt.NDArray[np.int64]
 ScoreArray = npt.NDArray[np.float32] | npt.NDArray[np.float64]

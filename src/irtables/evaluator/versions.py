@@ -30,20 +30,6 @@ TrecEvalVersion = Literal["9.0.8", "10"]
 TREC_EVAL_VERSIONS: tuple[TrecEvalVersion, ...] = ("9.0.8", "10")
 DEFAULT_TREC_EVAL: TrecEvalVersion = "9.0.8"
 
-#: One sentence per version, for methods sections and ``--help``.
-DESCRIPTIONS: dict[TrecEvalVersion, str] = {
-    "9.0.8": (
-        "trec_eval 9.0.8 semantics: scores are held in single precision (scores equal as "
-        "32-bit floats tie, and ties are broken by document id, descending); interpolated "
-        "precision at recall level r uses the rank of relevant document floor(rR + 0.9)"
-    ),
-    "10": (
-        "trec_eval 10 semantics: scores are held in double precision (equal scores tie, "
-        "and ties are broken by document id, descending); interpolated precision at "
-        "recall level r uses the rank of relevant document round(rR)"
-    ),
-}
-
 
 def trec_eval_version(value: str) -> TrecEvalVersion:
     """Check a version name (``"9.0.8"`` or ``"10"``; ``"10.0"`` is accepted for 10).

@@ -17,7 +17,7 @@ import gzip
 import io
 import warnings
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,7 +38,6 @@ if TYPE_CHECKING:  # tabular runs only: a TREC run file is read without pandas
 
 Progress = Callable[[str, int, int], None]
 
-RUN_COLUMNS = ("qid", "Q0", "docid", "rank", "score", "tag")
 _RUN_EXPECTED = "6 columns (qid Q0 docid rank score tag)"
 _TABULAR_SUFFIXES = {".tsv": "\t", ".csv": ","}
 #: What reading a broken or truncated gzip file raises.
@@ -373,8 +372,3 @@ def _read_delimited(path: Path, sep: str) -> pd.DataFrame:
         return pd.read_csv(path, sep=sep, dtype=str, comment=None, keep_default_na=False)
     except (ValueError, pd.errors.ParserError) as exc:
         raise InputError(f"not a readable table ({exc})", path=str(path)) from exc
-
-
-def as_columns(names: Sequence[str]) -> dict[int, str]:
-    """Map column positions to names (for error messages)."""
-    return dict(enumerate(names))

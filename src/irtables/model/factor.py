@@ -9,7 +9,7 @@ categoricals, and every consumer that needs a matrix works on the codes anyway.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -71,20 +71,6 @@ class Factor:
         if name is None:
             return cls((), np.full(length, -1, dtype=np.int8))
         return cls((name,), np.zeros(length, dtype=np.int8))
-
-    @classmethod
-    def from_values(cls, values: Sequence[object] | npt.NDArray[Any]) -> Factor:
-        """Factor of arbitrary values (as strings), categories in order of first appearance.
-
-        Examples
-        --------
-        >>> f = Factor.from_values(["b", "a", "b", 3])
-        >>> f.categories, f.codes.tolist()
-        (('b', 'a', '3'), [0, 1, 0, 2])
-        """
-        where: dict[str, int] = {}
-        codes = [where.setdefault(str(v), len(where)) for v in values]
-        return cls(tuple(where), np.asarray(codes, dtype=smallest_code_type(len(where))))
 
     @classmethod
     def from_series(cls, series: pd.Series) -> Factor:

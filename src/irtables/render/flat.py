@@ -8,7 +8,7 @@ and the columns it spans stay empty.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TypeVar
 
 from irtables.tables.model import Cell, TableModel
@@ -65,8 +65,3 @@ def flat_cells(model: TableModel, cells: Sequence[Cell], shown: Sequence[T], emp
     if has_spans(model):
         out.append(spanning)
     return out
-
-
-def apply(fn: Callable[[Cell], T], cells: Sequence[Cell]) -> list[T]:
-    """``fn`` of every cell."""
-    return [fn(c) for c in cells]
