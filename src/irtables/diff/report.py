@@ -11,9 +11,8 @@ import json
 import math
 from typing import Any
 
-from tabulate import tabulate
-
 from irtables.base.header import header_line
+from irtables.base.texttable import text_table
 from irtables.diff.compute import CellChange, DiffReport, MeanChange, Presence
 from irtables.errors import UnknownNameError, unknown_name_message
 
@@ -103,7 +102,7 @@ def _terminal(report: DiffReport, color: bool) -> str:
         if color:
             rows = [_paint(r, m) for r, m in zip(rows, report.means, strict=True)]
         lines += ["", f"Means ({len(report.means)} of {report.compared} changed):"]
-        lines += [tabulate(rows, headers=_MEAN_HEADERS, tablefmt="simple", disable_numparse=True)]
+        lines += [text_table(rows, _MEAN_HEADERS, style="simple")]
         lines += [_legend(report)]
     if report.presence:
         lines += ["", "Appeared (+) or disappeared (-):"]
@@ -111,7 +110,7 @@ def _terminal(report: DiffReport, color: bool) -> str:
     if report.cells:
         rows = [_cell_row(c) for c in report.cells]
         lines += ["", "Table cells that change (**best**, _second_, markers):"]
-        lines += [tabulate(rows, headers=_CELL_HEADERS, tablefmt="simple", disable_numparse=True)]
+        lines += [text_table(rows, _CELL_HEADERS, style="simple")]
     return "\n".join(lines) + "\n"
 
 
@@ -134,7 +133,7 @@ def _markdown(report: DiffReport) -> str:
             if m.significant:
                 row[5] = f"**{row[5]}**"
         out += [f"### Means ({len(report.means)} of {report.compared} changed)", ""]
-        out += [tabulate(rows, headers=_MEAN_HEADERS, tablefmt="github", disable_numparse=True)]
+        out += [text_table(rows, _MEAN_HEADERS, style="github")]
         out += ["", _legend(report) + ".", ""]
     if report.presence:
         out += ["### Appeared or disappeared", ""]
@@ -142,7 +141,7 @@ def _markdown(report: DiffReport) -> str:
     if report.cells:
         rows = [[_md_escape(c) for c in _cell_row(x)] for x in report.cells]
         out += ["### Table cells that change", ""]
-        out += [tabulate(rows, headers=_CELL_HEADERS, tablefmt="github", disable_numparse=True)]
+        out += [text_table(rows, _CELL_HEADERS, style="github")]
         out += ["", "**bold**: best, _italic_: second best (underlined in the paper).", ""]
     return "\n".join(out)
 

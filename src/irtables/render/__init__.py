@@ -116,12 +116,15 @@ def _render_markdown(model: TableModel, dirs: Sequence[str | Path]) -> str:
             if view["description_header"]:
                 line.append(row["description"] or "")
             body.append(line)
-    align = ["left"] * len(model.stub) + ["right"] * len(values)
+    from irtables.base.texttable import Align, text_table
+
+    left: list[Align] = ["left"]
+    right: list[Align] = ["right"]
+    align = left * len(model.stub) + right * len(values)
     if view["description_header"]:
         align.append("left")
-    from tabulate import tabulate
 
-    grid = tabulate(body, headers=headers, tablefmt="pipe", colalign=align, disable_numparse=True)
+    grid = text_table(body, headers, style="pipe", align=align)
     context = {"generated": header_line("<!--") + " -->", "table": view, "grid": grid}
     return _render_template("markdown", model, context, dirs)
 

@@ -11,9 +11,9 @@ import math
 from typing import TYPE_CHECKING
 
 import numpy as np
-from tabulate import tabulate
 
 from irtables.base.header import header_line
+from irtables.base.texttable import Style, text_table
 from irtables.errors import UnknownNameError, unknown_name_message
 from irtables.stats.comparisons import COLUMNS, Comparisons, comparison_row
 
@@ -137,13 +137,12 @@ def format_comparisons(comparisons: Comparisons, fmt: str = "terminal", digits: 
             [_csv_text(columns[c][i]) for c in COLUMNS] for i in range(len(comparisons))
         )
         return buffer.getvalue()
-    table = tabulate(
-        _display_rows(comparisons, digits),
-        headers=[label for _, label in _SHOWN],
-        tablefmt="github" if fmt == "markdown" else "simple",
-        showindex=False,
-        disable_numparse=True,
-    )
+    rows = [
+        ["" if v is None else f"{v}" for v in row] for row in _display_rows(comparisons, digits)
+    ]
+    headers = [label for _, label in _SHOWN]
+    style: Style = "github" if fmt == "markdown" else "simple"
+    table = text_table(rows, headers, style=style)
     legend = _legend(comparisons)
     if fmt == "markdown":
         return f"{header_line('<!--')} -->\n\n{table}\n\n{legend}\n"

@@ -10,9 +10,8 @@ import io
 import math
 from collections.abc import Callable, Sequence
 
-from tabulate import tabulate
-
 from irtables.base.header import header_line
+from irtables.base.texttable import text_table
 from irtables.measures import parse_measure
 from irtables.render.escape import escape_markdown
 from irtables.stats import Comparisons
@@ -126,11 +125,6 @@ def to_csv(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 def to_markdown(title: str, header: Sequence[str], rows: Sequence[Sequence[str]], note: str) -> str:
     """A Markdown page: the generated-by comment, a heading, a pipe table and a note."""
-    grid = tabulate(
-        [[escape_markdown(x) for x in r] for r in rows],
-        headers=list(header),
-        tablefmt="github",
-        disable_numparse=True,
-    )
-    body = grid if rows else "_(nothing to show)_"
+    shown = [[escape_markdown(x) for x in r] for r in rows]
+    body = text_table(shown, header, style="github") if rows else "_(nothing to show)_"
     return f"{header_line('<!--')} -->\n\n# {title}\n\n{note}\n\n{body}\n"
