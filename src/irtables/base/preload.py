@@ -1,4 +1,7 @@
-"""Import modules in a background thread while the main thread waits on other work.
+"""Work beside the main thread: imports in a background thread, and a short GIL switch
+interval while threads share the work.
+
+Import modules in a background thread while the main thread waits on other work.
 
 A command that first reads files (in threads that run without the GIL) and then needs
 heavy libraries (scipy's special functions, jinja2) can import them meanwhile instead
@@ -10,8 +13,10 @@ failing import fails in the main thread as it would have.
 from __future__ import annotations
 
 import importlib
+import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 
 def preload(modules: Sequence[str]) -> threading.Thread:
@@ -36,3 +41,29 @@ def preload(modules: Sequence[str]) -> threading.Thread:
     thread = threading.Thread(target=run, name="irtables-preload", daemon=True)
     thread.start()
     return thread
+
+
+@contextmanager
+def short_switch_interval(seconds: float = 0.0005) -> Iterator[None]:
+    """Let threads take the GIL in turn every ``seconds`` (Python's default: 5 ms).
+
+    For work split between threads that mostly run without the GIL (pyarrow's reader,
+    numpy): each needs it back briefly between calls, and would otherwise wait up to
+    5 ms each time for a thread running Python code.
+
+    Examples
+    --------
+    >>> import sys
+    >>> before = sys.getswitchinterval()
+    >>> with short_switch_interval():
+    ...     sys.getswitchinterval() <= 0.0005
+    True
+    >>> sys.getswitchinterval() == before
+    True
+    """
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(min(previous, seconds))
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(previous)

@@ -56,14 +56,15 @@ def text_table(
     for row in cells:
         widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
 
+    fields = [
+        "{:" + (">" if a == "right" else "<") + str(w) + "}"  # a format field per column
+        for w, a in zip(widths, aligns, strict=True)
+    ]
+    template = "  ".join(fields) if style == "simple" else "| " + " | ".join(fields) + " |"
+
     def line(values: Sequence[str]) -> str:
-        padded = [
-            v.rjust(w) if a == "right" else v.ljust(w)
-            for v, w, a in zip(values, widths, aligns, strict=True)
-        ]
-        if style == "simple":
-            return "  ".join(padded).rstrip()
-        return "| " + " | ".join(padded) + " |"
+        text = template.format(*values)
+        return text.rstrip() if style == "simple" else text
 
     if style == "simple":
         rule = "  ".join("-" * w for w in widths)

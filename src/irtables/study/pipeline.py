@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -98,31 +97,25 @@ def write_tables(
     """
     from concurrent.futures import ThreadPoolExecutor
 
+    from irtables.base.preload import short_switch_interval
     from irtables.lint import lint
     from irtables.output.writers import write_files
 
     _ = results.layout  # built once, here: the lint checks and the tables' tests read it
-    switch = sys.getswitchinterval()
+    held: list[warnings.WarningMessage] = []
     # The lint thread needs the GIL back between numpy calls; by default the tables'
     # Python code would keep it up to 5 ms each time.
-    sys.setswitchinterval(min(switch, 0.0005))
-    held: list[warnings.WarningMessage] = []
-    try:
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            # The lint checks (numpy over the whole layout) run beside the tables; their
-            # warning still comes first: the tables' warnings are held until it is given.
-            checked = pool.submit(lint, results, limit=1)
-            try:
-                with warnings.catch_warnings(record=True) as held:
-                    files = _table_files(results, config, formats, template_dirs, progress)
-            finally:
-                warn_lint(results, report=checked.result())
-                for w in held:
-                    warnings.showwarning(
-                        w.message, w.category, w.filename, w.lineno, w.file, w.line
-                    )
-    finally:
-        sys.setswitchinterval(switch)
+    with short_switch_interval(), ThreadPoolExecutor(max_workers=1) as pool:
+        # The lint checks (numpy over the whole layout) run beside the tables; their
+        # warning still comes first: the tables' warnings are held until it is given.
+        checked = pool.submit(lint, results, limit=1)
+        try:
+            with warnings.catch_warnings(record=True) as held:
+                files = _table_files(results, config, formats, template_dirs, progress)
+        finally:
+            warn_lint(results, report=checked.result())
+            for w in held:
+                warnings.showwarning(w.message, w.category, w.filename, w.lineno, w.file, w.line)
     return write_files(outdir, files, by="tables", force=force)
 
 
