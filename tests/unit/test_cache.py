@@ -142,6 +142,31 @@ def test_clear_removes_only_what_irtables_wrote(tmp_path: Path) -> None:
     assert not (root / CACHE_DIR_NAME).exists()
 
 
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_entries_get_the_mode_the_umask_gives(tmp_path: Path, umask: int) -> None:
+    """A shared project's cache is readable by whoever may read the study, as the
+    tables are (a temporary file's 0600 made every teammate evaluate again)."""
+    root = _study(tmp_path)
+    previous = os.umask(umask)
+    try:
+        _evaluate(root)
+    finally:
+        os.umask(previous)
+    assert {p.stat().st_mode & 0o777 for p in _entries(root)} == {0o666 & ~umask}
+
+
+def test_clear_removes_a_partial_write(tmp_path: Path) -> None:
+    from irtables.base.paths import new_file
+
+    root = _study(tmp_path)
+    _evaluate(root)
+    entry = _entries(root)[0]
+    fd, partial = new_file(entry.parent, f".{entry.name}.", ".part")  # as a killed write
+    os.close(fd)
+    assert clear(root) == N_RUNS
+    assert not partial.exists()
+
+
 def test_a_cache_folder_that_links_elsewhere_is_not_used(tmp_path: Path) -> None:
     (tmp_path / "study").mkdir()
     root = _study(tmp_path / "study")

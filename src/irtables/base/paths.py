@@ -10,6 +10,7 @@ symlinked sub-folder cannot lead outside it).
 
 from __future__ import annotations
 
+import os
 import stat
 import unicodedata
 from pathlib import Path, PurePosixPath
@@ -113,3 +114,26 @@ def regular_or_absent(path: Path) -> bool:
     raise OutputError(
         f"refusing to write {path}: it is {kind}; irtables only replaces regular files"
     )
+
+
+def new_file(folder: Path, prefix: str, suffix: str) -> tuple[int, Path]:
+    """A new, empty file in ``folder`` (never an existing one), open for writing, and its
+    path; its mode is what the umask gives, as for any file a program writes (a
+    temporary file's usual 0600 would hide it from the rest of a shared project).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     fd, path = new_file(Path(d), ".x-", ".tmp")
+    ...     os.close(fd)
+    ...     path.name.startswith(".x-") and path.name.endswith(".tmp")
+    True
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    while True:
+        path = folder / f"{prefix}{os.getpid()}-{os.urandom(4).hex()}{suffix}"
+        try:
+            return os.open(path, flags, 0o666), path
+        except FileExistsError:
+            continue

@@ -7,7 +7,6 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,13 +15,14 @@ from pathlib import Path
 import numpy as np
 
 from irtables._version import __version__
+from irtables.base.paths import new_file
 from irtables.errors import DataWarning
 from irtables.evaluator.values import RunValues
 
 CACHE_DIR_NAME = ".irtables-cache"
 FORMAT = 1
 _ENTRY = re.compile(r"^[0-9a-f]{64}\.parquet$")
-_PARTIAL = re.compile(r"^\.[0-9a-f]{64}\.parquet\.[A-Za-z0-9_]+\.part$")
+_PARTIAL = re.compile(r"^\.[0-9a-f]{64}\.parquet\.[A-Za-z0-9_-]+\.part$")
 _META = b"irtables-cache"
 _GITIGNORE = "# written by irtables: the cache is not part of the study\n*\n"
 
@@ -182,7 +182,7 @@ def _write_entry(path: Path, key: str, values: RunValues) -> None:
     for i, _ in enumerate(values.metrics):
         columns[f"m{i}"] = pa.array(values.values[i], type=pa.float64())
     table = pa.table(columns).replace_schema_metadata({_META: json.dumps(meta).encode()})
-    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    handle, tmp = new_file(path.parent, f".{path.name}.", ".part")
     os.close(handle)
     try:
         pq.write_table(table, tmp, compression="zstd")

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from irtables.base.paths import inside, regular_or_absent, relative_path
+from irtables.base.paths import inside, new_file, regular_or_absent, relative_path
 from irtables.base.record import (
     RECORD,
     WRITERS,
@@ -274,14 +274,7 @@ def _write_temps(plans: list[_Plan]) -> list[Path]:
 
 def _write_temp(folder: Path, data: bytes) -> Path:
     """A new file with ``data`` in ``folder``; its mode is what the umask gives."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    while True:
-        tmp = folder / f".irtables-{os.getpid()}-{os.urandom(4).hex()}.tmp"
-        try:
-            fd = os.open(tmp, flags, 0o666)
-            break
-        except FileExistsError:
-            continue
+    fd, tmp = new_file(folder, ".irtables-", ".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
