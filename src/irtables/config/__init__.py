@@ -339,10 +339,7 @@ def _datasets(r: TomlReader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]
             | {"trec_eval"},
         )
         ident = r.ident(item, w, "id")
-        runs = item.get("runs", [])
-        runs = [runs] if isinstance(runs, str) else runs
-        if not isinstance(runs, list) or not all(isinstance(x, str) and x for x in runs):
-            raise r.error(f"{w}.runs", "a path, a glob pattern or a list of them", runs)
+        runs = r.str_or_list(item, w, "runs", "a path, a glob pattern or a list of them")
         qrels = r.opt_str(item, w, "qrels")
         if bool(qrels) != bool(runs):
             raise r.error(w, "both qrels and runs, or neither", {"qrels": qrels, "runs": runs})
@@ -398,7 +395,7 @@ def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
     w = "compare"
     d = CompareSettings()
     r.only(t, w, set(CompareSettings.__dataclass_fields__) - {"dataset_baselines"})
-    baselines, per_dataset = _baselines(r, t.get("baseline", []))
+    baselines, per_dataset = _baselines(r, t)
     alpha = _fraction(r, t, "alpha", d.alpha)
     resamples = r.int_(t, w, "resamples", d.resamples)
     if resamples < 1:
@@ -449,33 +446,19 @@ def _fraction(r: TomlReader, t: Mapping[str, Any], key: str, default: float) -> 
     return float(value)
 
 
-def _system_ids(value: Any) -> list[str] | None:
-    ids = [value] if isinstance(value, str) else value
-    if isinstance(ids, list) and all(isinstance(b, str) and b for b in ids):
-        return ids
-    return None
-
-
 def _baselines(
-    r: TomlReader, value: Any
+    r: TomlReader, t: Mapping[str, Any]
 ) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
     """``compare.baseline``: a system id, a list of them, or a table ``{dataset = id(s)}``."""
+    value = t.get("baseline", [])
     if isinstance(value, dict):
         per = []
-        for dataset, ids in value.items():
-            found = _system_ids(ids)
-            if found is None:
-                raise r.error(f"compare.baseline.{dataset}", "a system id or a list of them", ids)
-            per.append((dataset, tuple(found)))
+        for dataset in value:
+            ids = r.str_or_list(value, "compare.baseline", dataset, "a system id or a list of them")
+            per.append((dataset, tuple(ids)))
         return (), tuple(per)
-    found = _system_ids(value)
-    if found is None:
-        raise r.error(
-            "compare.baseline",
-            "a system id, a list of them, or a table {dataset = system id}",
-            value,
-        )
-    return tuple(found), ()
+    expected = "a system id, a list of them, or a table {dataset = system id}"
+    return tuple(r.str_or_list(t, "compare", "baseline", expected)), ()
 
 
 def baseline_overrides(
@@ -585,12 +568,10 @@ def _main(r: TomlReader, t: Mapping[str, Any]) -> MainTable:
 def _k_breakdown(r: TomlReader, t: Mapping[str, Any]) -> KBreakdownTable:
     w = "tables.k_breakdown"
     r.only(t, w, {"metrics", "k", "caption", "label"})
-    ks = t.get("k", list(DEFAULT_KS))
-    if not isinstance(ks, list) or not all(type(k) is int and k > 0 for k in ks) or not ks:
-        raise r.error(f"{w}.k", "a non-empty list of positive integers", ks)
+    ks = r.positive_ints(t, w, "k", DEFAULT_KS, non_empty=True)
     return KBreakdownTable(
         metrics=r.str_list(t, w, "metrics", DEFAULT_K_METRICS),
-        k=tuple(ks),
+        k=ks,
         caption=r.text(t, w, "caption"),
         label=r.label(t, w, "label", KBreakdownTable.label),
     )

@@ -6,11 +6,12 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from irtables.base.controls import CONTROLS
 from irtables.errors import ConfigError
 
 #: Control characters other than tab, line feed and carriage return.
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
-_ANY_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL = re.compile(f"(?![\t\n\r])[{CONTROLS}]")
+_ANY_CONTROL = re.compile(f"[{CONTROLS}]")
 
 
 class TomlReader:
@@ -115,4 +116,32 @@ class TomlReader:
         value = t.get(key, list(default))
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise self.error(f"{where}.{key}", "a list of strings", value)
+        return tuple(value)
+
+    def str_or_list(self, t: Mapping[str, Any], where: str, key: str, expected: str) -> list[str]:
+        """A non-empty string or a list of them (default: none), as a list."""
+        value = t.get(key, [])
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list) or not all(isinstance(x, str) and x for x in items):
+            raise self.error(f"{where}.{key}", expected, value)
+        return items
+
+    def positive_ints(
+        self,
+        t: Mapping[str, Any],
+        where: str,
+        key: str,
+        default: tuple[int, ...],
+        *,
+        non_empty: bool = False,
+    ) -> tuple[int, ...]:
+        """A list of positive integers (cutoffs); ``non_empty``: at least one."""
+        value = t.get(key, list(default))
+        if (
+            not isinstance(value, list)
+            or not all(type(k) is int and k > 0 for k in value)
+            or (non_empty and not value)
+        ):
+            empty = "a non-empty" if non_empty else "a"
+            raise self.error(f"{where}.{key}", f"{empty} list of positive integers", value)
         return tuple(value)

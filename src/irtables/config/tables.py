@@ -176,18 +176,12 @@ def _main_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
 
 
 def _k_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
-    ks = t.get("k", [])
-    if not isinstance(ks, list) or not all(type(k) is int and k > 0 for k in ks):
-        raise r.error(f"{w}.k", "a list of positive integers", ks)
-    return {"metrics": r.str_list(t, w, "metrics", ()), "k": tuple(ks)}
+    ks = r.positive_ints(t, w, "k", ())
+    return {"metrics": r.str_list(t, w, "metrics", ()), "k": ks}
 
 
 def _dataset_columns_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
-    average = t.get("average", [])
-    if isinstance(average, str):
-        average = [average]
-    if not isinstance(average, list) or not all(isinstance(a, str) and a for a in average):
-        raise r.error(f"{w}.average", "a metric or a list of metrics to average", average)
+    average = r.str_or_list(t, w, "average", "a metric or a list of metrics to average")
     return {
         "metrics": r.str_list(t, w, "metrics", ()),
         "average": tuple(average),

@@ -9,7 +9,7 @@ printed value; see :mod:`irtables.lint`. Missing values are NaN and never violat
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -100,9 +100,9 @@ def run_checks(grid: Grid, *, means: bool, chunk: int = CHUNK_ROWS) -> list[Hit]
 
     from concurrent.futures import ThreadPoolExecutor
 
-    from irtables.base.executor import available_cores
+    from irtables.base.executor import worker_count
 
-    with ThreadPoolExecutor(max_workers=min(available_cores(), len(starts))) as pool:
+    with ThreadPoolExecutor(max_workers=worker_count(None, len(starts))) as pool:
         return [h for found in pool.map(check, starts) for h in found]
 
 
@@ -211,20 +211,8 @@ def _running_max(grid: Grid, order: list[int], scale: list[float], what: str) ->
     scaled = [
         _col(grid, j) * k if k != 1.0 else _col(grid, j) for j, k in zip(order, scale, strict=True)
     ]
-    return _running_max_rows(grid, order, scale, what, np.arange(len(grid.eps)), scaled)
-
-
-def _running_max_rows(
-    grid: Grid,
-    order: list[int],
-    scale: list[float],
-    what: str,
-    rows: IntArray,
-    scaled: Sequence[FloatArray],
-) -> list[Hit]:
-    """:func:`_running_max` on some rows (``scaled``: their scaled values per cutoff)."""
-    n = len(rows)
-    eps = grid.eps[rows] if n < len(grid.eps) else grid.eps
+    n = len(grid.eps)
+    eps = grid.eps
     best = np.array(scaled[0], dtype=np.float64)
     best_at = np.zeros(n, dtype=np.int64)
     best_scale = np.full(n, scale[0])
@@ -252,7 +240,9 @@ def _running_max_rows(
                         f"{nm[1]} = {fmt(x[1])} < {nm[0]} = {fmt(x[0])}: {w} cannot decrease in K"
                     )
                 cols = [order[int(a)], order[i]]
-                hits += _hit_rows("monotonic", grid, rows[bad & (best_at == a)], cols, msg)
+                hits += _hit_rows(
+                    "monotonic", grid, np.flatnonzero(bad & (best_at == a)), cols, msg
+                )
         np.greater(v, best, out=up)
         up |= np.isnan(best)
         np.copyto(best, v, where=up)

@@ -137,7 +137,7 @@ def lint(
     sgrid = None
     if study is not None and not study.summary.empty:
         summary = study.summary
-        sgrid = _grid(summary.assign(query="all"), tolerance)
+        sgrid = _summary_grid(summary, tolerance)
         summary_hits = run_checks(sgrid, means=True)
         summary_hits += _mean_hits(grid, sgrid)
         paths.update(_summary_paths(summary))
@@ -184,25 +184,19 @@ def _results_grid(results: ResultSet, tolerance: float | None) -> Grid:
     )
 
 
-def _grid(frame: pd.DataFrame, tolerance: float | None) -> Grid:
-    cats = {c: _categorical(frame[c]) for c in ("dataset", "system", "query", "metric")}
+def _summary_grid(summary: pd.DataFrame, tolerance: float | None) -> Grid:
+    """The grid of the files' own means: one row per (dataset, system), query ``all``."""
+    cats = {c: _categorical(summary[c]) for c in ("dataset", "system", "metric")}
     n_sys = max(len(cats["system"].categories), 1)
-    n_q = max(len(cats["query"].categories), 1)
-    # one key per row, built in place: (dataset * n_sys + system) * n_q + query
-    key = np.asarray(cats["dataset"].codes).astype(np.intp)
-    key *= n_sys
-    key += cats["system"].codes
-    block = key.copy()  # the (dataset, system) block of each row
-    key *= n_q
-    key += cats["query"].codes
-    row_keys, row_of = _dense_rank(key)
-    del key
+    block = np.asarray(cats["dataset"].codes).astype(np.intp)  # dataset * n_sys + system
+    block *= n_sys
+    block += cats["system"].codes
+    row_block, row_of = np.unique(block, return_inverse=True)
     metric_names = [str(m) for m in cats["metric"].categories]
-    values = frame["value"].to_numpy(dtype=np.float64)
+    values = summary["value"].to_numpy(dtype=np.float64)
     # column-major: every check reads whole columns
-    matrix = np.full((len(row_keys), len(metric_names)), np.nan, order="F")
+    matrix = np.full((len(row_block), len(metric_names)), np.nan, order="F")
     matrix[row_of, cats["metric"].codes] = values
-    del row_of
     blocks = [
         (str(cats["dataset"].categories[b // n_sys]), str(cats["system"].categories[b % n_sys]))
         for b in range(int(block.max()) + 1 if len(block) else 0)
@@ -210,17 +204,16 @@ def _grid(frame: pd.DataFrame, tolerance: float | None) -> Grid:
     eps = _block_eps(
         lambda rows: values[rows], len(values), lambda rows: block[rows], len(blocks), tolerance
     )
-    row_block = (row_keys // n_q).astype(np.int64)
     return Grid(
         values=matrix,
         measures=[_measure(m) for m in metric_names],
         names=metric_names,
         eps=eps[row_block],
         block_eps=eps,
-        row_block=row_block,
-        row_query=(row_keys % n_q).astype(np.int64),
+        row_block=row_block.astype(np.int64),
+        row_query=np.zeros(len(row_block), dtype=np.int64),
         blocks=blocks,
-        queries=[str(q) for q in cats["query"].categories],
+        queries=["all"],
     )
 
 
@@ -231,21 +224,6 @@ def _categorical(series: pd.Series) -> Any:
     if isinstance(series.dtype, pd.CategoricalDtype):
         return series.array
     return pd.Categorical(series.astype(str))
-
-
-def _dense_rank(key: npt.NDArray[np.integer]) -> tuple[IntArray, npt.NDArray[np.integer]]:
-    """Sorted distinct keys and the position of each key among them (linear when small)."""
-    if len(key) == 0:
-        return key.astype(np.int64), key
-    space = int(key.max()) + 1
-    if space <= 8 * len(key) + 1_000_000:
-        seen = np.zeros(space, dtype=np.bool_)
-        seen[key] = True
-        rank: npt.NDArray[np.integer] = np.cumsum(seen, dtype=np.int64)
-        rank -= 1
-        return np.flatnonzero(seen).astype(np.int64), rank[key]
-    distinct, inverse = np.unique(key, return_inverse=True)
-    return distinct.astype(np.int64), inverse
 
 
 def _measure(name: str) -> Measure | None:
@@ -391,11 +369,7 @@ def _paths(study: Study) -> dict[tuple[str, str], str]:
         for pair in np.unique(codes, axis=0).tolist():
             if min(pair) < 0:
                 continue  # a row without a dataset or system
-            named = {
-                c: f.factors[c].categories[code]
-                for c, code in zip(cols, pair, strict=True)
-                if code >= 0
-            }
+            named = {c: f.factors[c].categories[code] for c, code in zip(cols, pair, strict=True)}
             out[(str(named.get("dataset", f.dataset)), str(named.get("system", f.system)))] = f.path
     return out
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from irtables.base.controls import CONTROLS
 from irtables.errors import InputError
 
 if TYPE_CHECKING:  # the records are light: readers import numpy (and pandas) when they run
@@ -177,7 +178,7 @@ def input_error(message: str, path: str, line: int | None = None) -> InputError:
 
 #: Characters no name may hold: C0 and C1 controls, DEL, line and paragraph separators,
 #: and unpaired surrogates (JSON can write them; no file can hold them as text).
-CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+CONTROL_CHARACTERS = re.compile(f"[{CONTROLS}\\ud800-\\udfff]")
 
 
 def check_name(name: str, what: str, path: str, line: int | None = None) -> None:

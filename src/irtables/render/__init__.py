@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -58,24 +58,34 @@ def render(
     return FORMATS[fmt].render(model, template_dirs)
 
 
-def _render_template(
-    fmt: str, model: TableModel, context: dict[str, Any], dirs: Sequence[str | Path]
+def render_named(
+    fmt: str, name: str, context: Mapping[str, object], dirs: Sequence[str | Path] = ()
 ) -> str:
+    """Render the template ``<folder>/<name>`` of a templated format with ``context``.
+
+    User template folders (``dirs``) override the built-in templates by name; a missing
+    or failing template is a :class:`~irtables.errors.TemplateError`.
+    """
     import jinja2  # imported where used: the command line's choices come from FORMATS
 
     from irtables.render.env import make_environment
 
     env = make_environment(fmt, dirs)
-    folder, ext = TEMPLATE_FOLDERS[fmt]
-    name = f"{folder}/{model.layout}.{ext}.j2"
+    path = f"{TEMPLATE_FOLDERS[fmt][0]}/{name}"
     try:
-        return str(env.get_template(name).render(**context))
+        return str(env.get_template(path).render(**context))
     except jinja2.TemplateNotFound as e:
         raise TemplateError(
             f"template not found: {e.name} (looked in {', '.join(map(str, dirs)) or 'built-ins'})"
         ) from None
     except jinja2.TemplateError as e:
-        raise TemplateError(f"template {name}: {e}") from None
+        raise TemplateError(f"template {path}: {e}") from None
+
+
+def _render_table(
+    fmt: str, model: TableModel, context: dict[str, Any], dirs: Sequence[str | Path]
+) -> str:
+    return render_named(fmt, f"{model.layout}.{TEMPLATE_FOLDERS[fmt][1]}.j2", context, dirs)
 
 
 def _render_latex(model: TableModel, dirs: Sequence[str | Path]) -> str:
@@ -87,20 +97,22 @@ def _render_latex(model: TableModel, dirs: Sequence[str | Path]) -> str:
     if problem is not None:  # \label{} takes it as it is: a "}" would end it
         raise ConfigError(f"{model.name}: label {problem}")
     view = _escaped(model, escape_latex)
-    ncols = latex_context(model, view)["ncols"]
+    ncols = latex_context(model, view)
     context = {"generated": header_line("%"), "table": view, "ncols": ncols}
-    return _render_template("latex", model, context, dirs)
+    return _render_table("latex", model, context, dirs)
 
 
 def _render_markdown(model: TableModel, dirs: Sequence[str | Path]) -> str:
     from irtables.render.escape import escape_markdown
-    from irtables.render.flat import flat_cells, flat_headers
+    from irtables.render.flat import flat_cells, flat_headers, has_spans
 
     view = _escaped(model, escape_markdown)
+    spans = has_spans(model)
     values = flat_headers(
         model,
         [c["label"] for c in view["columns"]],
         [g["label"] for g in view["column_groups"]],
+        spans,
     )
     headers = [*view["stub"], *values]
     if view["description_header"]:
@@ -112,7 +124,7 @@ def _render_markdown(model: TableModel, dirs: Sequence[str | Path]) -> str:
         for i, (row, raw_row) in enumerate(zip(group["rows"], raw.rows, strict=True)):
             stub = _stub(model, group["label"], row["label"], i)
             shown = [_md_cell(c) for c in row["cells"]]
-            line = [*stub, *flat_cells(model, raw_row.cells, shown, "")]
+            line = [*stub, *flat_cells(model, raw_row.cells, shown, "", spans)]
             if view["description_header"]:
                 line.append(row["description"] or "")
             body.append(line)
@@ -126,7 +138,7 @@ def _render_markdown(model: TableModel, dirs: Sequence[str | Path]) -> str:
 
     grid = text_table(body, headers, style="pipe", align=align)
     context = {"generated": header_line("<!--") + " -->", "table": view, "grid": grid}
-    return _render_template("markdown", model, context, dirs)
+    return _render_table("markdown", model, context, dirs)
 
 
 def _render_html(model: TableModel, dirs: Sequence[str | Path]) -> str:
@@ -138,15 +150,7 @@ def _render_html(model: TableModel, dirs: Sequence[str | Path]) -> str:
     title = Markup(escape_html(f"{model.title}: {model.caption}"))
     generated = Markup(header_line("<!--") + " -->")
     context = {"generated": generated, "title": title, "body": Markup(body)}
-    import jinja2
-
-    from irtables.render.env import make_environment
-
-    env = make_environment("html", dirs)
-    try:
-        return str(env.get_template("html/page.html.j2").render(**context))
-    except jinja2.TemplateError as e:
-        raise TemplateError(f"template html/page.html.j2: {e}") from None
+    return render_named("html", "page.html.j2", context, dirs)
 
 
 def html_table(model: TableModel, *, template_dirs: Sequence[str | Path] = ()) -> str:
@@ -158,29 +162,30 @@ def html_table(model: TableModel, *, template_dirs: Sequence[str | Path] = ()) -
     from markupsafe import Markup
 
     from irtables.render.escape import escape_html
-    from irtables.render.latex import html_context
+    from irtables.render.latex import column_spans
     from irtables.tables.numbers import MISSING
 
     def esc(text: str) -> str:
         return Markup(escape_html(text))
 
     view = _escaped(model, esc)
-    ncols = html_context(model, view)
+    ncols = column_spans(model, view).total
     context = {"table": view, "ncols": ncols, "missing": MISSING}
-    return _render_template("html", model, context, template_dirs)
+    return _render_table("html", model, context, template_dirs)
 
 
 def _render_csv(model: TableModel, dirs: Sequence[str | Path]) -> str:
     """The displayed numbers; markers and an ablation's Δ in columns of their own."""
-    from irtables.render.flat import flat_cells, flat_headers
+    from irtables.render.flat import flat_cells, flat_headers, has_spans
     from irtables.tables.numbers import MINUS, MISSING
 
     del dirs  # CSV has no template
     buffer = io.StringIO()  # no comment line: pandas.read_csv reads the table as it is
     writer = csv.writer(buffer, lineterminator="\n")
     grouped = len(model.stub) == 1 and any(g.label for g in model.groups)
+    spans = has_spans(model)
     labels = flat_headers(
-        model, [c.label for c in model.columns], [g.label for g in model.column_groups]
+        model, [c.label for c in model.columns], [g.label for g in model.column_groups], spans
     )
     rows: list[tuple[RowGroup, Row, list[str], list[str], list[str]]] = []
     for group in model.groups:
@@ -192,9 +197,9 @@ def _render_csv(model: TableModel, dirs: Sequence[str | Path]) -> str:
                 (
                     group,
                     row,
-                    flat_cells(model, row.cells, shown, ""),
-                    flat_cells(model, row.cells, marks, ""),
-                    flat_cells(model, row.cells, deltas, ""),
+                    flat_cells(model, row.cells, shown, "", spans),
+                    flat_cells(model, row.cells, marks, "", spans),
+                    flat_cells(model, row.cells, deltas, "", spans),
                 )
             )
     marked = [any(r[3][j] for r in rows) for j in range(len(labels))]

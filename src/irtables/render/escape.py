@@ -5,7 +5,10 @@ from __future__ import annotations
 import html
 import re
 
-_CONTROLS = "[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029]"
+from irtables.base.controls import CONTROLS
+
+_CONTROLS = f"[{CONTROLS}]"
+_LINE_BREAKS = "\t\n\r\f\v\u2028\u2029"  # shown as a space
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
     "&": r"\&",
@@ -74,7 +77,7 @@ def _latex_replacement(match: re.Match[str]) -> str:
         return _LATEX_SPECIAL[found]
     if found == "-":
         return "-{}"
-    if found in "\t\n\r\f\v\u2028\u2029":
+    if found in _LINE_BREAKS:
         return " "
     return rf"\textbackslash{{}}x{ord(found):02x}"
 
@@ -94,7 +97,7 @@ def escape_markdown(text: str) -> str:
 
 def _visible_control(match: re.Match[str]) -> str:
     found = match.group(0)
-    return " " if found in "\t\n\r\f\v\u2028\u2029" else f"\\x{ord(found):02x}"
+    return " " if found in _LINE_BREAKS else f"\\x{ord(found):02x}"
 
 
 def escape_html(text: str) -> str:

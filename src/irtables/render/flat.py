@@ -11,30 +11,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from irtables.tables.model import Cell, TableModel
+from irtables.tables.model import NO_CUTOFF, Cell, TableModel
 
-NO_CUTOFF = "no cutoff"
 T = TypeVar("T")
 
 
 def has_spans(model: TableModel) -> bool:
-    """Whether any cell spans several columns (remembered for the last model asked
-    about: a table is rendered row by row)."""
-    last = _LAST_SPANS
-    if last[0] is model:
-        return last[1]
-    found = any(c.span > 1 for g in model.groups for r in g.rows for c in r.cells)
-    globals()["_LAST_SPANS"] = (model, found)
-    return found
+    """Whether any cell spans several columns (then the flat views get a ``no cutoff``
+    column)."""
+    return any(c.span > 1 for g in model.groups for r in g.rows for c in r.cells)
 
 
-_LAST_SPANS: tuple[TableModel | None, bool] = (None, False)
-
-
-def flat_headers(model: TableModel, labels: Sequence[str], groups: Sequence[str]) -> list[str]:
+def flat_headers(
+    model: TableModel, labels: Sequence[str], groups: Sequence[str], spans: bool
+) -> list[str]:
     """Value-column headers: ``group: label`` under a column group, plus ``no cutoff``.
 
-    ``labels`` and ``groups`` are the (escaped) column and column-group labels.
+    ``labels`` and ``groups`` are the (escaped) column and column-group labels; ``spans``
+    is :func:`has_spans` of the model.
     """
     out = list(labels)
     j = 0
@@ -42,15 +36,18 @@ def flat_headers(model: TableModel, labels: Sequence[str], groups: Sequence[str]
         for i in range(j, j + head.span):
             out[i] = f"{text}: {out[i]}"
         j += head.span
-    if has_spans(model):
+    if spans:
         out.append(NO_CUTOFF)
     return out
 
 
-def flat_cells(model: TableModel, cells: Sequence[Cell], shown: Sequence[T], empty: T) -> list[T]:
+def flat_cells(
+    model: TableModel, cells: Sequence[Cell], shown: Sequence[T], empty: T, spans: bool
+) -> list[T]:
     """A row's values under :func:`flat_headers`: spanning cells in the last column.
 
-    ``shown`` is what each cell displays in the format (same order as ``cells``).
+    ``shown`` is what each cell displays in the format (same order as ``cells``);
+    ``spans`` is :func:`has_spans` of the model.
     """
     width = len(model.columns)
     out: list[T] = [empty] * width
@@ -62,6 +59,6 @@ def flat_cells(model: TableModel, cells: Sequence[Cell], shown: Sequence[T], emp
         elif j < width:
             out[j] = text
         j += cell.span
-    if has_spans(model):
+    if spans:
         out.append(spanning)
     return out

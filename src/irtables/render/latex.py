@@ -62,8 +62,12 @@ def latex_columns(model: TableModel) -> LatexColumns:
     return LatexColumns(tuple(split), tuple(starts), total)
 
 
-def latex_context(model: TableModel, view: dict[str, Any]) -> dict[str, Any]:
-    """Add the LaTeX layout to an escaped view: spans, sub-columns, header groups, table*."""
+def column_spans(model: TableModel, view: dict[str, Any]) -> LatexColumns:
+    """Add the columns each cell and column group covers to an escaped view.
+
+    LaTeX and HTML alike give a Δ / ± its own column: a cell or group spans ``colspan``
+    of them, a split value column (``split``) two.
+    """
     cols = latex_columns(model)
     for c, split in zip(view["columns"], cols.split, strict=True):
         c["split"] = split
@@ -71,7 +75,7 @@ def latex_context(model: TableModel, view: dict[str, Any]) -> dict[str, Any]:
         for row in group["rows"]:
             j = 0
             for cell in row["cells"]:
-                cell["latex_span"] = cols.span(j, cell["span"])
+                cell["colspan"] = cols.span(j, cell["span"])
                 cell["split"] = cell["span"] == 1 and j < len(cols.split) and cols.split[j]
                 j += cell["span"]
     first = len(model.stub) + 1  # 1-based LaTeX column of the first value column
@@ -79,33 +83,25 @@ def latex_context(model: TableModel, view: dict[str, Any]) -> dict[str, Any]:
     for head, g in zip(model.column_groups, view["column_groups"], strict=True):
         count = cols.span(j, head.span)
         begin = first + cols.span(0, j)
-        groups.append({**g, "latex_span": count, "first": begin, "last": begin + count - 1})
+        groups.append({**g, "colspan": count, "first": begin, "last": begin + count - 1})
         j += head.span
     view["column_groups"] = groups
+    return cols
+
+
+def latex_context(model: TableModel, view: dict[str, Any]) -> int:
+    """Add the LaTeX layout to an escaped view (spans, column specs, ``table*``); the
+    number of LaTeX columns."""
+    cols = column_spans(model, view)
     view["value_colspec"] = "".join(r"r@{\hspace{2pt}}r" if s else "r" for s in cols.split)
     view["description_colspec"] = f"p{{{DESCRIPTION_WIDTH}}}"
-    estimate = estimate_width(model, cols)
-    view["width_pt"] = f"{estimate:.0f}"
     if model.wide is None:
-        view["wide"] = needs_both_columns(estimate)
-    return {"ncols": cols.total}
+        view["wide"] = needs_both_columns(estimate_width(model, cols))
+    return cols.total
 
 
-def html_context(model: TableModel, view: dict[str, Any]) -> int:
-    """Add column spans for HTML (where Δ / ± cells also sit in columns of their own)."""
-    context = latex_context(model, view)
-    for group in view["column_groups"]:
-        group["html_span"] = group["latex_span"]
-    for group in view["groups"]:
-        for row in group["rows"]:
-            for cell in row["cells"]:
-                cell["html_span"] = cell["latex_span"]
-    return int(context["ncols"])
-
-
-def estimate_width(model: TableModel, cols: LatexColumns | None = None) -> float:
+def estimate_width(model: TableModel, cols: LatexColumns) -> float:
     """Estimated natural width of the table's tabular, in points (:mod:`.fit`)."""
-    cols = cols or latex_columns(model)
     n_stub = len(model.stub)
     widths = [0.0] * cols.total
     spans: list[tuple[int, int, float]] = []

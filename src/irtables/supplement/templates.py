@@ -5,11 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-import jinja2
-
-from irtables.errors import TemplateError
-from irtables.render import TEMPLATE_FOLDERS
-from irtables.render.env import make_environment
+from irtables.render import render_named
 
 
 def render_page(
@@ -19,11 +15,4 @@ def render_page(
 
     User template folders (``dirs``) override the built-in templates by name, as for tables.
     """
-    env = make_environment(fmt, dirs)
-    path = f"{TEMPLATE_FOLDERS[fmt][0]}/{name}"
-    try:
-        return str(env.get_template(path).render(**context))
-    except jinja2.TemplateNotFound as e:
-        raise TemplateError(f"template not found: {e.name}") from None
-    except jinja2.TemplateError as e:
-        raise TemplateError(f"template {path}: {e}") from None
+    return render_named(fmt, name, context, dirs)

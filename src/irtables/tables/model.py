@@ -12,6 +12,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pandas as pd
 
+#: The column of a value that spans several columns (MAP in a K breakdown) in the flat
+#: views of a table: its data frame, Markdown and CSV.
+NO_CUTOFF = "no cutoff"
+
 
 @dataclass(frozen=True)
 class Cell:
@@ -141,7 +145,7 @@ class TableModel:
                             "row": row.label,
                             "row_key": row.key,
                             "column_group": heads[min(j, len(heads) - 1)],
-                            "column": column.label if cell.span == 1 else "no cutoff",
+                            "column": column.label if cell.span == 1 else NO_CUTOFF,
                             "column_key": column.key if cell.span == 1 else None,
                             "text": cell.text,
                             "value": float("nan") if cell.value is None else cell.value,
