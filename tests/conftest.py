@@ -1,10 +1,13 @@
-"""Shared fixtures: a tiny result set, the golden-file switch, pdflatex, the fixtures folder."""
+"""Shared fixtures and helpers: result sets, the golden-file switch, pdflatex, git, the
+fixtures folder, one-line errors and child processes under limits."""
 
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -19,6 +22,8 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = Path(os.environ.get("IRTABLES_FIXTURES", REPO.parent / "shared" / "fixtures"))
+RUNS = REPO / "tests" / "data" / "runs"
+COLUMNS = ["dataset", "system", "query", "metric", "value"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -45,9 +50,25 @@ def tiny_results() -> ResultSet:
     for (system, metric), vals in values.items():
         for q, v in zip(("q1", "q2", "q3"), vals, strict=True):
             rows.append(("toy", system, q, metric, v))
-    return ResultSet.from_frame(
-        pd.DataFrame(rows, columns=["dataset", "system", "query", "metric", "value"])
+    return results_from_rows(rows)
+
+
+def results_from_rows(rows: Sequence[tuple[str, str, str, str, float]]) -> ResultSet:
+    """A result set of (dataset, system, query, metric, value) rows."""
+    return ResultSet.from_frame(pd.DataFrame(rows, columns=COLUMNS))
+
+
+def runs_study(root: Path, extra: str = "") -> Path:
+    """``root`` as a study of qrels and runs: tiny.qrels, runs/a.run and runs/b.run (both
+    tiny.run), and an irtables.toml with one dataset ``toy``, ``extra`` appended to it."""
+    shutil.copy(RUNS / "tiny.qrels", root / "tiny.qrels")
+    (root / "runs").mkdir()
+    shutil.copy(RUNS / "tiny.run", root / "runs" / "a.run")
+    shutil.copy(RUNS / "tiny.run", root / "runs" / "b.run")
+    (root / "irtables.toml").write_text(
+        '[[datasets]]\nid = "toy"\nqrels = "tiny.qrels"\nruns = "runs/*.run"\n' + extra
     )
+    return root
 
 
 def require_fixtures() -> Path:
@@ -66,14 +87,23 @@ def trec_eval_binaries() -> dict[str, Path]:
     Built once into a cache folder (tests/trec_eval_binary.py). A failed build fails the
     run under CI and skips the test locally.
     """
+    from tests.acceptance.binary_parity import VERSIONS
     from tests.trec_eval_binary import BuildError, build_trec_eval
 
     try:
-        return {v: build_trec_eval(v) for v in ("9.0.8", "10")}
+        return {v: build_trec_eval(v) for v in VERSIONS}
     except BuildError as e:
         if os.environ.get("CI"):
             pytest.fail(f"trec_eval could not be built under CI: {e}")
         pytest.skip(f"trec_eval could not be built: {e}")
+
+
+def require_pdflatex() -> None:
+    """Skip locally when pdflatex is not installed; fail under CI, which installs it."""
+    if shutil.which("pdflatex") is None:
+        if os.environ.get("CI"):
+            pytest.fail("pdflatex is required under CI (installed by .ci/run)")
+        pytest.skip("pdflatex not installed")
 
 
 def compile_latex(
@@ -84,10 +114,7 @@ def compile_latex(
     ``raw_input`` reads the source as bytes (``\\UseRawInputEncoding``): any character
     is some glyph, so what is checked is the LaTeX structure, not the fonts' coverage.
     """
-    if shutil.which("pdflatex") is None:
-        if os.environ.get("CI"):
-            pytest.fail("pdflatex is required under CI (installed by .ci/run)")
-        pytest.skip("pdflatex not installed")
+    require_pdflatex()
     doc = workdir / "doc.tex"
     doc.write_text(
         ("\\UseRawInputEncoding\n" if raw_input else "")
@@ -123,3 +150,36 @@ def without_file_privileges() -> list[str]:
             pytest.fail("setpriv (util-linux) is required under CI to test permissions as root")
         pytest.skip("running as root without setpriv: permission bits do not apply")
     return ["setpriv", "--bounding-set", "-dac_override,-dac_read_search"]
+
+
+def git(cwd: Path, *args: str) -> None:
+    """Run git in ``cwd`` with a throwaway identity (commits need one)."""
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+    )
+
+
+def assert_error_line(exit_code: int, text: str, *needles: str) -> None:
+    """Exit status 2 and exactly one ``Error: ...`` line holding every needle; no traceback."""
+    assert exit_code == 2, text
+    errors = [line for line in text.splitlines() if line.startswith("Error: ")]
+    assert len(errors) == 1, text
+    assert "Traceback" not in text
+    for needle in needles:
+        assert needle in errors[0], errors[0]
+
+
+def run_with_file_limit(
+    argv: list[str], limit: int | None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """Run ``argv`` with no file larger than ``limit`` bytes (``RLIMIT_FSIZE``, as a full
+    disk would refuse a write); ``None``: no limit. Output captured as text."""
+
+    def preexec() -> None:
+        if limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return subprocess.run(argv, capture_output=True, text=True, preexec_fn=preexec, timeout=timeout)

@@ -67,9 +67,10 @@ def _imports() -> list[tuple[str, str]]:
 
 
 def test_every_part_has_a_layer() -> None:
-    parts = {p.stem if p.is_file() else p.name for p in PACKAGE.iterdir()}
-    parts = {p for p in parts if not p.startswith(".") and p not in ("py", "__pycache__")}
-    assert parts - {"py"} <= set(LAYERS) | {"py.typed"}, parts - set(LAYERS)
+    # modules by name without .py; folders and other files (py.typed) by their full name
+    parts = {p.stem if p.suffix == ".py" else p.name for p in PACKAGE.iterdir()}
+    parts = {p for p in parts if not p.startswith(".") and p != "__pycache__"}
+    assert parts <= set(LAYERS) | {"py.typed"}, parts - set(LAYERS) - {"py.typed"}
 
 
 def test_no_import_reaches_up() -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, git
 
 TOUR_SECTIONS = ("Set up", "30-second tour")
 NOT_RUN = {"make test": "the test suite itself: it would run this test again"}
@@ -109,9 +109,8 @@ def test_the_diff_example_compares_the_last_commit(tmp_path: Path) -> None:
         pytest.skip("git not installed")
     root = tmp_path / "study"
     shutil.copytree(REPO / "results", root / "results", ignore=shutil.ignore_patterns("tables"))
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "results"]):
-        subprocess.run([*git, *args], cwd=root, check=True, capture_output=True)
+        git(root, *args)
     irtables = str(REPO / ".venv" / "bin" / "irtables")
     if not Path(irtables).exists():
         pytest.skip("no installed .venv in this checkout")

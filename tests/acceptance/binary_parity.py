@@ -29,10 +29,9 @@ from pathlib import Path
 import numpy as np
 
 from irtables.evaluator.command import evaluate_files
+from tests.conftest import FIXTURES
 from tests.trec_eval_binary import parse_output, run_trec_eval
 
-REPO = Path(__file__).resolve().parents[2]
-FIXTURES = REPO.parent / "shared" / "fixtures"
 VERSIONS = ("9.0.8", "10")
 CUTS = "1,3,5,10,20,100,500,1000"
 MEASURE_ARGS = (
@@ -135,21 +134,27 @@ def _plain(path: Path, workdir: Path) -> Path:
     return target
 
 
-def fixture_cases(workdir: Path, fixtures: Path = FIXTURES) -> list[Case]:
-    """Every (qrels, run) pair of the fixture manifests under every option set they use."""
-    found: dict[tuple[Path, Path, Options], Case] = {}
+def manifest_rows(fixtures: Path = FIXTURES) -> Iterator[tuple[Path, list[str]]]:
+    """Each fixture folder with each row of its ``expected/manifest.tsv`` (no header):
+    version, output file, status, trec_eval command."""
     for manifest in sorted(fixtures.glob("*/expected/manifest.tsv")):
-        folder = manifest.parent.parent
         with manifest.open() as fh:
             rows = list(csv.reader(fh, delimiter="\t"))[1:]
         for row in rows:
-            qrels, run = (folder / f for f in trec_eval_files(row[3]))
-            options = trec_eval_options(row[3])
-            if (qrels, run, options) not in found:
-                name = f"{folder.name}/{qrels.name}+{run.name.removesuffix('.gz')}"
-                found[(qrels, run, options)] = Case(
-                    name, _plain(qrels, workdir), _plain(run, workdir), options
-                )
+            yield manifest.parent.parent, row
+
+
+def fixture_cases(workdir: Path, fixtures: Path = FIXTURES) -> list[Case]:
+    """Every (qrels, run) pair of the fixture manifests under every option set they use."""
+    found: dict[tuple[Path, Path, Options], Case] = {}
+    for folder, row in manifest_rows(fixtures):
+        qrels, run = (folder / f for f in trec_eval_files(row[3]))
+        options = trec_eval_options(row[3])
+        if (qrels, run, options) not in found:
+            name = f"{folder.name}/{qrels.name}+{run.name.removesuffix('.gz')}"
+            found[(qrels, run, options)] = Case(
+                name, _plain(qrels, workdir), _plain(run, workdir), options
+            )
     return list(found.values())
 
 

@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from irtables.supplement.run import make_supplement
+from tests.conftest import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 CHECK_PAGE = """(() => {
   const visible = (el) => {
     const r = el.getBoundingClientRect(), s = getComputedStyle(el);

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import require_pdflatex
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 TABLES = sorted([*GOLDEN.glob("*.tex"), *(GOLDEN / "layouts").glob("*.tex")])
@@ -45,10 +46,7 @@ def _document(cls: str) -> str:
 
 
 def _compile(cls: str, workdir: Path) -> str:
-    if shutil.which("pdflatex") is None:
-        if os.environ.get("CI"):
-            pytest.fail("pdflatex is required under CI (installed by .ci/run)")
-        pytest.skip("pdflatex not installed")
+    require_pdflatex()
     (workdir / f"{cls}.tex").write_text(_document(cls), encoding="utf-8")
     for _ in range(2):
         result = subprocess.run(

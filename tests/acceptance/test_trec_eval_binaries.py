@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from irtables.cli import main
 from tests.acceptance.binary_parity import (
+    VERSIONS,
     Options,
     fixture_cases,
     near_tie_cases,
@@ -23,8 +24,6 @@ from tests.acceptance.binary_parity import (
 )
 from tests.conftest import require_fixtures
 from tests.trec_eval_binary import parse_output, run_trec_eval
-
-VERSIONS = ("9.0.8", "10")
 
 
 @pytest.fixture(scope="module")

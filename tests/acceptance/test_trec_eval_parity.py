@@ -7,7 +7,6 @@ trec_eval prints it (4 decimals; counts as integers, summed over queries in ``al
 
 from __future__ import annotations
 
-import csv
 import gzip
 import re
 import warnings
@@ -20,17 +19,17 @@ from irtables.evaluator.api import evaluate
 from irtables.evaluator.output import summary_values
 from irtables.loaders.qrels import read_qrels
 from irtables.measures import at_threshold, parse_measure
-from tests.acceptance.binary_parity import trec_eval_files, trec_eval_options
+from tests.acceptance.binary_parity import (
+    IMPLEMENTED,
+    manifest_rows,
+    trec_eval_files,
+    trec_eval_options,
+)
 
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures"
 if not FIXTURES.exists():  # the checkout may live elsewhere
     FIXTURES = Path("/work/shared/fixtures")
 
-# trec_eval measures that irtables evaluate computes (by their printed names).
-IMPLEMENTED = re.compile(
-    r"^(P_\d+|recall_\d+|ndcg|ndcg_cut_\d+|map|map_cut_\d+|recip_rank|Rprec|bpref"
-    r"|success_\d+|iprec_at_recall_[0-9.]+|11pt_avg|num_ret|num_rel|num_rel_ret)$"
-)
 # printed by trec_eval but not computed here: skipped explicitly, never silently.
 NOT_IMPLEMENTED = re.compile(
     r"^(runid|num_q|relstring|gm_map|gm_bpref|infAP|Rprec_mult_[0-9.]+|utility|binG|G"
@@ -71,15 +70,11 @@ def _parse_command(folder: Path, output: str, command: str) -> Case:
 
 
 def _cases() -> list[Case]:
-    cases = []
-    for manifest in sorted(FIXTURES.glob("*/expected/manifest.tsv")):
-        folder = manifest.parent.parent
-        with manifest.open() as fh:
-            rows = list(csv.reader(fh, delimiter="\t"))
-        for row in rows[1:]:
-            if row[0] == "9.0.8" and row[2] == "ok":
-                cases.append(_parse_command(folder, row[1], row[3]))
-    return cases
+    return [
+        _parse_command(folder, row[1], row[3])
+        for folder, row in manifest_rows(FIXTURES)
+        if row[0] == "9.0.8" and row[2] == "ok"
+    ]
 
 
 CASES = _cases()

@@ -15,6 +15,7 @@ from irtables.render import FORMATS, render
 from irtables.stats.report import format_comparisons
 from irtables.study.pipeline import resolve_study
 from irtables.tables import build_all
+from irtables.tables.model import TableModel
 
 from ..conftest import compile_latex
 
@@ -25,7 +26,13 @@ REPO = GOLDEN.parents[1]
 LAYOUTS_STUDY = REPO / "tests" / "data" / "layouts"  # synthetic values, every layout
 
 
-LAYOUT_OF: dict[str, str] = {}  # golden file -> layout of its table
+def _layout_tables() -> list[TableModel]:
+    """The tables of the synthetic study that configures every layout."""
+    results, config, _ = resolve_study(LAYOUTS_STUDY)
+    return list(build_all(results, config).tables)
+
+
+LAYOUT_TABLES = _layout_tables()
 
 
 def _rendered() -> dict[str, str]:
@@ -35,11 +42,9 @@ def _rendered() -> dict[str, str]:
     for model in built.tables:
         for fmt, spec in FORMATS.items():
             out[f"{model.name}.{spec.extension}"] = render(model, fmt)
-    results, config, _ = resolve_study(LAYOUTS_STUDY)
-    for model in build_all(results, config).tables:
+    for model in LAYOUT_TABLES:
         for fmt, spec in FORMATS.items():
             out[f"layouts/{model.name}.{spec.extension}"] = render(model, fmt)
-            LAYOUT_OF[f"layouts/{model.name}.{spec.extension}"] = model.layout
     assert built.comparisons is not None  # the example configures a baseline
     out["significance.csv"] = format_comparisons(built.comparisons, "csv")
     out["significance.md"] = format_comparisons(built.comparisons, "markdown")
@@ -79,9 +84,14 @@ def test_no_stale_golden_files() -> None:
 def test_every_layout_in_every_format_has_a_golden_file() -> None:
     from irtables.tables import LAYOUTS
 
-    covered = {(layout, name.rsplit(".", 1)[1]) for name, layout in LAYOUT_OF.items()}
-    expected = {(layout, fmt.extension) for layout in LAYOUTS for fmt in FORMATS.values()}
-    assert covered == expected
+    assert {model.layout for model in LAYOUT_TABLES} == set(LAYOUTS)
+    missing = [
+        f"layouts/{model.name}.{spec.extension}"
+        for model in LAYOUT_TABLES
+        for spec in FORMATS.values()
+        if not (GOLDEN / "layouts" / f"{model.name}.{spec.extension}").is_file()
+    ]
+    assert missing == []
 
 
 @pytest.mark.latex

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 import irtables.supplement.figures  # noqa: F401  (matplotlib makes its folders on import)
 from irtables.cli import main
-from tests.conftest import compile_latex
+from tests.conftest import assert_error_line, compile_latex
 
 PIECES = [
     "..", "/", "../../", "\\", "x/../../../escaped", "/etc/hostname", "C:\\x", "~",
@@ -164,8 +164,7 @@ def check_outcome(result: Result) -> None:
     for char in result.output:
         assert char == "\n" or char.isprintable() or char == " ", repr(result.output)
     if result.exit_code == 2:
-        errors = [line for line in result.output.splitlines() if line.startswith("Error: ")]
-        assert len(errors) == 1, result.output
+        assert_error_line(result.exit_code, result.output)
 
 
 def run_watched(tmp: Path, *args: str) -> tuple[Result, list[tuple[str, str]]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from irtables.config import parse_config
@@ -15,6 +14,7 @@ from irtables.render import render
 from irtables.tables import build_all, build_table
 from irtables.tables.configured.params import parse_system_id
 from irtables.tables.model import TableModel
+from tests.conftest import results_from_rows
 
 LAYOUTS = Path(__file__).resolve().parents[1] / "data" / "layouts"
 
@@ -27,9 +27,7 @@ def _rs() -> ResultSet:
             for metric in ("AP", "nDCG@10"):
                 for q in range(5):
                     rows.append((dataset, system, f"q{q}", metric, float(rng.uniform())))
-    return ResultSet.from_frame(
-        pd.DataFrame(rows, columns=["dataset", "system", "query", "metric", "value"])
-    )
+    return results_from_rows(rows)
 
 
 def _means(rs: ResultSet) -> dict[tuple[str, str, str], float]:
@@ -138,9 +136,7 @@ def _sweep() -> ResultSet:
                 rows.append(("d", f"bm25_k1={k1}_b={b}", f"q{q}", "AP", value))
     rows += [("d", "dense", "q0", "AP", 0.1), ("d", "dense", "q1", "AP", 0.1)]
     rows += [("d", "dense", "q2", "AP", 0.1)]
-    return ResultSet.from_frame(
-        pd.DataFrame(rows, columns=["dataset", "system", "query", "metric", "value"])
-    )
+    return results_from_rows(rows)
 
 
 def test_sensitivity_one_parameter_needs_the_other_fixed() -> None:
@@ -166,9 +162,7 @@ def test_sensitivity_values_that_are_not_finite_numbers_sort_as_text() -> None:
         for b in ("0.4", "nan")
         for q in range(3)
     ]
-    rs = ResultSet.from_frame(
-        pd.DataFrame(rows, columns=["dataset", "system", "query", "metric", "value"])
-    )
+    rs = results_from_rows(rows)
     for b in ("0.4", "nan"):
         cfg = {
             "tables": {
@@ -255,9 +249,7 @@ def test_main_section_with_another_layout_replaces_table_1() -> None:
 
 def test_markdown_and_csv_put_a_measure_without_cutoff_in_its_own_column() -> None:
     rows = [("d", "a", "1", m, v) for m, v in (("P@1", 1.0), ("P@5", 0.4), ("AP", 0.75))]
-    rs = ResultSet.from_frame(
-        pd.DataFrame(rows, columns=["dataset", "system", "query", "metric", "value"])
-    )
+    rs = results_from_rows(rows)
     model = build_table(rs, "k_breakdown", dataset="d")
     md = render(model, "markdown").splitlines()
     header = next(line for line in md if line.startswith("| Metric"))
@@ -276,9 +268,7 @@ def test_markdown_and_csv_put_a_measure_without_cutoff_in_its_own_column() -> No
 
 def test_html_escapes_every_user_string_and_is_accessible() -> None:
     rows = [("<d>", "<script>x</script>", "1", "AP", 0.5), ("<d>", "b&c", "1", "AP", 0.25)]
-    rs = ResultSet.from_frame(
-        pd.DataFrame(rows, columns=["dataset", "system", "query", "metric", "value"])
-    )
+    rs = results_from_rows(rows)
     cfg = parse_config({"tables": {"main": {"caption": 'A "quoted" <caption> & more'}}})
     html = render(build_table(rs, "main", config=cfg), "html")
     assert "<script>" not in html and "&lt;script&gt;x&lt;/script&gt;" in html

@@ -21,7 +21,13 @@ from click.testing import CliRunner, Result
 from irtables.base.record import RECORD
 from irtables.cli import main
 from irtables.output.writers import sha256_hex
-from tests.conftest import without_file_privileges
+from tests.conftest import (
+    assert_error_line,
+    git,
+    require_pdflatex,
+    run_with_file_limit,
+    without_file_privileges,
+)
 
 RUNS = Path(__file__).resolve().parents[1] / "data" / "runs"
 
@@ -59,13 +65,8 @@ def invoke(*args: str) -> Result:
 
 
 def assert_one_line_error(result: Result, *needles: str) -> None:
-    assert result.exit_code == 2, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
-    errors = [line for line in result.output.splitlines() if line.startswith("Error: ")]
-    assert len(errors) == 1, result.output
-    assert "Traceback" not in result.output
-    for needle in needles:
-        assert needle in errors[0], errors[0]
+    assert_error_line(result.exit_code, result.output, *needles)
 
 
 def files_under(root: Path) -> set[Path]:
@@ -173,9 +174,7 @@ def test_unsafe_label_is_a_config_error_naming_the_key(
 
 @pytest.mark.latex
 def test_rows_starting_with_brackets_or_stars_compile_and_show(tmp_path: Path) -> None:
-    from tests.unit.test_supplement_run import _require_pdflatex
-
-    _require_pdflatex()
+    require_pdflatex()
     results = tidy_study(tmp_path, ["[opt] first", "[2pt] second", "*third"])
     out = tmp_path / "sup"
     result = invoke("supplement", str(results), "-o", str(out))
@@ -190,9 +189,7 @@ def test_rows_starting_with_brackets_or_stars_compile_and_show(tmp_path: Path) -
 @pytest.mark.latex
 @pytest.mark.parametrize("name", ["中文数据", "🚀 launch", "dl\u202eevil"])
 def test_untypesettable_name_is_one_line_before_pdflatex(tmp_path: Path, name: str) -> None:
-    from tests.unit.test_supplement_run import _require_pdflatex
-
-    _require_pdflatex()
+    require_pdflatex()
     results = tidy_study(tmp_path, [name])
     result = invoke("supplement", str(results), "-o", str(tmp_path / "sup"))
     assert_one_line_error(result, "pdflatex cannot typeset", "--no-pdf", "name =")
@@ -221,24 +218,17 @@ def _tables_without_privileges(results: Path) -> subprocess.CompletedProcess[str
     )
 
 
-def _assert_one_line_in_process(done: subprocess.CompletedProcess[str], *needles: str) -> None:
-    assert done.returncode == 2, done.stderr
-    errors = [line for line in done.stderr.splitlines() if line.startswith("Error: ")]
-    assert len(errors) == 1, done.stderr
-    assert "Traceback" not in done.stderr
-    for needle in needles:
-        assert needle in errors[0], errors[0]
-
-
 def test_unreadable_config_and_result_file_are_one_line(tmp_path: Path) -> None:
     results = tidy_study(tmp_path, ["dl"])
     config = results / "irtables.toml"
     config.write_text("[output]\n")
     config.chmod(0)
-    _assert_one_line_in_process(_tables_without_privileges(results), "cannot read")
+    done = _tables_without_privileges(results)
+    assert_error_line(done.returncode, done.stderr, "cannot read")
     config.chmod(0o644)
     (results / "all.csv").chmod(0)
-    _assert_one_line_in_process(_tables_without_privileges(results), "all.csv")
+    done = _tables_without_privileges(results)
+    assert_error_line(done.returncode, done.stderr, "all.csv")
 
 
 def test_unreadable_inputs_are_one_line_even_as_root(
@@ -282,25 +272,14 @@ def test_read_only_output_folder_is_one_line(
 
 
 def test_disk_full_is_one_line_and_old_files_stay(tmp_path: Path) -> None:
-    import resource
-    import sys
-
     results = tidy_study(tmp_path, ["dl"])
     out = tmp_path / "out"
     assert invoke("tables", str(results), "-o", str(out)).exit_code == 0
     before = {p: p.read_bytes() for p in out.iterdir()}
     (results / "all.csv").write_text((results / "all.csv").read_text().replace("0.200", "0.250"))
     limit = max(len(b) for b in before.values()) // 2
-
-    def small_files() -> None:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-
-    done = subprocess.run(
-        [sys.executable, "-m", "irtables", "tables", str(results), "-o", str(out)],
-        capture_output=True,
-        text=True,
-        preexec_fn=small_files,
-        timeout=300,
+    done = run_with_file_limit(
+        [sys.executable, "-m", "irtables", "tables", str(results), "-o", str(out)], limit
     )
     assert done.returncode == 2, done.stderr
     stderr = without_left_out(done.stderr)
@@ -325,21 +304,17 @@ def test_bad_grade_in_a_tidy_qrels_file(tmp_path: Path, grade: str) -> None:
     assert_one_line_error(result, "qrels.tsv:3", "integer relevance grade")
 
 
-def test_diff_over_a_commit_with_a_symlink_outside_is_one_line(tmp_path: Path) -> None:
+def test_diff_over_a_commit_with_a_symlink_outside_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if shutil.which("git") is None:
         pytest.skip("git not installed")
     repo = tidy_study(tmp_path, ["dl"]).parent
     (repo / "r" / "link.tsv").symlink_to("/etc/passwd")
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}  # fmt: skip
     for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "x"]):
-        subprocess.run(["git", *cmd], cwd=repo, check=True, env=env)
-    old = os.getcwd()
-    os.chdir(repo)
-    try:
-        result = invoke("diff", "HEAD:r", "r")
-    finally:
-        os.chdir(old)
+        git(repo, *cmd)
+    monkeypatch.chdir(repo)
+    result = invoke("diff", "HEAD:r", "r")
     assert_one_line_error(result, "HEAD:r", "link.tsv")
 
 
@@ -403,16 +378,13 @@ def test_unexpected_errors_are_one_line_too(
 # --- 5. nothing silently wrong --------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("value", "line"),
-    [("0.2_5", 3), ("０.５", 3), ("nan", 3), ("inf", 3), ("1e999", 3), ("0x1p-2", 3)],
-)
-def test_numbers_python_would_accept_are_errors(tmp_path: Path, value: str, line: int) -> None:
+@pytest.mark.parametrize("value", ["0.2_5", "０.５", "nan", "inf", "1e999", "0x1p-2"])
+def test_numbers_python_would_accept_are_errors(tmp_path: Path, value: str) -> None:
     results = tmp_path / "r" / "dl"
     results.mkdir(parents=True)
     (results / "bm25.tsv").write_text(f"query\tmetric\tvalue\n1\tAP\t0.5\n2\tAP\t{value}\n")
     result = invoke("tables", str(results.parent))
-    assert_one_line_error(result, f"bm25.tsv:{line}")
+    assert_one_line_error(result, "bm25.tsv:3")
 
 
 @pytest.mark.parametrize("score", ["nan", "NaN", "inf", "-inf", "0.2_5", "１"])
@@ -578,9 +550,8 @@ def test_a_refused_file_means_the_supplement_replaced_nothing(tmp_path: Path) ->
 def test_characters_known_good_typeset_in_the_supplement_preamble(tmp_path: Path) -> None:
     """The characters :func:`check_typesettable` does not probe, checked against pdflatex."""
     from irtables.supplement.pdf import KNOWN_GOOD, _probe
-    from tests.unit.test_supplement_run import _require_pdflatex
 
-    _require_pdflatex()
+    require_pdflatex()
     results = tidy_study(tmp_path, ["dl"])
     assert (
         invoke("supplement", str(results), "-o", str(tmp_path / "sup"), "--no-pdf").exit_code == 0

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import signal
 import stat
 import subprocess
@@ -21,7 +20,7 @@ from irtables.base.paths import inside, relative_path
 from irtables.base.record import RECORD, parse_record, read_record
 from irtables.errors import OutputError, OverwriteError
 from irtables.output.writers import check_destination, sha256_hex, write_atomic, write_files
-from tests.conftest import without_file_privileges
+from tests.conftest import run_with_file_limit, without_file_privileges
 
 HOSTILE_PATHS = [
     "../escaped.csv",
@@ -252,17 +251,7 @@ def test_read_only_folder_is_one_error_and_old_files_stay(tmp_path: Path) -> Non
 
 
 def _run_python(code: str, *, limit: int | None = None) -> subprocess.CompletedProcess[str]:
-    def preexec() -> None:
-        if limit is not None:
-            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-
-    return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        preexec_fn=preexec,
-        timeout=120,
-    )
+    return run_with_file_limit([sys.executable, "-c", textwrap.dedent(code)], limit, timeout=120)
 
 
 def test_disk_full_replaces_nothing(tmp_path: Path) -> None:

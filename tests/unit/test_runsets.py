@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,19 +12,7 @@ from irtables.config import parse_config
 from irtables.errors import ConfigError, InputError
 from irtables.study.pipeline import resolve_study
 from irtables.study.runsets import dataset_measures
-
-RUNS = Path(__file__).resolve().parents[1] / "data" / "runs"
-
-
-def _study(tmp_path: Path, extra: str = "") -> Path:
-    shutil.copy(RUNS / "tiny.qrels", tmp_path / "tiny.qrels")
-    (tmp_path / "runs").mkdir()
-    shutil.copy(RUNS / "tiny.run", tmp_path / "runs" / "a.run")
-    shutil.copy(RUNS / "tiny.run", tmp_path / "runs" / "b.run")
-    (tmp_path / "irtables.toml").write_text(
-        '[[datasets]]\nid = "toy"\nqrels = "tiny.qrels"\nruns = "runs/*.run"\n' + extra
-    )
-    return tmp_path
+from tests.conftest import runs_study
 
 
 def test_default_measures_follow_the_tables_and_carry_the_threshold() -> None:
@@ -37,21 +24,21 @@ def test_default_measures_follow_the_tables_and_carry_the_threshold() -> None:
 
 @pytest.mark.filterwarnings("ignore:.*run queries are not in the qrels")
 def test_runs_are_evaluated_into_the_results(tmp_path: Path) -> None:
-    results, _, _ = resolve_study(_study(tmp_path, 'measures = ["P@1", "map"]\n'))
+    results, _, _ = resolve_study(runs_study(tmp_path, 'measures = ["P@1", "map"]\n'))
     assert results.systems("toy") == ("a", "b")
     assert set(results.metrics("toy")) == {"P@1", "AP"}
 
 
 @pytest.mark.filterwarnings("ignore:.*run queries are not in the qrels")
 def test_tables_from_runs_in_one_step(tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["tables", str(_study(tmp_path)), "-f", "csv"])
+    result = CliRunner().invoke(main, ["tables", str(runs_study(tmp_path)), "-f", "csv"])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "tables" / "table1.csv").is_file()
 
 
 @pytest.mark.filterwarnings("ignore:.*run queries are not in the qrels")
 def test_dumps_and_runs_for_one_dataset_is_an_error(tmp_path: Path) -> None:
-    root = _study(tmp_path)
+    root = runs_study(tmp_path)
     (root / "toy").mkdir()
     (root / "toy" / "c.tsv").write_text("query\tmetric\tvalue\n1\tAP\t0.5\n")
     with pytest.raises(InputError, match="dataset toy has per-query files and qrels"):
@@ -59,7 +46,7 @@ def test_dumps_and_runs_for_one_dataset_is_an_error(tmp_path: Path) -> None:
 
 
 def test_missing_run_and_unmatched_glob_are_errors(tmp_path: Path) -> None:
-    root = _study(tmp_path)
+    root = runs_study(tmp_path)
     (root / "irtables.toml").write_text(
         '[[datasets]]\nid = "toy"\nqrels = "tiny.qrels"\nruns = "nothing/*.run"\n'
     )
@@ -81,7 +68,7 @@ def test_trec_eval_version_per_dataset(tmp_path: Path) -> None:
     assert parse_config({"datasets": [{"id": "d"}]}).datasets[0].trec_eval == "9.0.8"
     with pytest.raises(ConfigError, match=r"datasets\[0\]\.trec_eval: expected one of 9\.0\.8, 10"):
         parse_config({"datasets": [{"id": "d", "trec_eval": "11"}]})
-    root = _study(tmp_path)
+    root = runs_study(tmp_path)
     (root / "runs" / "b.run").unlink()
     # scores 1.0 and 1.0 + 2**-40 tie in single precision (9.0.8): ties go to docid descending
     (root / "runs" / "a.run").write_text("1 Q0 a 1 1.0000000000009095 t\n1 Q0 b 2 1.0 t\n")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 from click.testing import CliRunner
 from statsmodels.stats.multitest import multipletests
@@ -16,6 +15,7 @@ from irtables.model import ResultSet
 from irtables.stats import compare, randomization, t_test
 from irtables.stats.comparisons import COLUMNS
 from irtables.stats.report import format_comparisons
+from tests.conftest import results_from_rows
 
 
 def study(n: int = 30, seed: int = 1) -> ResultSet:
@@ -37,9 +37,7 @@ def study(n: int = 30, seed: int = 1) -> ResultSet:
             }
             for system, v in vals.items():
                 rows += [(ds, system, f"q{i}", metric, x) for i, x in enumerate(v)]
-    return ResultSet.from_frame(
-        pd.DataFrame(rows, columns=["dataset", "system", "query", "metric", "value"])
-    )
+    return results_from_rows(rows)
 
 
 def test_each_system_against_the_first_by_default() -> None:

@@ -18,8 +18,9 @@ from tabulate import tabulate
 from irtables.model import ResultSet
 from irtables.stats import compare
 from irtables.stats.comparisons import Comparisons
-from irtables.stats.report import _SHOWN, _legend, _number, _pvalue, format_comparisons
+from irtables.stats.report import format_comparisons
 from irtables.stats.result import ConfidenceInterval, PairedTestResult
+from tests.conftest import results_from_rows
 
 
 def _study(seed: int, ties: bool = False) -> ResultSet:
@@ -33,23 +34,36 @@ def _study(seed: int, ties: bool = False) -> ResultSet:
                 if metric == "NumRet":
                     vals = np.round(vals * 100)
                 rows += [(ds, system, f"q{i:02d}", metric, float(v)) for i, v in enumerate(vals)]
-    return ResultSet.from_frame(
-        pd.DataFrame(rows, columns=["dataset", "system", "query", "metric", "value"])
-    )
+    return results_from_rows(rows)
 
 
 def _pandas_csv(c: Comparisons) -> str:
     return str(c.to_frame().to_csv(index=False, lineterminator="\n"))
 
 
+# (field of Comparisons.to_frame(), label in the table), in the table's order
+SHOWN = (
+    ("dataset", "dataset"), ("metric", "metric"), ("system", "system"),
+    ("baseline", "baseline"), ("system_mean", "mean"), ("baseline_mean", "base mean"),
+    ("mean_diff", "diff"), ("n", "n"), ("pvalue", "p"), ("pvalue_adjusted", "p adj"),
+    ("outcome", "sig"), ("effect_size", "d_z"), ("method", "method"),
+)  # fmt: skip
+
+
 def _pandas_table(c: Comparisons, fmt: str, digits: int = 4) -> str:
     """The report table as pandas and tabulate made it before (the reference)."""
     frame = c.to_frame()
-    shown = pd.DataFrame({label: frame[col] for col, label in _SHOWN})
+    shown = pd.DataFrame({label: frame[col] for col, label in SHOWN})
     for label in ("mean", "base mean", "diff", "d_z"):
-        shown[label] = [_number(v, digits) for v in shown[label].astype(object)]
+        shown[label] = [
+            "" if v is None or math.isnan(v) else f"{v:.{digits}f}"
+            for v in shown[label].astype(object)
+        ]
     for label in ("p", "p adj"):
-        shown[label] = [_pvalue(v) for v in shown[label].astype(object)]
+        shown[label] = [
+            "" if v is None else f"{v:.4f}" if v >= 1e-4 else f"{v:.1e}"
+            for v in shown[label].astype(object)
+        ]
     shown["sig"] = shown["sig"].map({"better": "+", "worse": "-", "none": ""})
     table = tabulate(
         shown.to_numpy(dtype=object).tolist(),
@@ -59,7 +73,11 @@ def _pandas_table(c: Comparisons, fmt: str, digits: int = 4) -> str:
         disable_numparse=True,
     )
     gap = "\n\n" if fmt == "markdown" else "\n"
-    return f"{table}{gap}{_legend(c)}\n"
+    legend = (
+        f"test: {c.test} ({c.alternative}); correction: {c.correction} per {c.family}; "
+        f"+/-: significantly better/worse than the baseline at alpha = {c.alpha}"
+    )
+    return f"{table}{gap}{legend}\n"
 
 
 CASES = [
@@ -115,7 +133,7 @@ def test_numbers_gaps_and_quotes_as_pandas(values: list[float]) -> None:
             _result(
                 mean_diff=v,
                 statistic=v,
-                pvalue=min(abs(v), 1.0) if not math.isnan(v) else 1.0,
+                pvalue=min(abs(v), 1.0),
                 system_mean=v,
                 pvalue_adjusted=None if i % 2 else 0.5,
                 family_size=None if i % 3 == 0 else 4,

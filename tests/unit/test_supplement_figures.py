@@ -11,7 +11,6 @@ from functools import partial
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
@@ -25,6 +24,7 @@ from irtables.supplement.analysis import PerQuery, compare_queries
 from irtables.supplement.build import build_supplement
 from irtables.supplement.drawing import FigureDrawing, render_jobs
 from irtables.supplement.figures import Series, difference_bars, k_curves, render_all
+from tests.conftest import results_from_rows
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "results"
 BLUE, RED = to_rgba("#2b7bba"), to_rgba("#d7301f")  # gains, losses: the figure's colours
@@ -42,8 +42,7 @@ def _study(n: int, seed: int = 0, ties: int = 0) -> tuple[ResultSet, np.ndarray,
         for system, values in (("base", base), ("x", others[0]), ("y", others[1]))
         for i, v in enumerate(values)
     ]
-    frame = pd.DataFrame(rows, columns=["dataset", "system", "query", "metric", "value"])
-    return ResultSet.from_frame(frame), base, others
+    return results_from_rows(rows), base, others
 
 
 def _panels(results: ResultSet) -> list[tuple[str, PerQuery]]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from irtables.cli import main
 from irtables.errors import OverwriteError
 from irtables.supplement.check import check_supplement
 from irtables.supplement.run import make_supplement
+from tests.conftest import require_pdflatex, runs_study
 
 STUDY = Path(__file__).resolve().parents[1] / "golden" / "supplement" / "study"
 
@@ -27,13 +27,6 @@ def study(tmp_path: Path) -> Path:
 
 def _mtimes(folder: Path) -> dict[Path, int]:
     return {p: p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
-
-
-def _require_pdflatex() -> None:
-    if shutil.which("pdflatex") is None:
-        if os.environ.get("CI"):
-            pytest.fail("pdflatex is required under CI (installed by .ci/run)")
-        pytest.skip("pdflatex not installed")
 
 
 def test_outputs_of_a_study(study: Path) -> None:
@@ -55,7 +48,7 @@ def test_outputs_of_a_study(study: Path) -> None:
 
 @pytest.mark.latex
 def test_second_run_rewrites_nothing_pdf_included(study: Path) -> None:
-    _require_pdflatex()
+    require_pdflatex()
     first = make_supplement(study)
     assert (first.outdir / "supplement.pdf").read_bytes().startswith(b"%PDF")
     before = _mtimes(first.outdir)
@@ -140,19 +133,9 @@ def test_cli_prints_statuses(study: Path, tmp_path: Path) -> None:
     assert ok.exit_code == 0, ok.output
 
 
-RUNS = Path(__file__).resolve().parents[1] / "data" / "runs"
-
-
 @pytest.mark.filterwarnings("ignore:.*run queries are not in the qrels")
 def test_precision_recall_figure_from_qrels_and_runs(tmp_path: Path) -> None:
-    shutil.copy(RUNS / "tiny.qrels", tmp_path / "tiny.qrels")
-    (tmp_path / "runs").mkdir()
-    shutil.copy(RUNS / "tiny.run", tmp_path / "runs" / "a.run")
-    (tmp_path / "irtables.toml").write_text(
-        '[[datasets]]\nid = "toy"\nqrels = "tiny.qrels"\nruns = "runs/*.run"\n'
-        'measures = ["P@1", "map"]\n',
-        encoding="utf-8",
-    )
+    runs_study(tmp_path, 'measures = ["P@1", "map"]\n')
     run = make_supplement(tmp_path, pdf=False)
     assert (run.outdir / "figures" / "pr-toy.png").is_file()
     assert not any("precision-recall" in n for n in run.notes)
@@ -164,14 +147,7 @@ def test_precision_recall_figure_from_qrels_and_runs(tmp_path: Path) -> None:
 @pytest.mark.filterwarnings("ignore:.*run queries are not in the qrels")
 @pytest.mark.parametrize("version", ["9.0.8", "10"])
 def test_methods_and_manifest_state_the_trec_eval_version(tmp_path: Path, version: str) -> None:
-    shutil.copy(RUNS / "tiny.qrels", tmp_path / "tiny.qrels")
-    (tmp_path / "runs").mkdir()
-    shutil.copy(RUNS / "tiny.run", tmp_path / "runs" / "a.run")
-    (tmp_path / "irtables.toml").write_text(
-        '[[datasets]]\nid = "toy"\nqrels = "tiny.qrels"\nruns = "runs/*.run"\n'
-        f'measures = ["P@1", "map"]\ntrec_eval = "{version}"\n',
-        encoding="utf-8",
-    )
+    runs_study(tmp_path, f'measures = ["P@1", "map"]\ntrec_eval = "{version}"\n')
     run = make_supplement(tmp_path, pdf=False)
     manifest = json.loads((run.outdir / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["evaluation"]["toy"]["trec_eval"] == version

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
@@ -14,6 +13,7 @@ from irtables.config import parse_config
 from irtables.model import ResultSet
 from irtables.render import render
 from irtables.tables import build_all
+from tests.conftest import results_from_rows
 
 RNG = np.random.default_rng(7)
 N = 40
@@ -33,9 +33,7 @@ def _results() -> ResultSet:
         for system, values in SYSTEMS.items()
         for i, v in enumerate(values)
     ]
-    return ResultSet.from_frame(
-        pd.DataFrame(rows, columns=["dataset", "system", "query", "metric", "value"])
-    )
+    return results_from_rows(rows)
 
 
 def _expected_markers(alpha: float = 0.05) -> dict[str, str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
-import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -16,12 +15,7 @@ from irtables.model import ResultSet
 from irtables.tables import build_table
 from irtables.tables.model import TableModel
 from irtables.tables.numbers import format_number, rank_flags
-
-
-def _rs(rows: list[tuple[str, str, str, str, float]]) -> ResultSet:
-    return ResultSet.from_frame(
-        pd.DataFrame(rows, columns=["dataset", "system", "query", "metric", "value"])
-    )
+from tests.conftest import results_from_rows
 
 
 def _cells(model: TableModel, group: int = 0) -> dict[str, list[tuple[str, bool, bool]]]:
@@ -45,7 +39,7 @@ def test_best_is_decided_on_the_displayed_value() -> None:
         ("d", "e", "1", "AP", 0.3),
     ]
     cfg = Config(output=Output(second_best=True))
-    cells = _cells(build_table(_rs(rows), "main", config=cfg))
+    cells = _cells(build_table(results_from_rows(rows), "main", config=cfg))
     # 0.51249 and 0.51151 both show as 0.512: both best; 0.400 is then second.
     assert cells["a"][0] == ("0.512", True, False)
     assert cells["b"][0] == ("0.512", True, False)
@@ -56,7 +50,7 @@ def test_best_is_decided_on_the_displayed_value() -> None:
 def test_lower_is_better_is_configurable() -> None:
     rows = [("d", "a", "1", "AP", 0.2), ("d", "b", "1", "AP", 0.3)]
     cfg = Config(output=Output(lower_is_better=("MAP",)))
-    cells = _cells(build_table(_rs(rows), "main", config=cfg))
+    cells = _cells(build_table(results_from_rows(rows), "main", config=cfg))
     assert cells["a"][0][1] is True and cells["b"][0][1] is False
 
 
@@ -99,7 +93,7 @@ def test_format_number(value: float, decimals: int, leading_zero: bool, expected
 
 def test_missing_metric_for_a_dataset_shows_a_dash() -> None:
     rows = [("d1", "a", "1", "AP", 0.5), ("d1", "a", "1", "P@10", 0.5), ("d2", "a", "1", "AP", 0.1)]
-    model = build_table(_rs(rows), "main")
+    model = build_table(results_from_rows(rows), "main")
     d2 = _cells(model, 1)["a"]
     assert [t for t, _, _ in d2] == ["0.100", "–"]
 
@@ -107,7 +101,7 @@ def test_missing_metric_for_a_dataset_shows_a_dash() -> None:
 def test_query_mismatch_is_an_error_naming_the_queries() -> None:
     rows = [("d", "a", "1", "AP", 0.5), ("d", "a", "2", "AP", 0.5), ("d", "b", "1", "AP", 0.1)]
     with pytest.raises(QueryMismatchError, match="b lacks 1 of them: 2"):
-        build_table(_rs(rows), "main")
+        build_table(results_from_rows(rows), "main")
 
 
 @pytest.mark.parametrize("policy, mean_a", [("intersect", 0.5), ("zero", 0.5)])
@@ -115,7 +109,7 @@ def test_query_mismatch_policies(policy: str, mean_a: float) -> None:
     rows = [("d", "a", "1", "AP", 0.5), ("d", "a", "2", "AP", 0.5), ("d", "b", "1", "AP", 0.4)]
     cfg = parse_config({"output": {"missing": policy}})
     with pytest.warns(UserWarning, match=policy):
-        cells = _cells(build_table(_rs(rows), "main", config=cfg))
+        cells = _cells(build_table(results_from_rows(rows), "main", config=cfg))
     assert cells["a"][0][0] == format_number(mean_a)
     assert cells["b"][0][0] == ("0.400" if policy == "intersect" else "0.200")
 
@@ -127,7 +121,7 @@ def test_k_breakdown_rows_are_metric_by_system_and_map_spans() -> None:
             rows.append(("d", system, "1", f"P@{k}", base))
             rows.append(("d", system, "1", f"nDCG@{k}", base))
         rows.append(("d", system, "1", "AP", base))
-    model = build_table(_rs(rows), "k_breakdown", config=Config(), dataset="d")
+    model = build_table(results_from_rows(rows), "k_breakdown", config=Config(), dataset="d")
     assert [c.label for c in model.columns] == ["K=1", "K=10"]  # only Ks present; 30 not asked
     assert [g.label for g in model.groups] == ["NDCG", "P", "MAP"]
     map_cell = model.groups[2].rows[1].cells
@@ -159,7 +153,7 @@ def test_ablation_delta_and_groups() -> None:
         metrics=("MAP", "NDCG@10"),
         delta=True,
     )
-    model = build_table(_rs(rows), "ablation", config=Config(ablation=spec))
+    model = build_table(results_from_rows(rows), "ablation", config=Config(ablation=spec))
     full, ablated = model.groups[0].rows
     assert (full.label, full.description, full.cells[0].note) == ("Full", "all parts", "")
     assert [c.note for c in ablated.cells] == ["(−0.100)", "(+0.100)"]
@@ -172,7 +166,7 @@ def test_ablation_unknown_system_is_an_error() -> None:
         "d", (AblationGroup(None, "full", (AblationRow("full"), AblationRow("ghost"))),), ("MAP",)
     )
     with pytest.raises(IrtablesError, match="system 'ghost' has no results"):
-        build_table(_rs(rows), "ablation", config=Config(ablation=spec))
+        build_table(results_from_rows(rows), "ablation", config=Config(ablation=spec))
 
 
 def test_average_group_over_datasets() -> None:
@@ -183,7 +177,7 @@ def test_average_group_over_datasets() -> None:
         ("d2", "b", "1", "AP", 0.1),
     ]
     cfg = parse_config({"tables": {"main": {"metrics": ["MAP"], "average": True}}})
-    model = build_table(_rs(rows), "main", config=cfg)
+    model = build_table(results_from_rows(rows), "main", config=cfg)
     assert model.groups[-1].label == "Average"
     assert _cells(model, 2) == {"a": [("0.300", True, False)], "b": [("0.100", False, False)]}
 
@@ -198,7 +192,7 @@ def test_config_metric_absent_is_an_error_listing_available(tiny_results: Result
 
 def test_relevance_threshold_variant_matches_plain_request() -> None:
     rows = [("d", "a", "1", "AP(rel=2)", 0.3)]
-    model = build_table(_rs(rows), "main")
+    model = build_table(results_from_rows(rows), "main")
     assert model.columns[0].label == "MAP"
     assert "grade ≥ 2" in model.full_caption
 

@@ -8,13 +8,13 @@ import csv
 import io
 from decimal import Decimal
 
-import pandas as pd
 import pytest
 
 from irtables.config import parse_config
 from irtables.model import ResultSet
 from irtables.render import render
 from irtables.tables import build_all
+from tests.conftest import results_from_rows
 
 
 def _results(values: dict[tuple[str, str], list[float]], metric: str = "AP") -> ResultSet:
@@ -23,9 +23,7 @@ def _results(values: dict[tuple[str, str], list[float]], metric: str = "AP") -> 
         for (dataset, system), vals in values.items()
         for i, v in enumerate(vals)
     ]
-    return ResultSet.from_frame(
-        pd.DataFrame(rows, columns=["dataset", "system", "query", "metric", "value"])
-    )
+    return results_from_rows(rows)
 
 
 @pytest.mark.parametrize(
