@@ -285,6 +285,21 @@ def parse_measure(name: str) -> Measure:
     return measure
 
 
+def is_measure_name(name: str) -> bool:
+    """Whether ``name`` (surrounding whitespace aside) names a measure in any spelling.
+
+    Examples
+    --------
+    >>> is_measure_name(" P_10 "), is_measure_name("qid")
+    (True, False)
+    """
+    try:
+        parse_measure(name)
+    except UnknownNameError:
+        return False
+    return True
+
+
 def _parses_with_cutoff_one(text: str, start: int) -> bool:
     """Whether ``text`` names a measure once its cutoff (from ``start``) is 1."""
     one = text[:start] + "1"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -23,6 +24,9 @@ import pyarrow.compute as pc
 
 from irtables.base.arrow import to_numpy
 from irtables.errors import InputError
+
+if TYPE_CHECKING:  # pandas is imported where a column is read
+    import pandas as pd
 
 NUMBER_PATTERN = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 INTEGER_PATTERN = r"[+-]?[0-9]+"
@@ -117,6 +121,29 @@ def numbers_from_strings(
     out = to_numpy(pc.cast(pc.utf8_trim_whitespace(strings), pa.float64())).astype(np.float64)
     check_finite(out, path, line_of, what, original=strings)
     return out
+
+
+def numbers_from_column(
+    column: pd.Series, path: str, line_of: LineOf, what: str, *, finite: bool = True
+) -> npt.NDArray[np.float64]:
+    """Strictly parsed numbers of a pandas column: a numeric one as float64 (checked to
+    be finite unless ``finite`` is False), anything else (booleans too) as strings read
+    by :func:`numbers_from_strings`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> numbers_from_column(pd.Series(["1", ".5"]), "x", lambda i: i + 2, "a score").tolist()
+    [1.0, 0.5]
+    """
+    import pandas as pd
+
+    if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
+        values = column.to_numpy(dtype=np.float64)
+        if finite:
+            check_finite(values, path, line_of, what)
+        return values
+    return numbers_from_strings(column.astype(str).tolist(), path, line_of, what)
 
 
 def integers_from_strings(

@@ -192,11 +192,13 @@ def _untrusted(path: Path, reason: str, warn: bool) -> Record:
 RECORD_DEPTH = 3
 
 
-def recorded_outputs(folder: Path) -> dict[str, Entry]:
+def recorded_outputs(folder: Path, records: dict[Path, Record] | None = None) -> dict[str, Entry]:
     """Entries of ``folder`` that a record lists as outputs (not results): name -> entry.
 
     The records of ``folder`` and of up to :data:`RECORD_DEPTH` folders above it are
     read (a supplement's record lists ``tables/table1.csv``). Discovery skips these.
+    ``records`` keeps the records read, by folder, for later calls (one discovery reads
+    each record once).
     """
     out: dict[str, Entry] = {}
     base = folder.absolute()
@@ -204,7 +206,12 @@ def recorded_outputs(folder: Path) -> dict[str, Entry]:
         if up > RECORD_DEPTH:
             break
         prefix = base.parts[len(anc.parts) :]
-        for rel, entry in read_record(anc, warn=False).files.items():
+        record = records.get(anc) if records is not None else None
+        if record is None:
+            record = read_record(anc, warn=False)
+            if records is not None:
+                records[anc] = record
+        for rel, entry in record.files.items():
             parts = tuple(rel.split("/"))
             if entry.is_output and len(parts) == len(prefix) + 1 and parts[:-1] == prefix:
                 out.setdefault(parts[-1], entry)

@@ -55,13 +55,11 @@ class Parsed:
         """The rows as a frame: ``frame``, or the ``factors`` and ``values`` as one."""
         if self.frame is not None:
             return self.frame
-        import pandas as pd
-
         if self.factors is None or self.values is None:
             raise ValueError("a reader returned neither a frame nor factors")
-        columns: dict[str, object] = {c: f.to_categorical() for c, f in self.factors.items()}
-        columns["value"] = self.values
-        return pd.DataFrame(columns, copy=False)
+        from irtables.model.factor import factors_frame
+
+        return factors_frame(self.factors, self.values)
 
     def line(self, row: int) -> int | None:
         """Physical (1-based) line of row ``row`` of ``frame``, if the format has lines."""
@@ -118,11 +116,9 @@ class LoadedFile:
     def frame(self) -> pd.DataFrame:
         """Per-query rows as a frame: the :attr:`factors` as categorical columns (in the
         order ``system, dataset, seed, query, metric``, those the file has) and ``value``."""
-        import pandas as pd
+        from irtables.model.factor import factors_frame
 
-        columns: dict[str, object] = {c: f.to_categorical() for c, f in self.factors.items()}
-        columns["value"] = self.values
-        return pd.DataFrame(columns, copy=False)
+        return factors_frame(self.factors, self.values)
 
     @property
     def summary(self) -> pd.DataFrame:
@@ -134,12 +130,6 @@ class LoadedFile:
         return pd.DataFrame(
             {"metric": pd.Series([], dtype=str), "value": pd.Series([], dtype=float)}
         )
-
-    @property
-    def columns(self) -> tuple[str, ...]:
-        """The names of the file's key columns (``query``, ``metric`` and those it has of
-        ``system``, ``dataset``, ``seed``)."""
-        return tuple(self.factors)
 
 
 ReadFunction = Callable[[bytes, str], Parsed]

@@ -8,11 +8,11 @@ import os
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from irtables.errors import InputError, UnknownNameError
+from irtables.errors import InputError
 from irtables.loaders.columns import role_of, tidy_roles
 from irtables.loaders.delimited import sniff_delimiter
 from irtables.loaders.source import PARQUET_MAGIC, main_extension, read_bytes
-from irtables.measures import TREC_EVAL_NON_MEASURES, parse_measure
+from irtables.measures import TREC_EVAL_NON_MEASURES, is_measure_name
 
 _HINT = (
     "expected trec_eval -q output, ir_measures -q output, a tidy or wide CSV/TSV, "
@@ -82,9 +82,9 @@ def _is_json_line(line: str) -> bool:
 def _text_kind(first: str, ext: str, path: str) -> str:
     fields = first.split("\t")
     if len(fields) == 3 and not all(role_of(f) for f in fields):
-        if fields[0].strip() in TREC_EVAL_NON_MEASURES or _is_measure(fields[0]):
+        if fields[0].strip() in TREC_EVAL_NON_MEASURES or is_measure_name(fields[0]):
             return "trec_eval"
-        if _is_measure(fields[1]):
+        if is_measure_name(fields[1]):
             return "ir_measures"
     delimiter = sniff_delimiter(first, ext)
     header = [h.strip().strip('"') for h in first.split(delimiter)]
@@ -97,14 +97,6 @@ def _text_kind(first: str, ext: str, path: str) -> str:
     if "query" in roles and len(header) > 1:
         return "wide"
     raise InputError("cannot tell the format from the first line; " + _HINT, path=path, line=1)
-
-
-def _is_measure(text: str) -> bool:
-    try:
-        parse_measure(text.strip())
-    except UnknownNameError:
-        return False
-    return True
 
 
 def _parquet_kind(data: bytes, path: str) -> str:

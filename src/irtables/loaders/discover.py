@@ -18,20 +18,20 @@ import os
 import sys
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from irtables.base.record import recorded_outputs, warn_if_changed
+from irtables.base.record import Record, recorded_outputs, warn_if_changed
 from irtables.errors import InputError
 from irtables.loaders.base import LoadedFile, check_name
 from irtables.loaders.registry import load_file
 from irtables.loaders.source import KNOWN_EXTENSIONS, name_parts
 from irtables.model import COLUMNS, ResultSet
-from irtables.model.factor import Factor, merge_factors
+from irtables.model.factor import Factor, factors_frame, merge_factors
 from irtables.model.parts import Part
 
 if TYPE_CHECKING:
@@ -145,10 +145,10 @@ def load_results(
 
         return results_from_object(cast("pd.DataFrame", path), dataset=dataset, system=system)
     path = cast("str | os.PathLike[str]", path)
-    skip = frozenset(p.resolve() for p in exclude)
-    if allow_empty and Path(path).is_dir() and not _has_results(Path(path), skip):
+    walk = _Walk(frozenset(p.resolve() for p in exclude))
+    if allow_empty and Path(path).is_dir() and not _has_results(Path(path), walk):
         return ResultSet.concat([])
-    return load_study(path, input_format=input_format, dataset=dataset, exclude=skip).results
+    return _study(Path(path), input_format, dataset, walk).results
 
 
 def load_study(
@@ -159,14 +159,28 @@ def load_study(
     exclude: Collection[Path] = (),
 ) -> Study:
     """Like :func:`load_results`, keeping every file and its own means (for ``lint``)."""
-    root = Path(path)
+    walk = _Walk(frozenset(p.resolve() for p in exclude))
+    return _study(Path(path), input_format, dataset, walk)
+
+
+@dataclass(frozen=True)
+class _Walk:
+    """What one discovery's walks over the folders share: the files to skip, the records
+    read so far (each folder's is read once) and the recorded outputs already checked
+    (each is hashed, and warned about if edited, once)."""
+
+    skip: frozenset[Path]
+    records: dict[Path, Record] = field(default_factory=dict)
+    checked: set[Path] = field(default_factory=set)
+
+
+def _study(root: Path, input_format: str | None, dataset: str | None, walk: _Walk) -> Study:
     if root.is_file():
         default = dataset if dataset is not None else _folder_name(root.parent)
         files = [_load(root, input_format, default, _reader(input_format))]
     elif root.is_dir():
-        skip = frozenset(p.resolve() for p in exclude)
-        with _prefetched(result_files(root, exclude=skip), input_format) as read:
-            files = _load_dir(root, input_format, dataset, skip, read)
+        with _prefetched(_result_files(root, walk), input_format) as read:
+            files = _load_dir(root, input_format, dataset, walk, read)
     else:
         raise InputError("no such file or directory", path=str(root))
     _check_distinct(files)
@@ -182,14 +196,9 @@ def load_study(
     if not seeded:
         results = ResultSet.from_factors(factors, values, source=str(root), key_checked=proved)
         return Study(results=results, files=tuple(files))
-    import pandas as pd
-
     from irtables.loaders.seeds import average_seeds
 
-    columns: dict[str, object] = {c: f.to_categorical() for c, f in factors.items()}
-    frame, seeds = average_seeds(
-        pd.DataFrame({**columns, "value": values}, copy=False), paths=_run_paths(files)
-    )
+    frame, seeds = average_seeds(factors_frame(factors, values), paths=_run_paths(files))
     results = ResultSet.from_frame(frame, source=str(root), key_checked=proved)
     if not seeds.empty:
         results = replace(results, seeds=seeds)
@@ -249,25 +258,25 @@ def _load_dir(
     root: Path,
     input_format: str | None,
     dataset: str | None,
-    skip: frozenset[Path],
+    walk: _Walk,
     read: Reader,
 ) -> list[LoadedFile]:
-    entries = _visible(root, skip)
+    entries = _visible(root, walk)
     top = [e for e in entries if e.is_file() and _is_candidate(e)]
     default = dataset if dataset is not None else _folder_name(root)
     files = [_load(f, input_format, default, read) for f in top]
     for folder in (e for e in entries if e.is_dir()):
-        files.extend(_load_dataset(folder, input_format, skip, read))
+        files.extend(_load_dataset(folder, input_format, walk, read))
     if not files:
         raise InputError(f"no result files found; expected {LAYOUT}", path=str(root))
     return files
 
 
 def _load_dataset(
-    folder: Path, input_format: str | None, skip: frozenset[Path], read: Reader
+    folder: Path, input_format: str | None, walk: _Walk, read: Reader
 ) -> list[LoadedFile]:
     """The files of one dataset folder: systems as files, or as folders of runs."""
-    inside = _visible(folder, skip)
+    inside = _visible(folder, walk)
     if not inside and _visible(folder):
         return []  # a folder of the configuration's qrels or runs
     files = [
@@ -276,7 +285,7 @@ def _load_dataset(
         if f.is_file() and _is_candidate(f)
     ]
     for system in (e for e in inside if e.is_dir()):
-        files.extend(_load_runs(system, input_format, folder.name, skip, read))
+        files.extend(_load_runs(system, input_format, folder.name, walk, read))
     if not files:
         reason = f"dataset folder has no result files; expected {LAYOUT}"
         raise InputError(reason, path=str(folder))
@@ -284,10 +293,10 @@ def _load_dataset(
 
 
 def _load_runs(
-    folder: Path, input_format: str | None, dataset: str, skip: frozenset[Path], read: Reader
+    folder: Path, input_format: str | None, dataset: str, walk: _Walk, read: Reader
 ) -> list[LoadedFile]:
     """The runs of one system folder ``<dataset>/<system>/<seed>.<ext>``."""
-    inside = _visible(folder, skip)
+    inside = _visible(folder, walk)
     if not inside and _visible(folder):
         return []
     nested = [e for e in inside if e.is_dir()]
@@ -312,32 +321,36 @@ def _load_runs(
     return runs
 
 
-def _has_results(root: Path, skip: frozenset[Path]) -> bool:
+def _has_results(root: Path, walk: _Walk) -> bool:
     """Whether a folder holds any result file, directly or in a dataset folder."""
-    for entry in _visible(root, skip):
+    for entry in _visible(root, walk):
         if entry.is_file() and _is_candidate(entry):
             return True
-        if entry.is_dir() and _candidates(entry, skip, depth=1):
+        if entry.is_dir() and _candidates(entry, walk, depth=1):
             return True
     return False
 
 
-def _visible(folder: Path, skip: frozenset[Path] | None = None) -> list[Path]:
+def _visible(folder: Path, walk: _Walk | None = None) -> list[Path]:
     """The entries of ``folder`` that may hold results, sorted by name.
 
-    With ``skip`` (even empty), the files in it and the outputs that irtables wrote
-    (:func:`irtables.base.record.recorded_outputs`) are left out too.
+    With a ``walk``, the files it skips and the outputs that irtables wrote
+    (:func:`irtables.base.record.recorded_outputs`) are left out too; an output edited
+    since is warned about (once per walk).
     """
-    outputs = recorded_outputs(folder) if skip is not None else {}
+    outputs = recorded_outputs(folder, walk.records) if walk is not None else {}
     out = []
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         name = entry.name
-        if skip and entry.resolve() in skip:
+        if walk is not None and walk.skip and entry.resolve() in walk.skip:
             continue
         if name in outputs and (entry.is_file() or entry.is_symlink()):
-            warn_if_changed(entry, outputs[name])
+            assert walk is not None  # outputs come from a walk's records
+            if entry not in walk.checked:
+                walk.checked.add(entry)
+                warn_if_changed(entry, outputs[name])
             continue
-        if skip is not None and entry.is_dir() and _only_outputs(entry, depth=2):
+        if walk is not None and entry.is_dir() and _only_outputs(entry, walk, depth=2):
             continue  # a supplement's tables/ or figures/, wherever it was written
         if name.startswith((".", "_")) or name in IGNORED_FILES:
             continue
@@ -349,16 +362,16 @@ def _visible(folder: Path, skip: frozenset[Path] | None = None) -> list[Path]:
     return out
 
 
-def _only_outputs(folder: Path, *, depth: int) -> bool:
+def _only_outputs(folder: Path, walk: _Walk, *, depth: int) -> bool:
     """Whether ``folder`` holds outputs of irtables and nothing else (hidden files aside)."""
-    outputs = recorded_outputs(folder)
+    outputs = recorded_outputs(folder, walk.records)
     found = False
     for entry in folder.iterdir():
         if entry.name in outputs:
             found = True
         elif entry.name.startswith("."):
             continue
-        elif entry.is_dir() and depth > 0 and _only_outputs(entry, depth=depth - 1):
+        elif entry.is_dir() and depth > 0 and _only_outputs(entry, walk, depth=depth - 1):
             found = True
         else:
             return False
@@ -460,22 +473,26 @@ def result_files(path: str | os.PathLike[str], *, exclude: Collection[Path] = ()
         return [root]
     if not root.is_dir():
         return []
-    skip = frozenset(p.resolve() for p in exclude)
+    return _result_files(root, _Walk(frozenset(p.resolve() for p in exclude)))
+
+
+def _result_files(root: Path, walk: _Walk) -> list[Path]:
+    """The result files of a folder, sorted."""
     out = []
-    for entry in _visible(root, skip):
+    for entry in _visible(root, walk):
         if entry.is_file() and _is_candidate(entry):
             out.append(entry)
         elif entry.is_dir():
-            out.extend(_candidates(entry, skip, depth=1))
+            out.extend(_candidates(entry, walk, depth=1))
     return sorted(out)
 
 
-def _candidates(folder: Path, skip: frozenset[Path], *, depth: int) -> list[Path]:
+def _candidates(folder: Path, walk: _Walk, *, depth: int) -> list[Path]:
     """Result files in ``folder`` and, ``depth`` levels down, in its sub-folders."""
     out = []
-    for entry in _visible(folder, skip):
+    for entry in _visible(folder, walk):
         if entry.is_file() and _is_candidate(entry):
             out.append(entry)
         elif entry.is_dir() and depth > 0:
-            out.extend(_candidates(entry, skip, depth=depth - 1))
+            out.extend(_candidates(entry, walk, depth=depth - 1))
     return out

@@ -8,7 +8,7 @@ import json
 import pandas as pd
 
 from irtables.base.numbers import json_number, reject_json_constant
-from irtables.errors import InputError, UnknownNameError
+from irtables.errors import InputError
 from irtables.loaders.base import Parsed, check_not_empty
 from irtables.loaders.source import decode_text
 
@@ -72,20 +72,12 @@ def nested_frame(doc: object, path: str) -> pd.DataFrame:
 
 
 def _metric_first(doc: dict[object, object]) -> bool:
-    if not all(_is_measure(str(k)) for k in doc):
+    from irtables.measures import is_measure_name
+
+    if not all(is_measure_name(str(k)) for k in doc):
         return False
     first = next(iter(doc.values()))
-    return not (isinstance(first, dict) and first and all(_is_measure(str(k)) for k in first))
-
-
-def _is_measure(name: str) -> bool:
-    from irtables.measures import parse_measure
-
-    try:
-        parse_measure(name)
-    except UnknownNameError:
-        return False
-    return True
+    return not (isinstance(first, dict) and first and all(is_measure_name(str(k)) for k in first))
 
 
 class _RepeatedKeyError(ValueError):

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-import numpy as np
 import pandas as pd
 
-from irtables.base.numbers import numbers_from_strings
+from irtables.base.numbers import numbers_from_column
 from irtables.errors import InputError
 from irtables.loaders.base import Parsed
 from irtables.loaders.columns import is_index, tidy_roles
@@ -22,6 +21,7 @@ from irtables.loaders.json_dict import nested_frame
 from irtables.loaders.normalize import finish
 from irtables.loaders.seeds import average_seeds
 from irtables.model import ResultSet
+from irtables.model.factor import Factor, factors_frame
 
 
 def results_from_object(
@@ -62,18 +62,19 @@ def results_from_object(
             path=source,
         )
     loaded = finish(Parsed(frame=frame), where, "frame")
-    out = loaded.frame
+    factors = dict(loaded.factors)
     for column, given in (("dataset", dataset), ("system", system)):
-        if column not in out.columns:
+        if column not in factors:
             if given is None:
                 raise InputError(
                     f"no {column} column: pass {column}=... for these results", path=where
                 )
-            out[column] = pd.Categorical([given] * len(out))
-    if "seed" in out.columns:
-        out, seeds = average_seeds(out, paths={})
+            factors[column] = Factor.constant(given, len(loaded.values))
+    if "seed" in factors:
+        out, seeds = average_seeds(factors_frame(factors, loaded.values), paths={})
         return _with_seeds(ResultSet.from_frame(out, source=where), seeds)
-    return ResultSet.from_frame(out, source=where)
+    # finish() checked that the file's key is unique; a constant column keeps it so
+    return ResultSet.from_factors(factors, loaded.values, source=where, key_checked=True)
 
 
 def _tidy(data: pd.DataFrame, where: str) -> pd.DataFrame:
@@ -88,12 +89,11 @@ def _tidy(data: pd.DataFrame, where: str) -> pd.DataFrame:
     for column in out.columns:
         if column != "value":
             out[column] = out[column].astype(str)
-    values = out["value"]
-    if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
-        out["value"] = np.asarray(values, dtype=np.float64)
-    else:  # strings: read as every loader reads numbers ("0.2_5" is not one)
-        strings = [str(v) for v in values]
-        out["value"] = numbers_from_strings(strings, where, lambda row: None, "a number as value")
+    # strings are read as every loader reads numbers ("0.2_5" is not one); finish()
+    # names the query and metric of a value that is not finite
+    out["value"] = numbers_from_column(
+        out["value"], where, lambda row: None, "a number as value", finite=False
+    )
     return out
 
 

@@ -22,9 +22,8 @@ from irtables.loaders.base import (
     check_name,
 )
 from irtables.measures import FAMILIES, Measure, parse_measure
-from irtables.model.factor import Factor
+from irtables.model.factor import Factor, combine_codes, repeated_rows
 from irtables.model.parts import shape_of
-from irtables.model.results import combine_codes, distinct_keys
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -155,16 +154,10 @@ def _check_unique(factors: Mapping[str, Factor], path: str, parsed: Parsed) -> N
     sizes = [len(factors[c].categories) + 1 for c in columns]
     codes = [factors[c].codes.astype(np.intp) + 1 for c in columns]
     key, space = combine_codes(codes, sizes)
-    if space <= 8 * len(key) + 1_000_000:  # a bitmap over the keys: linear time
-        seen = np.zeros(space, dtype=np.bool_)
-        seen[key] = True
-        if np.count_nonzero(seen) == len(key):
-            return
-    elif len(distinct_keys(key, space)) == len(key):
+    repeats = repeated_rows(key, space)
+    if not len(repeats):
         return
-    order = np.argsort(key, kind="stable")
-    repeats = np.flatnonzero(key[order][1:] == key[order][:-1])
-    row = int(order[repeats + 1].min())  # the earliest row whose key came before
+    row = int(repeats.min())  # the earliest row whose key came before
     first = int(np.flatnonzero(key == key[row])[0])
     name = {c: _name(factors[c], row) for c in columns}
     owner = "".join(f", {c} {name[c]}" for c in OPTIONAL_COLUMNS if c in factors)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -33,9 +32,6 @@ from irtables.loaders.delimited import (
 )
 from irtables.loaders.source import PARQUET_MAGIC, decode_text, main_extension
 from irtables.measures import parse_measure
-
-if TYPE_CHECKING:  # pandas only for the exact reader and the formats without a fast path
-    pass
 
 _JSON_START = re.compile(rb"\s*\{")  # JSON Lines: whitespace, then an object (no copy)
 TIDY_EXPECTED = "a header with query, metric, value and one row per (query, metric)"

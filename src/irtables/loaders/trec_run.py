@@ -82,15 +82,16 @@ def read_run(path: str | Path, *, name: str | None = None, progress: Progress | 
     suffixes = [s.lower() for s in p.suffixes if s.lower() != ".gz"]
     last = suffixes[-1] if suffixes else ""
     if last == ".parquet":
-        return _finite_scores(run_from_frame(_read_parquet(p), name=system, source=str(p)))
+        return _not_empty(run_from_frame(_read_parquet(p), name=system, source=str(p)))
     if last in _TABULAR_SUFFIXES:
         frame = _read_delimited(p, _TABULAR_SUFFIXES[last])
-        return _finite_scores(run_from_frame(frame, name=system, source=str(p)))
+        return _not_empty(run_from_frame(frame, name=system, source=str(p)))
     if not p.exists():
         raise InputError("no such file", path=str(p))
     fast = _stream_run(p, system, progress)
-    if fast is not None:
-        return _finite_scores(fast)
+    if fast is not None:  # pyarrow reads "nan" and "inf" as floats
+        check_finite(fast.score, fast.source, fast.line_of, "a finite number in column 5 (score)")
+        return _not_empty(fast)
     table, rows = _read_slow(
         p, 6, {0: pa.string(), 2: pa.string(), 4: pa.float64()}, _RUN_EXPECTED, _check_score
     )
@@ -104,19 +105,21 @@ def read_run(path: str | Path, *, name: str | None = None, progress: Progress | 
         runid=_last_tag(p),
         rows=rows,
     )
-    return _finite_scores(run)
+    return _not_empty(run)  # every score was parsed as a finite number
 
 
 def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | None:
     """Read a single-space TREC run block by block; ``None`` if it needs the slow path.
 
     Each block's query ids become int32 codes at once (their strings are dropped), the
-    document ids stay Arrow strings and the scores float64.
+    document ids stay Arrow strings and the scores float64. Of the tags (bytes: not
+    checked as UTF-8, as the slow path does not check them) only the last row's is kept:
+    the ``runid`` (a gzip file cannot be read from its end).
     """
     names = [f"c{i}" for i in range(6)]
     convert = pacsv.ConvertOptions(
-        column_types={"c0": pa.string(), "c2": pa.string(), "c4": pa.float64()},
-        include_columns=["c0", "c2", "c4"],
+        column_types={"c0": pa.string(), "c2": pa.string(), "c4": pa.float64(), "c5": pa.binary()},
+        include_columns=["c0", "c2", "c4", "c5"],
         null_values=[],
         strings_can_be_null=False,
     )
@@ -133,6 +136,7 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
     score = np.empty(capacity, dtype=np.float64)
     docids: list[pa.Array] = []
     n = 0
+    tag = b""
     try:
         with path.open("rb") as raw:
             stream = gzip.GzipFile(fileobj=raw) if gz else raw
@@ -150,6 +154,8 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
                 codes[n : n + rows] = lut[to_numpy(local.indices)]
                 score[n : n + rows] = to_numpy(batch.column(2))
                 docids.append(batch.column(1))
+                if rows:
+                    tag = batch.column(3)[rows - 1].as_py()
                 n += rows
                 del batch, local
                 if progress is not None:
@@ -166,7 +172,7 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
         docid=pa.chunked_array(docids, type=pa.string()),
         score=score,
         source=str(path),
-        runid=_last_tag(path),
+        runid=tag.decode("utf-8", errors="replace"),
     )
 
 
@@ -304,10 +310,8 @@ def _check_score(ncols: int, fields: list[str]) -> str | None:
     return None
 
 
-def _finite_scores(run: Run) -> Run:
-    """The run, if every score is finite (pyarrow reads ``nan`` and ``inf`` as floats);
-    an empty run is read but warned about: it retrieves nothing for any query."""
-    check_finite(run.score, run.source, run.line_of, "a finite number in column 5 (score)")
+def _not_empty(run: Run) -> Run:
+    """The run; an empty one is read but warned about: it retrieves nothing for any query."""
     if len(run) == 0:
         warnings.warn(
             f"{run.source}: run {run.name} is empty (no ranked documents): it scores 0 "

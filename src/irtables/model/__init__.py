@@ -8,23 +8,16 @@ from typing import TYPE_CHECKING
 from irtables.base.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from irtables.model.factor import Factor
+    from irtables.model.factor import Factor, combine_codes, distinct_keys
     from irtables.model.layout import Layout
     from irtables.model.policy import MISSING_POLICIES, MissingPolicy
-    from irtables.model.results import (
-        COLUMNS,
-        KEY,
-        Aligned,
-        ResultSet,
-        combine_codes,
-        distinct_keys,
-    )
+    from irtables.model.results import COLUMNS, KEY, Aligned, ResultSet
     from irtables.model.runs import Qrels, Run, qrels_from_frame, run_from_frame
 
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
-        "irtables.model.factor": ("Factor",),
+        "irtables.model.factor": ("Factor", "combine_codes", "distinct_keys"),
         "irtables.model.layout": ("Layout",),
         "irtables.model.policy": ("MISSING_POLICIES", "MissingPolicy"),
         "irtables.model.results": (
@@ -32,8 +25,6 @@ __getattr__, __dir__ = lazy_exports(
             "KEY",
             "Aligned",
             "ResultSet",
-            "combine_codes",
-            "distinct_keys",
         ),
         "irtables.model.runs": (
             "Qrels",

@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from irtables.model.factor import combine_codes
+
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
@@ -55,12 +57,7 @@ class Layout:
         (a unique key), their values and each query code's rank in string order."""
         dataset, system, query, metric = codes
         n_d, n_s, n_q, n_m = sizes
-        key = np.asarray(dataset).astype(np.intp)
-        key *= n_s
-        key += system
-        key *= n_q
-        key += query
-        space = n_d * n_s * n_q
+        key, space = combine_codes([dataset, system, query], [n_d, n_s, n_q])
         if space <= 8 * len(key) + 1_000_000:  # a bitmap over the key space: linear time
             seen = np.zeros(space, dtype=np.bool_)
             seen[key] = True

@@ -20,7 +20,13 @@ import numpy as np
 import numpy.typing as npt
 
 from irtables.base.executor import available_cores
-from irtables.model.factor import Factor, smallest_code_type
+from irtables.model.factor import (
+    Factor,
+    category_tables,
+    first_appearances,
+    smallest_code_type,
+    stack_codes,
+)
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -61,7 +67,10 @@ def shape_of(query: Factor, metric: Factor, values: FloatArray) -> PartShape:
     counts = np.bincount(m, minlength=n_m).astype(np.int64)
     sums = np.asarray(np.bincount(m, weights=values, minlength=n_m), dtype=np.float64)
     regular = len(values) == n_q * n_m and _is_regular(q, m, n_q, n_m)
-    order = tuple(range(n_m)) if regular else _first_codes(m, int(np.count_nonzero(counts)))
+    if regular:
+        order = tuple(range(n_m))
+    else:
+        order = tuple(first_appearances(m, [(0, len(m))], int(np.count_nonzero(counts))))
     blocked = not np.isnan(sums).any() and (regular or bool(np.bincount(q, minlength=n_q).all()))
     return PartShape(order, sums, counts, regular, blocked)
 
@@ -75,18 +84,6 @@ def _is_regular(q: npt.NDArray[Any], m: npt.NDArray[Any], n_q: int, n_m: int) ->
     if not (by_query == np.arange(n_m, dtype=m.dtype)).all():
         return False
     return bool((q.reshape(n_q, n_m) == np.arange(n_q, dtype=q.dtype)[:, None]).all())
-
-
-def _first_codes(codes: npt.NDArray[Any], wanted: int) -> tuple[int, ...]:
-    """Distinct codes in order of first appearance (looking at growing prefixes)."""
-    order: dict[int, None] = {}
-    at, step = 0, 1 << 12
-    while len(order) < wanted and at < len(codes):
-        chunk = codes[at : at + step]
-        values, first = np.unique(chunk, return_index=True)
-        order.update(dict.fromkeys(values[np.argsort(first)].tolist()))
-        at, step = at + step, step * 4
-    return tuple(c for c in order if c >= 0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,21 +121,10 @@ class PartsIndex:
         categories: dict[str, tuple[str, ...]] = {}
         lut: dict[str, list[IntArray]] = {}
         for column in ("dataset", "system"):
-            where: dict[str, int] = {}
-            codes = [where.setdefault(getattr(p, column), len(where)) for p in parts]
-            categories[column] = tuple(where)
-            lut[column] = [np.array([c], dtype=np.int64) for c in codes]
+            categories[column], lut[column] = category_tables((getattr(p, column),) for p in parts)
         for column in ("query", "metric"):
-            where = {}
-            tables: list[IntArray] = []
-            last: tuple[tuple[str, ...] | None, IntArray] = (None, np.zeros(0, np.int64))
-            for p in parts:
-                cats = getattr(p, column).categories
-                if cats is not last[0] and cats != last[0]:
-                    last = (cats, np.array([where.setdefault(v, len(where)) for v in cats]))
-                tables.append(last[1].astype(np.int64))
-            categories[column] = tuple(where)
-            lut[column] = tables
+            lists = (getattr(p, column).categories for p in parts)
+            categories[column], lut[column] = category_tables(lists)
         sizes = np.array([len(p) for p in parts], dtype=np.int64)
         starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
         return cls(categories, lut, starts)
@@ -146,16 +132,11 @@ class PartsIndex:
     def stacked_codes(self, parts: Sequence[Part], column: str) -> Factor:
         """The stacked factor of one key column (codes of every row)."""
         cats = self.categories[column]
-        dtype = smallest_code_type(len(cats))
-        out = np.empty(int(self.starts[-1]), dtype=dtype)
-        for i, p in enumerate(parts):
-            lo, hi = int(self.starts[i]), int(self.starts[i + 1])
-            table = self.lut[column][i].astype(dtype)
-            if column in ("dataset", "system"):
-                out[lo:hi] = table[0]
-            else:
-                np.take(table, getattr(p, column).codes, out=out[lo:hi])
-        return Factor(cats, out)
+        if column in ("dataset", "system"):  # one code per part
+            codes = np.array([t[0] for t in self.lut[column]], dtype=smallest_code_type(len(cats)))
+            return Factor(cats, np.repeat(codes, np.diff(self.starts)))
+        local = [getattr(p, column).codes for p in parts]
+        return Factor(cats, stack_codes(self.lut[column], local, len(cats)))
 
     def part_of(self, rows: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.intp]:
         """The part holding each of some (stacked) rows."""

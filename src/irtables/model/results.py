@@ -13,7 +13,15 @@ import numpy as np
 import numpy.typing as npt
 
 from irtables.errors import InputError, PolicyWarning, QueryMismatchError
-from irtables.model.factor import Factor, merge_factors
+from irtables.model.factor import (
+    Factor,
+    combine_codes,
+    factors_frame,
+    first_appearances,
+    merge_factors,
+    repeated_rows,
+)
+from irtables.model.factor import distinct_keys as distinct_keys  # re-exported
 from irtables.model.layout import Layout
 from irtables.model.parts import Part, PartsIndex, layout_blocks
 from irtables.model.policy import MissingPolicy
@@ -124,11 +132,7 @@ class ResultSet:
     @functools.cached_property
     def frame(self) -> pd.DataFrame:
         """The rows as a pandas frame (categorical key columns, float64 ``value``)."""
-        import pandas as pd
-
-        columns: dict[str, object] = {c: self.factors[c].to_categorical() for c in KEY}
-        columns["value"] = self.values
-        return pd.DataFrame(columns, copy=False)
+        return factors_frame({c: self.factors[c] for c in KEY}, self.values)
 
     # --- construction --------------------------------------------------------------------
     @classmethod
@@ -272,7 +276,7 @@ class ResultSet:
         d = -1 if dataset is None else self.code_of("dataset", dataset)
         wanted = counts.sum(axis=0) if dataset is None else counts[d] if d >= 0 else None
         present = 0 if wanted is None else int(np.count_nonzero(wanted))
-        return tuple(factor.categories[c] for c in _first_appearances(factor.codes, spans, present))
+        return tuple(factor.categories[c] for c in first_appearances(factor.codes, spans, present))
 
     def pair_counts(self, column: str) -> npt.NDArray[np.int64]:
         """Rows per (dataset code, code of ``column``): a (datasets x categories) array,
@@ -281,7 +285,13 @@ class ResultSet:
         if column not in cache:
             n_d, n_c = self.size("dataset"), self.size(column)
             if isinstance(self.data, tuple) and column != "query":
-                cache[column] = _pair_counts_of_parts(self.data, self._index, column, n_d, n_c)
+                count = self.cell_sums()[0]  # datasets x systems x metrics
+                if column == "metric":
+                    cache[column] = count.sum(axis=1)
+                elif column == "system":
+                    cache[column] = count.sum(axis=2)
+                else:
+                    cache[column] = np.diag(count.sum(axis=(1, 2)))
             elif column == "dataset":
                 counts = np.bincount(self.codes("dataset"), minlength=n_d)
                 cache[column] = np.diag(counts).astype(np.int64)
@@ -404,12 +414,7 @@ class ResultSet:
             return Aligned(tuple(queries.tolist()), tuple(systems), rows=rows)
         matrix = np.ascontiguousarray(rows.T)
         gaps = np.isnan(matrix)
-        import pandas as pd
-
-        index, columns = pd.Index(queries, dtype=object), list(systems)
-        wide = pd.DataFrame(matrix, index=index, columns=columns)
-        gap_frame = pd.DataFrame(gaps, index=index, columns=columns)
-        dropped = _resolve_gaps(wide, gap_frame, dataset, metric, missing)
+        dropped = _resolve_gaps(queries, systems, gaps, dataset, metric, missing)
         if missing == "intersect":
             keep = ~gaps.any(axis=1)
             queries, matrix = queries[keep], matrix[keep]
@@ -474,19 +479,6 @@ def _distinct_in_parts(parts: Sequence[Part], column: str, dataset: str | None) 
     return tuple(found)
 
 
-def _pair_counts_of_parts(
-    parts: Sequence[Part], index: PartsIndex, column: str, n_d: int, n_c: int
-) -> npt.NDArray[np.int64]:
-    counts = np.zeros((n_d, n_c), dtype=np.int64)
-    for i, p in enumerate(parts):
-        d = int(index.lut["dataset"][i][0])
-        if column == "metric":
-            counts[d, index.lut["metric"][i]] += p.shape.counts
-        else:
-            counts[d, int(index.lut[column][i][0])] += len(p)
-    return counts
-
-
 @dataclass(frozen=True)
 class Aligned:
     """A dense queries x systems matrix of one dataset and metric.
@@ -536,13 +528,20 @@ class Aligned:
 
 
 def _resolve_gaps(
-    wide: pd.DataFrame, gaps: pd.DataFrame, dataset: str, metric: str, missing: str
+    queries: npt.NDArray[np.object_],
+    systems: Sequence[str],
+    gaps: npt.NDArray[np.bool_],
+    dataset: str,
+    metric: str,
+    missing: str,
 ) -> tuple[str, ...]:
-    incomplete = tuple(str(q) for q in wide.index[gaps.any(axis=1)])
+    """Raise or warn about the queries some systems lack (``gaps``: queries x systems);
+    the queries dropped or zero-filled."""
+    incomplete = tuple(str(q) for q in queries[gaps.any(axis=1)])
     if missing == "error":
         parts = []
-        for system in wide.columns:
-            lacking = [str(q) for q in wide.index[gaps[system]]]
+        for j, system in enumerate(systems):
+            lacking = [str(q) for q in queries[gaps[:, j]]]
             if lacking:
                 parts.append(f"{system} lacks {len(lacking)} of them: {_preview(lacking)}")
         raise QueryMismatchError(
@@ -560,44 +559,10 @@ def _resolve_gaps(
     return incomplete
 
 
-def combine_codes(
-    codes: Sequence[npt.NDArray[np.integer[Any]]], sizes: Sequence[int]
-) -> tuple[npt.NDArray[np.intp], int]:
-    """Mixed-radix key of several code columns, built in place; and the number of keys.
-
-    Examples
-    --------
-    >>> key, space = combine_codes([np.array([0, 1]), np.array([2, 0])], [2, 3])
-    >>> key.tolist(), space
-    ([2, 3], 6)
-    """
-    key = np.asarray(codes[0]).astype(np.intp)
-    for code, size in zip(codes[1:], sizes[1:], strict=True):
-        key *= size
-        key += code
-    return key, int(np.prod(np.asarray(sizes, dtype=np.float64)))
-
-
-def distinct_keys(key: npt.NDArray[np.intp], space: int) -> npt.NDArray[np.intp]:
-    """The distinct values of ``key`` (all in ``[0, space)``), sorted.
-
-    A bitmap over the key space when it is small (linear time), else a sort.
-    """
-    if space <= 8 * len(key) + 1_000_000:
-        seen = np.zeros(space, dtype=np.bool_)
-        seen[key] = True
-        return np.flatnonzero(seen)
-    return np.unique(key).astype(np.intp)
-
-
 def _duplicated_row(results: ResultSet) -> int | None:
     """Position of a row whose key repeats an earlier row's, or None when the key is unique."""
-    key, space = results.key(*KEY)
-    if len(distinct_keys(key, space)) == len(key):
-        return None
-    order = np.argsort(key, kind="stable")
-    repeats = np.flatnonzero(key[order][1:] == key[order][:-1])
-    return int(order[repeats[0] + 1]) if len(repeats) else None
+    repeats = repeated_rows(*results.key(*KEY))
+    return int(repeats[0]) if len(repeats) else None
 
 
 def _preview(items: list[str], limit: int = 5) -> str:
@@ -614,33 +579,3 @@ def _as_category(series: pd.Series) -> pd.Series:
             return series
         return series.cat.rename_categories([str(c) for c in cats])
     return series.astype(str).astype("category")
-
-
-def _first_appearances(
-    codes: npt.NDArray[np.integer[Any]],
-    spans: Sequence[tuple[int, int] | npt.NDArray[np.intp]],
-    wanted: int,
-) -> list[int]:
-    """Distinct codes (>= 0) of some rows in order of first appearance.
-
-    ``spans`` are the rows, in order: ranges ``(start, stop)`` or arrays of positions.
-    A value first appears where a run of equal codes starts, and stacked result files
-    hold long runs (one system per file): only run starts are looked at, in slices
-    that grow until the ``wanted`` number of values has been met (the first file
-    usually holds every metric).
-    """
-    order: dict[int, None] = {}
-    for span in spans:
-        part = codes[span[0] : span[1]] if isinstance(span, tuple) else codes[span]
-        at, step = 0, 1 << 12
-        while len(order) < wanted and at < len(part):
-            chunk = part[at : at + step]
-            starts = np.flatnonzero(chunk[1:] != chunk[:-1]) + 1
-            firsts = np.concatenate((chunk[:1], chunk[starts]))
-            firsts = firsts[firsts >= 0]
-            values, first = np.unique(firsts, return_index=True)
-            order.update(dict.fromkeys(values[np.argsort(first)].tolist()))
-            at, step = at + step, step * 4
-        if len(order) >= wanted:
-            break
-    return list(order)

@@ -100,7 +100,10 @@ def run_from_frame(frame: pd.DataFrame, *, name: str, source: str = "<frame>") -
     qcol = _find_column(frame, _QUERY_COLUMNS, source)
     dcol = _find_column(frame, _DOC_COLUMNS, source)
     scol = _find_column(frame, _SCORE_COLUMNS, source)
-    score = _numbers(frame[scol], source, f"a finite number in column {scol}")
+    from irtables.base.numbers import numbers_from_column
+
+    what = f"a finite number in column {scol}"
+    score = numbers_from_column(frame[scol], source, _line_of(source), what)
     return Run(
         name=name,
         qid=encode_queries(_strings(frame[qcol])),
@@ -136,20 +139,6 @@ def qrels_from_frame(frame: pd.DataFrame, *, source: str = "<frame>") -> Qrels:
 def _line_of(source: str) -> Callable[[int], int | None]:
     """Rows of a frame read from a file with a header line: row ``i`` is line ``i + 2``."""
     return (lambda row: None) if source == "<frame>" else (lambda row: row + 2)
-
-
-def _numbers(column: pd.Series, source: str, what: str) -> npt.NDArray[np.float64]:
-    """Strictly parsed finite numbers (strings as :mod:`irtables.base.numbers` reads them)."""
-    import pandas as pd
-
-    from irtables.base.numbers import check_finite, numbers_from_strings
-
-    line_of = _line_of(source)
-    if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
-        values = column.to_numpy(dtype=np.float64)
-        check_finite(values, source, line_of, what)
-        return values
-    return numbers_from_strings(column.astype(str).tolist(), source, line_of, what)
 
 
 def _integers(column: pd.Series, source: str, what: str) -> npt.NDArray[np.int64]:
