@@ -75,6 +75,27 @@ def test_only_the_changed_run_is_evaluated_again(tmp_path: Path) -> None:
     assert not changed.frame.equals(first.frame)  # type: ignore[attr-defined]
 
 
+def test_datasets_evaluated_beside_cached_ones(tmp_path: Path) -> None:
+    """Three datasets, one whose qrels changed: only its runs are evaluated, and every
+    dataset's results are those of an evaluation without the cache."""
+    root = _study(tmp_path)
+    qrels = (root / "qrels.txt").read_text().splitlines()
+    config = root / "irtables.toml"
+    for name, lines in (("b", qrels[::2]), ("c", qrels[1::2])):
+        (root / f"qrels_{name}.txt").write_text("\n".join(lines) + "\n")
+        config.write_text(
+            config.read_text() + f'[[datasets]]\nid = "{name}"\nqrels = "qrels_{name}.txt"\n'
+            'runs = "runs/*.run"\nmeasures = ["map", "P@5", "nDCG@10"]\n'
+        )
+    assert _evaluate(root)[1] == 3 * N_RUNS
+    (root / "qrels_b.txt").write_text("\n".join(qrels[::3]) + "\n")
+    changed, evaluated = _evaluate(root)
+    assert evaluated == N_RUNS
+    fresh, _ = _evaluate(root, cache=False)
+    assert changed.frame.equals(fresh.frame)  # type: ignore[attr-defined]
+    assert set(fresh.frame["dataset"]) == {"toy", "b", "c"}  # type: ignore[attr-defined]
+
+
 def test_options_and_qrels_are_part_of_the_key(tmp_path: Path) -> None:
     root = _study(tmp_path)
     _evaluate(root)
@@ -187,3 +208,20 @@ def test_cli_no_cache_and_info(tmp_path: Path) -> None:
     CliRunner().invoke(main, ["tables", str(root), "-f", "csv"])
     info = CliRunner().invoke(main, ["cache", "info", str(root)])
     assert f"{N_RUNS} entries" in info.stdout
+
+
+def test_info_counts_what_clear_removes(tmp_path: Path) -> None:
+    """``cache info`` counts the entries ``clear`` removes: no other Parquet file, and
+    nothing in a cache folder that links elsewhere."""
+    (tmp_path / "study").mkdir()
+    root = _study(tmp_path / "study")
+    _evaluate(root)
+    (root / CACHE_DIR_NAME / "mine.parquet").write_bytes(b"")
+    info = CliRunner().invoke(main, ["cache", "info", str(root)])
+    assert f": {N_RUNS} entries" in info.stdout
+    elsewhere = tmp_path / "elsewhere"
+    (root / CACHE_DIR_NAME).rename(elsewhere)
+    (root / CACHE_DIR_NAME).symlink_to(elsewhere)
+    info = CliRunner().invoke(main, ["cache", "info", str(root)])
+    assert ": 0 entries" in info.stdout
+    assert clear(root) == 0

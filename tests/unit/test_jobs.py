@@ -78,6 +78,13 @@ def test_a_worker_error_names_file_and_line(tmp_path: Path) -> None:
     assert caught.value.line == 3
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_missing_qrels_file_is_an_input_error(tmp_path: Path, jobs: int) -> None:
+    _, runs = _write_runs(tmp_path)
+    with pytest.raises(InputError, match="no such file"):
+        evaluate(tmp_path / "none.txt", runs, MEASURES, jobs=jobs)
+
+
 def test_input_errors_survive_pickling() -> None:
     error = InputError("expected 6 columns", path="run.txt", line=17)
     copy = pickle.loads(pickle.dumps(error))

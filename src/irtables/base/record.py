@@ -174,12 +174,9 @@ def sha256_hex(data: bytes) -> str:
 
 
 def file_sha256(path: Path) -> str:
-    """The SHA-256 of a file's bytes, read in blocks."""
-    digest = hashlib.sha256()
+    """The SHA-256 of a file's bytes (hex)."""
     with path.open("rb") as f:
-        while block := f.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def _untrusted(path: Path, reason: str, warn: bool) -> Record:

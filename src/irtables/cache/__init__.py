@@ -11,6 +11,6 @@ again and rewritten, never used. :func:`clear` removes what irtables wrote there
 
 from __future__ import annotations
 
-from irtables.cache.store import CACHE_DIR_NAME, Cache, clear, content_hash, content_hashes
+from irtables.cache.store import CACHE_DIR_NAME, Cache, clear, content_hashes, entries
 
-__all__ = ["CACHE_DIR_NAME", "Cache", "clear", "content_hash", "content_hashes"]
+__all__ = ["CACHE_DIR_NAME", "Cache", "clear", "content_hashes", "entries"]

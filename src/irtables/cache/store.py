@@ -16,6 +16,7 @@ import numpy as np
 
 from irtables._version import __version__
 from irtables.base.paths import new_file
+from irtables.base.record import file_sha256
 from irtables.errors import DataWarning
 from irtables.evaluator.values import RunValues
 
@@ -27,24 +28,18 @@ _META = b"irtables-cache"
 _GITIGNORE = "# written by irtables: the cache is not part of the study\n*\n"
 
 
-def content_hash(path: Path) -> str:
-    """SHA-256 of a file's bytes (hex)."""
-    with path.open("rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
-
-
 def content_hashes(paths: Sequence[Path]) -> dict[Path, str]:
-    """:func:`content_hash` of several files, hashed on every core (threads: hashing
-    releases the GIL)."""
+    """The SHA-256 (:func:`~irtables.base.record.file_sha256`) of several files, hashed on
+    every core (threads: hashing releases the GIL)."""
     unique = list(dict.fromkeys(paths))
     if len(unique) < 2:
-        return {p: content_hash(p) for p in unique}
+        return {p: file_sha256(p) for p in unique}
     from concurrent.futures import ThreadPoolExecutor
 
     from irtables.base.executor import available_cores
 
     with ThreadPoolExecutor(max_workers=min(available_cores(), len(unique))) as pool:
-        return dict(zip(unique, pool.map(content_hash, unique), strict=True))
+        return dict(zip(unique, pool.map(file_sha256, unique), strict=True))
 
 
 @dataclass(frozen=True)
@@ -121,19 +116,34 @@ def clear(base: Path) -> int:
     and its ``.gitignore``) are removed, then the folder if that left it empty.
     """
     folder = base / CACHE_DIR_NAME
-    if folder.is_symlink() or not folder.is_dir():
+    if not _plain_folder(folder):
         return 0
-    removed = 0
+    found = entries(base)
+    for entry in found:
+        entry.unlink()
     for entry in folder.iterdir():
-        if entry.is_file() and not entry.is_symlink():
-            if _ENTRY.match(entry.name):
-                removed += 1
-            elif not _PARTIAL.match(entry.name) and not _ours(entry):
-                continue
+        if _file(entry) and (_PARTIAL.match(entry.name) or _ours(entry)):
             entry.unlink()
     with contextlib.suppress(OSError):
         folder.rmdir()  # only when empty
-    return removed
+    return len(found)
+
+
+def entries(base: Path) -> list[Path]:
+    """The cache entries of the study folder ``base`` (``<sha256>.parquet`` files of a
+    cache folder that is a plain folder, not a link), sorted."""
+    folder = base / CACHE_DIR_NAME
+    if not _plain_folder(folder):
+        return []
+    return sorted(p for p in folder.iterdir() if _ENTRY.match(p.name) and _file(p))
+
+
+def _plain_folder(folder: Path) -> bool:
+    return folder.is_dir() and not folder.is_symlink()
+
+
+def _file(entry: Path) -> bool:
+    return entry.is_file() and not entry.is_symlink()
 
 
 def _ours(entry: Path) -> bool:

@@ -26,14 +26,13 @@ def cache_group() -> None:
 @handle_errors
 def cache_info(results: Path, config_path: Path | None) -> None:
     """Where the cache of a study is, how many entries it holds and their size."""
-    from irtables.cache import CACHE_DIR_NAME
+    from irtables.cache import CACHE_DIR_NAME, entries
     from irtables.study.pipeline import study_config
 
     _, base = study_config(results, config_path)
-    folder = base / CACHE_DIR_NAME
-    entries = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
-    size = sum(p.stat().st_size for p in entries)
-    click.echo(f"{folder}: {len(entries)} entries, {size / 2**20:.1f} MiB")
+    found = entries(base)
+    size = sum(p.stat().st_size for p in found)
+    click.echo(f"{base / CACHE_DIR_NAME}: {len(found)} entries, {size / 2**20:.1f} MiB")
 
 
 @cache_group.command("clear")

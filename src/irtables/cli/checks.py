@@ -16,6 +16,7 @@ from irtables.cli.common import (
     RESULTS_ARG,
     handle_errors,
     main,
+    resolve_for_command,
 )
 
 
@@ -145,7 +146,6 @@ def diff_cmd(
     from irtables.diff.gitsource import open_operand
     from irtables.diff.report import format_diff
     from irtables.output.writers import check_destination, write_atomic
-    from irtables.study.pipeline import resolve_study
 
     if output is not None:
         check_destination(output, force=force)
@@ -153,13 +153,14 @@ def diff_cmd(
     for spec in (old, new):
         with open_operand(spec) as where:
             sides.append(
-                resolve_study(
+                resolve_for_command(
                     where.results,
                     config_path=where.config,
                     input_format=input_format,
                     missing=missing,
-                    jobs=jobs or None,
-                    cache=not no_cache,
+                    jobs=jobs,
+                    no_cache=no_cache,
+                    progress=None,
                 )
             )
     (old_rs, old_cfg, _), (new_rs, new_cfg, _) = sides

@@ -268,6 +268,4 @@ def baseline_option(settings: CompareSettings, values: tuple[str, ...]) -> Compa
     if tuple(v.lower() for v in values) == ("none",):
         return replace(settings, baseline=(), dataset_baselines=(), all_pairs=False, markers=False)
     every, per = baseline_overrides(values)
-    if per:
-        return replace(settings, baseline=every, dataset_baselines=per)
-    return replace(settings, baseline=every, dataset_baselines=())
+    return replace(settings, baseline=every, dataset_baselines=per)

@@ -8,8 +8,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from irtables.errors import InputError
-from irtables.evaluator.jobs import evaluate_jobs, file_jobs
+from irtables.evaluator.jobs import (
+    check_run_names,
+    evaluate_jobs,
+    file_jobs,
+    in_pool,
+    qrels_queries,
+)
+from irtables.evaluator.output import MEAN_QUERY
 from irtables.evaluator.values import (
     SUPPORTED_FAMILIES,
     Average,
@@ -117,10 +123,17 @@ def evaluate(
         per_query=per_query,
         trec_eval=trec_eval,
     )
-    qrels_data = _as_qrels(qrels)  # parsed once: errors in the qrels come first
-    todo = file_jobs(qrels_data, _run_sources(runs), options, workers=jobs)
+    items = [runs] if isinstance(runs, Run | pd.DataFrame | str | Path) else list(runs)
+    source: Path | Qrels
+    if isinstance(qrels, str | Path):  # a file: indexed here, or by each worker of a pool
+        source = Path(qrels)
+        queries = qrels_queries(source, index=not in_pool(jobs, len(items)))  # errors first
+    else:
+        source = _as_qrels(qrels)  # parsed once: errors in the qrels come first
+        queries = source.queries
+    todo = file_jobs(source, _run_sources(items), options, workers=jobs)
     values = evaluate_jobs(todo, workers=jobs, progress=progress)
-    result = to_results(values, qrels_data.queries, dataset=dataset)
+    result = to_results(values, queries, dataset=dataset)
     return result if per_query or average == "micro" else means(result)
 
 
@@ -147,9 +160,6 @@ def to_results(
     return ResultSet.from_frame(frame)
 
 
-MEAN_QUERY = "mean"
-
-
 def means(results: ResultSet) -> ResultSet:
     """Macro average: one mean per (dataset, system, metric), query ``mean``."""
     table = results.means().reset_index()
@@ -158,19 +168,12 @@ def means(results: ResultSet) -> ResultSet:
     return ResultSet.from_frame(table)
 
 
-def _as_qrels(qrels: QrelsLike) -> Qrels:
-    if isinstance(qrels, Qrels):
-        return qrels
-    if isinstance(qrels, pd.DataFrame):
-        return qrels_from_frame(qrels)
-    from irtables.loaders.qrels import read_qrels
-
-    return read_qrels(qrels)
+def _as_qrels(qrels: Qrels | pd.DataFrame) -> Qrels:
+    return qrels if isinstance(qrels, Qrels) else qrels_from_frame(qrels)
 
 
-def _run_sources(runs: RunLike | Sequence[RunLike]) -> list[tuple[Path | Run, str]]:
+def _run_sources(items: Sequence[RunLike]) -> list[tuple[Path | Run, str]]:
     """Each run with its name; files are read by the job that evaluates them."""
-    items = [runs] if isinstance(runs, Run | pd.DataFrame | str | Path) else list(runs)
     out: list[tuple[Path | Run, str]] = []
     for i, item in enumerate(items):
         if isinstance(item, Run):
@@ -182,9 +185,7 @@ def _run_sources(runs: RunLike | Sequence[RunLike]) -> list[tuple[Path | Run, st
             from irtables.loaders.trec_run import system_name
 
             out.append((Path(item), system_name(Path(item))))
-    names = [name for _, name in out]
-    if len(set(names)) != len(names):
-        raise InputError(f"two runs have the same name: {', '.join(names)}")
+    check_run_names([name for _, name in out])
     return out
 
 

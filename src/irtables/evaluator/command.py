@@ -15,9 +15,14 @@ from typing import Literal
 
 import click
 
-from irtables.base.executor import worker_count
 from irtables.errors import DataWarning, InputError
-from irtables.evaluator.jobs import evaluate_jobs, file_jobs, qrels_queries
+from irtables.evaluator.jobs import (
+    check_run_names,
+    evaluate_jobs,
+    file_jobs,
+    in_pool,
+    qrels_queries,
+)
 from irtables.evaluator.output import format_trec_eval, format_tsv
 from irtables.evaluator.values import Average, RunValues, check_options
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion
@@ -68,12 +73,11 @@ def evaluate_files(
         per_query=average == "macro",
         trec_eval=trec_eval,
     )
-    pooled = worker_count(jobs, len(run_paths)) > 1
+    pooled = in_pool(jobs, len(run_paths))
     names = [system_name(p) for p in run_paths]
     if len(set(names)) != len(names):  # bm25.dl19 and bm25.dl20: keep the suffixes
         names = [p.name[:-3] if p.name.lower().endswith(".gz") else p.name for p in run_paths]
-    if len(set(names)) != len(names):
-        raise InputError(f"two runs have the same name: {', '.join(names)}")
+    check_run_names(names)
     runs: list[tuple[Path | Run, str]] = list(zip(run_paths, names, strict=True))
     at_once = not pooled and progress is None and _small(run_paths[0] if run_paths else None)
     with _first_run_read(runs, at_once=at_once) as first:

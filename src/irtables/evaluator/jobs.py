@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from irtables.base.arrow import skip_pandas_checks
-from irtables.base.executor import SerialExecutor, make_executor, run_all
-from irtables.errors import DataWarning
+from irtables.base.executor import SerialExecutor, make_executor, run_all, worker_count
+from irtables.errors import DataWarning, InputError
 from irtables.evaluator.trec import JudgementIndex, index_qrels
 from irtables.evaluator.values import Options, RunValues, measure_run
 from irtables.model.runs import Qrels, Run
@@ -59,16 +59,31 @@ _INDEXES: dict[tuple[str, int, int], JudgementIndex] = {}
 
 def qrels_index(path: Path) -> JudgementIndex:
     """The index of a qrels file, read once per process (the last two files are kept)."""
-    stat = path.stat()
+    from irtables.loaders.qrels import read_qrels
+
+    try:
+        stat = path.stat()
+    except OSError:
+        return index_qrels(read_qrels(path))  # its error names the file
     key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
     if key not in _INDEXES:
-        from irtables.loaders.qrels import read_qrels
-
         index = index_qrels(read_qrels(path))
         while len(_INDEXES) >= 2:
             del _INDEXES[next(iter(_INDEXES))]
         _INDEXES[key] = index
     return _INDEXES[key]
+
+
+def in_pool(workers: int | None, jobs: int) -> bool:
+    """Whether ``jobs`` jobs run in a pool of ``workers`` processes, each worker indexing
+    the qrels it is sent by path; else they run here, sharing qrels indexed once."""
+    return worker_count(workers, jobs) > 1
+
+
+def check_run_names(names: Sequence[str], context: str = "") -> None:
+    """:class:`InputError` (its message after ``context``) when two runs share a name."""
+    if len(set(names)) != len(names):
+        raise InputError(f"{context}two runs have the same name: {', '.join(names)}")
 
 
 def qrels_queries(path: Path, *, index: bool) -> tuple[str, ...]:
@@ -144,14 +159,11 @@ def file_jobs(
     With one worker (or one run), the qrels are indexed here once and shared; with a
     pool, a qrels file is named by path and each worker indexes it once.
     """
-    from irtables.base.executor import worker_count
-
-    pooled = worker_count(workers, len(runs)) > 1
     source: Path | JudgementIndex
     if isinstance(qrels, JudgementIndex):
         source = qrels
     elif isinstance(qrels, Qrels):
         source = index_qrels(qrels)
     else:
-        source = qrels if pooled else qrels_index(qrels)
+        source = qrels if in_pool(workers, len(runs)) else qrels_index(qrels)
     return [RunJob(source, run, name, options) for run, name in runs]

@@ -2,14 +2,14 @@
 
 :func:`format_tsv` and :func:`format_trec_eval` write the per-query values of runs
 (:class:`~irtables.evaluator.values.RunValues`) without building a frame: this is what
-the command line prints. :func:`to_tsv` and :func:`to_trec_eval` do the same from a
+the command line prints. :func:`to_trec_eval` writes trec_eval's layout from a
 :class:`~irtables.model.ResultSet`.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -28,33 +28,6 @@ TSV_HEADER = ("system", "query", "metric", "value")
 #: The query of the rows that hold a mean over the queries.
 MEAN_QUERY = "mean"
 COUNT_FAMILIES = frozenset({"NumRet", "NumRel", "NumRelRet"})
-
-
-def to_tsv(results: ResultSet) -> str:
-    """Tidy TSV with a header line ``system query metric value`` (full float precision).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from irtables.model import ResultSet
-    >>> rs = ResultSet.from_frame(pd.DataFrame({"dataset": [""], "system": ["bm25"],
-    ...     "query": ["1"], "metric": ["P@10"], "value": [0.3]}))
-    >>> print(to_tsv(rs).replace("\\t", " | "), end="")
-    system | query | metric | value
-    bm25 | 1 | P@10 | 0.3
-    """
-    frame = results.frame
-    out = io.StringIO()
-    out.write("\t".join(TSV_HEADER) + "\n")
-    for system, query, metric, value in zip(
-        frame["system"].astype(str),
-        frame["query"].astype(str),
-        frame["metric"].astype(str),
-        frame["value"],
-        strict=True,
-    ):
-        out.write(f"{system}\t{query}\t{metric}\t{float(value)!r}\n")
-    return out.getvalue()
 
 
 def trec_eval_name(metric: str, relevance: int = 1) -> str:
@@ -128,34 +101,24 @@ def to_trec_eval(
     per_query: bool,
     runids: dict[str, str] | None = None,
     complete_num_rel: dict[str, int] | None = None,
-    unprinted: Mapping[str, Collection[str]] | None = None,
-    relevance: int = 1,
 ) -> str:
-    """trec_eval's layout: ``name<TAB>query<TAB>value``, per query (``-q``) then ``all``.
-
-    ``unprinted`` names, per system, queries that count in ``all`` but get no per-query
-    lines: trec_eval 9.0.8 with ``-c`` prints none for a judged query the run lacks.
-    ``relevance`` is trec_eval's ``-l``: measures at that threshold get trec_eval's names.
-    """
+    """trec_eval's layout: ``name<TAB>query<TAB>value``, per query (``-q``) then ``all``."""
     out = io.StringIO()
     summary = summary_values(results, complete_num_rel=complete_num_rel)
     frame = results.frame
     for system in results.systems():
         sub = frame[frame["system"] == system]
-        hidden = set(unprinted.get(system, ())) if unprinted is not None else set()
         if per_query:
             for query, qgroup in sub.groupby("query", observed=True, sort=False):
-                if query in hidden:
-                    continue
                 for metric, value in zip(qgroup["metric"], qgroup["value"], strict=True):
-                    out.write(_line(str(metric), str(query), float(value), relevance))
+                    out.write(_line(str(metric), str(query), float(value)))
         if runids is not None:
             out.write(f"{'runid':<22}\tall\t{runids.get(system, system)}\n")
         rows = summary[summary["system"] == system]
         if len(rows):
             out.write(f"{'num_q':<22}\tall\t{int(rows['n'].max())}\n")
         for metric, value in zip(rows["metric"], rows["value"], strict=True):
-            out.write(_line(str(metric), "all", float(value), relevance))
+            out.write(_line(str(metric), "all", float(value)))
     return out.getvalue()
 
 
@@ -173,7 +136,8 @@ def _trec_eval_label(metric: str, relevance: int) -> tuple[str, bool]:
 
 
 def format_tsv(runs: Sequence[RunValues], queries: Sequence[str], *, per_query: bool) -> str:
-    """:func:`to_tsv` of the runs' values (``per_query=False``: each metric's mean over
+    """Tidy TSV of the runs' values, with a header line ``system query metric value``
+    (full float precision; ``per_query=False``: each metric's mean over
     queries, counts too, summed in query order as trec_eval does, as query ``mean``).
 
     ``queries`` are the qrels' queries, which ``RunValues.query_index`` points into.

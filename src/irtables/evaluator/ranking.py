@@ -66,21 +66,6 @@ class Judged:
         return self.count_at(self.ranking.lengths)
 
     @cached_property
-    def ideal_order(self) -> tuple[IntArray, FloatArray, IntArray]:
-        """The qrels' positive grades in the best order of each query: (query, grade,
-        1-based position), by query."""
-        index = self.index
-        positive = np.flatnonzero(index.grade > 0)
-        q = index.row_query[positive]
-        g = index.grade[positive].astype(np.float64)
-        order = np.lexsort((-g, q))
-        q, g = q[order], g[order]
-        counts = np.bincount(q, minlength=index.n_queries)
-        starts = np.cumsum(counts) - counts
-        pos = np.arange(len(q)) - np.repeat(starts, counts) + 1
-        return q, g, pos
-
-    @cached_property
     def precision_envelope(self) -> FloatArray:
         """At each relevant row retrieved (in ranking order), the best precision at it or
         at a relevant row below it in its query: interpolated precision."""
@@ -226,7 +211,7 @@ def ndcg(j: Judged, k: int | None = None, *, exponential: bool = False) -> Float
 def ideal_dcg(j: Judged, k: int | None, exponential: bool) -> FloatArray:
     """DCG of the qrels' best ordering of each query, cut at ``k``."""
     index = j.index
-    q, g, pos = j.ideal_order
+    q, g, pos = index.ideal_order
     gain = np.exp2(g) - 1.0 if exponential else g
     if k is not None:
         gain = np.where(pos <= k, gain, 0.0)

@@ -49,7 +49,8 @@ class JudgementIndex:
     it is also the check that no document is judged twice for a query. The distinct
     judged ids and the sorted (query, document) keys (``doc_values``, ``keys``,
     ``key_grades``), which only the lookups of runs with few judged documents need, are
-    made on first use.
+    made on first use, as is what every run measured against the qrels reads the same
+    (:attr:`ideal_order`, :attr:`relevant_total`, :attr:`top_grade`).
     """
 
     queries: tuple[str, ...]  # byte-wise sorted
@@ -94,14 +95,36 @@ class JudgementIndex:
         that are not integers, or two judged documents of a query with one code (``07``
         and ``7``, or a hash collision); the caller then looks the strings up.
         """
-        if hashed:
-            return self.hashed
-        cache = self.__dict__.setdefault("_join_tables", {})
-        if hashed not in cache:
-            ints = _integer_codes(self.docid)
-            cache[hashed] = None if ints is None else _join_table(self.row_query, ints)
-        table: tuple[npt.NDArray[np.uint64], IntArray] | None = cache[hashed]
-        return table
+        return self.hashed if hashed else self._integer_join_table
+
+    @functools.cached_property
+    def _integer_join_table(self) -> tuple[npt.NDArray[np.uint64], IntArray] | None:
+        ints = _integer_codes(self.docid)
+        return None if ints is None else _join_table(self.row_query, ints)
+
+    @functools.cached_property
+    def ideal_order(self) -> tuple[IntArray, npt.NDArray[np.float64], IntArray]:
+        """The positive grades in the best order of each query: (query, grade, 1-based
+        position), by query."""
+        positive = np.flatnonzero(self.grade > 0)
+        q = self.row_query[positive]
+        g = self.grade[positive].astype(np.float64)
+        order = np.lexsort((-g, q))
+        q, g = q[order], g[order]
+        counts = np.bincount(q, minlength=self.n_queries)
+        starts = np.cumsum(counts) - counts
+        pos = np.arange(len(q)) - np.repeat(starts, counts) + 1
+        return q, g, pos
+
+    @functools.cached_property
+    def relevant_total(self) -> int:
+        """Judgements of grade >= 1 (trec_eval's ``num_rel`` ``all`` line under ``-c``)."""
+        return int(np.count_nonzero(self.grade >= 1))
+
+    @functools.cached_property
+    def top_grade(self) -> int:
+        """The highest grade (0 without judgements)."""
+        return int(self.grade.max()) if len(self.grade) else 0
 
 
 def _join_table(
@@ -303,7 +326,7 @@ def _judged_rows(
     table = index.join_table(doc_codes[1]) if doc_codes is not None else None
     if doc_codes is not None and table is not None:
         return _joined_rows(index, run, codes, lut, doc_codes[0], table)
-    if 8 * len(index.grade) < len(run):  # few judged documents (MS MARCO): a bitmap
+    if doc_codes is None:  # few judged documents (MS MARCO): a bitmap
         rows = np.flatnonzero(to_numpy(pc.is_in(run.docid, value_set=index.doc_values)))
         rows = rows[lut[codes[rows]] >= 0]
         found = pc.index_in(take(run.docid, rows), value_set=index.doc_values)
@@ -491,7 +514,7 @@ def _check_duplicates(
         candidates = _matrix_repeats(matrix, judged_blocks, sentinel)
     del codes
     if candidates:
-        _confirm_duplicates(run, view, candidates, False, depth)
+        _confirm_duplicates(run, view, candidates, depth)
 
 
 def _matrix_repeats(
@@ -509,7 +532,6 @@ def _confirm_duplicates(
     run: Run,
     view: _SortedView,
     candidates: list[tuple[int, int]],
-    exact: bool,
     depth: int | None,
 ) -> None:
     codes, _ = _doc_codes(run.docid)
@@ -522,7 +544,7 @@ def _confirm_duplicates(
         if depth is not None:
             rows = rows[view.ranks(rows) <= depth]
         names = take(run.docid, rows).to_pylist()
-        if not exact and len(set(names)) == len(names):
+        if len(set(names)) == len(names):
             continue
         seen: set[str] = set()
         for row, name in zip(rows.tolist(), names, strict=True):

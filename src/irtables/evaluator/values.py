@@ -59,7 +59,7 @@ FAMILY_FUNCTIONS: dict[str, Callable[[Judged, Measure], FloatArray]] = {
     "Bpref": lambda j, m: bpref(j),
     "nDCG": lambda j, m: ndcg(j, m.k),
     "nDCG_exp": lambda j, m: ndcg(j, m.k, exponential=True),
-    "ERR": lambda j, m: err(j, _k(m), int(j.index.grade.max(initial=1))),
+    "ERR": lambda j, m: err(j, _k(m), max(j.index.top_grade, 1)),
     "RBP": lambda j, m: rbp(j, 0.8 if m.param is None else m.param),
     "IPrec": lambda j, m: interpolated_precision(j, (m.param or 0.0,))[0],
     "11pt": lambda j, m: eleven_point(j),
@@ -189,7 +189,7 @@ def measure_run(index: JudgementIndex, run: Run, options: Options) -> RunValues:
         retrieved=retrieved,
         metrics=tuple(m.name for m in options.measures),
         values=np.vstack(rows) if rows else np.zeros((0, len(queries))),
-        relevant_total=int(np.count_nonzero(index.grade >= 1)),
+        relevant_total=index.relevant_total,
         notes=notes,
     )
 
@@ -221,7 +221,7 @@ def _micro(
         retrieved=np.ones(1, dtype=np.bool_),
         metrics=tuple(names),
         values=np.array(values, dtype=np.float64).reshape(len(values), 1),
-        relevant_total=int(np.count_nonzero(index.grade >= 1)),
+        relevant_total=index.relevant_total,
         notes=notes,
     )
 
@@ -245,7 +245,7 @@ def _notes(
     if absent:
         action = "scored 0 (-c)" if missing == "zero" else "left out of the mean"
         notes.append(f"{absent} judged queries are not in the run: {action}")
-    top = int(index.grade.max()) if len(index.grade) else 0
+    top = index.top_grade
     of_qrels = tuple(
         f"no judgement in the qrels reaches relevance {level} (the highest grade is {top}): "
         "every measure that counts relevant documents at that level is 0"

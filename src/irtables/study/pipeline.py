@@ -164,10 +164,7 @@ def warn_lint(results: ResultSet, *, report: LintReport | None = None) -> None:
 
 def with_overrides(settings: CompareSettings, **changes: Any) -> CompareSettings:
     """``settings`` with every change that is not None (command-line options win)."""
-    given = {k: v for k, v in changes.items() if v is not None}
-    if "baseline" in given:
-        given["baseline"] = tuple(given["baseline"])
-    return replace(settings, **given)
+    return replace(settings, **{k: v for k, v in changes.items() if v is not None})
 
 
 def template_dirs_for(config: Config, base: Path, extra: Sequence[str | Path] = ()) -> list[Path]:

@@ -12,11 +12,15 @@ import glob
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from irtables.config import Config, DatasetSpec
 from irtables.errors import InputError, UnknownNameError
 from irtables.measures import FAMILIES, Measure, at_threshold, parse_measure
 from irtables.model import ResultSet
+
+if TYPE_CHECKING:
+    from irtables.evaluator.trec import JudgementIndex
 
 Progress = Callable[[str, int, int], None]
 
@@ -40,31 +44,29 @@ def evaluate_datasets(
     specs = [spec for spec in config.datasets if spec.evaluated]
     if not specs:
         return None
-    from irtables.base.executor import worker_count
     from irtables.cache import Cache, content_hashes
     from irtables.evaluator.api import to_results
     from irtables.evaluator.jobs import (
         RunJob,
+        check_run_names,
         emit_notes,
         evaluate_jobs,
+        in_pool,
         qrels_index,
         qrels_queries,
     )
     from irtables.evaluator.values import RunValues, check_options
     from irtables.loaders.trec_run import system_name
 
+    qrels_files = [_path(base, s.qrels or "", s.id, "qrels") for s in specs]
+    run_files = [run_paths(s, base) for s in specs]
     store = Cache.of_study(base) if cache else None
     hashes: dict[Path, str] = {}
     if store is not None:
-        hashes = content_hashes(
-            [_path(base, s.qrels or "", s.id, "qrels") for s in specs]
-            + [p for s in specs for p in run_paths(s, base)]
-        )
+        hashes = content_hashes(qrels_files + [p for paths in run_files for p in paths])
     found: list[list[RunValues | None]] = []
     todo: list[tuple[int, int, str | None, RunJob]] = []  # (dataset, run, key, job)
-    plans = []
-    for d, spec in enumerate(specs):
-        qrels = _path(base, spec.qrels or "", spec.id, "qrels")
+    for d, (spec, qrels, paths) in enumerate(zip(specs, qrels_files, run_files, strict=True)):
         options = check_options(
             [m.name for m in dataset_measures(spec, config)],
             relevance=spec.relevance,
@@ -72,36 +74,41 @@ def evaluate_datasets(
             missing_queries="zero" if spec.complete else "ignore",
             trec_eval=spec.trec_eval,
         )
-        runs = [(path, system_name(path)) for path in run_paths(spec, base)]
-        names = [name for _, name in runs]
-        if len(set(names)) != len(names):
-            raise InputError(f"datasets {spec.id}: two runs have the same name: {', '.join(names)}")
-        plans.append((spec, qrels))
+        described = options.describe()
+        runs = [(path, system_name(path)) for path in paths]
+        check_run_names([name for _, name in runs], context=f"datasets {spec.id}: ")
         found.append([None] * len(runs))
         for r, (path, name) in enumerate(runs):
             key = None
             if store is not None:
-                key = store.key(
-                    qrels=hashes[qrels], run=hashes[path], name=name, options=options.describe()
-                )
+                key = store.key(qrels=hashes[qrels], run=hashes[path], name=name, options=described)
                 found[d][r] = store.get(key)
                 if found[d][r] is not None:
                     continue
             todo.append((d, r, key, RunJob(qrels, path, name, options)))
-    serial = worker_count(jobs, len(todo)) == 1  # else only the workers index the qrels
-    queries = [qrels_queries(qrels, index=serial) for _, qrels in plans]  # errors first
-    if serial:  # in this process: the indexes just read are shared by the jobs
-        todo = [
-            (d, r, k, replace(job, qrels=qrels_index(Path(str(job.qrels)))))
-            for d, r, k, job in todo
-        ]
+    # Each qrels is read now, so that its errors come first. Jobs run here share one index
+    # per file, built only for datasets with a job; a pool's workers index what they get.
+    here = not in_pool(jobs, len(todo))
+    evaluated = {d for d, *_ in todo}
+    indexes: dict[Path, JudgementIndex] = {}
+    queries = []
+    for d, qrels in enumerate(qrels_files):
+        if here and d in evaluated:
+            indexes[qrels] = qrels_index(qrels)
+            queries.append(indexes[qrels].queries)
+        else:
+            queries.append(qrels_queries(qrels, index=False))
+    todo = [
+        (d, r, k, replace(job, qrels=indexes[qrels_files[d]]) if here else job)
+        for d, r, k, job in todo
+    ]
     computed = evaluate_jobs([job for *_, job in todo], workers=jobs, progress=progress, warn=False)
     for (d, r, key, _), fresh in zip(todo, computed, strict=True):
         found[d][r] = fresh
         if store is not None and key is not None:
             store.put(key, fresh)
     parts = []
-    for (spec, _), judged, slots in zip(plans, queries, found, strict=True):
+    for spec, judged, slots in zip(specs, queries, found, strict=True):
         done = [v for v in slots if v is not None]
         emit_notes(done, stacklevel=2)
         parts.append(to_results(done, judged, dataset=spec.id))
