@@ -11,5 +11,7 @@ from __future__ import annotations
 TEST_NAMES: tuple[str, ...] = ("t", "wilcoxon", "sign", "randomization", "bootstrap")
 ALL_PAIRS_TEST_NAMES: tuple[str, ...] = ("tukey", "randomized-tukey")
 ALL_TEST_NAMES: tuple[str, ...] = (*TEST_NAMES, *ALL_PAIRS_TEST_NAMES)
+#: The tests that draw resamples (their ``n_resamples`` option is ``[compare] resamples``).
+RESAMPLED_TEST_NAMES: tuple[str, ...] = ("randomization", "bootstrap", "randomized-tukey")
 CORRECTION_NAMES: tuple[str, ...] = ("none", "bonferroni", "holm", "bh")
 FAMILY_NAMES: tuple[str, ...] = ("metric", "dataset", "table", "all")

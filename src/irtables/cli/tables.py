@@ -239,8 +239,9 @@ def compare(
         seed=seed,
     )
     update, finish = progress_bar(f"{s.test} tests")
-    resampled = ("randomization", "bootstrap", "randomized-tukey")
-    opts = {"n_resamples": s.resamples} if s.test in resampled else {}
+    from irtables.base.names import RESAMPLED_TEST_NAMES
+
+    opts = {"n_resamples": s.resamples} if s.test in RESAMPLED_TEST_NAMES else {}
     comps = run(
         rs,
         baseline=s.baseline_spec(rs.datasets()) or None,

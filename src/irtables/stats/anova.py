@@ -48,19 +48,12 @@ class TwoWayAnova:
     systems: AnovaRow
     topics: AnovaRow
     residual: AnovaRow
-    total: AnovaRow
     means: tuple[float, ...]
-    n_topics: int
 
     @property
     def residual_variance(self) -> float:
         """``V_E``, the mean square of the residual."""
         return self.residual.ms
-
-    @property
-    def rows(self) -> tuple[AnovaRow, ...]:
-        """The table in the usual order: systems, topics, residual, total."""
-        return (self.systems, self.topics, self.residual, self.total)
 
 
 def _f_row(source: str, ss: float, df: int, residual_ms: float, residual_df: int) -> AnovaRow:
@@ -97,7 +90,6 @@ def two_way_anova(values: npt.ArrayLike) -> TwoWayAnova:
     grand = float(x.mean())
     system_means = x.mean(axis=0)
     topic_means = x.mean(axis=1)
-    ss_total = float(((x - grand) ** 2).sum())
     ss_systems = float(n * ((system_means - grand) ** 2).sum())
     ss_topics = float(k * ((topic_means - grand) ** 2).sum())
     residual = x - system_means[None, :] - topic_means[:, None] + grand
@@ -108,7 +100,5 @@ def two_way_anova(values: npt.ArrayLike) -> TwoWayAnova:
         systems=_f_row("systems", ss_systems, k - 1, ms_e, df_e),
         topics=_f_row("topics", ss_topics, n - 1, ms_e, df_e),
         residual=AnovaRow("residual", ss_residual, df_e, ms_e),
-        total=AnovaRow("total", ss_total, n * k - 1, ss_total / (n * k - 1) if n * k > 1 else 0.0),
         means=tuple(float(m) for m in system_means),
-        n_topics=n,
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -11,6 +10,7 @@ import numpy as np
 
 from irtables.errors import InputError, UnknownNameError, unknown_name_message
 from irtables.model.policy import MISSING_POLICIES, MissingPolicy
+from irtables.stats.allpairs import pair_indices
 from irtables.stats.comparisons import Comparisons
 from irtables.stats.correction import CORRECTIONS, adjust
 from irtables.stats.paired import (
@@ -20,7 +20,12 @@ from irtables.stats.paired import (
     check_alternative,
     randomization_many,
 )
-from irtables.stats.procedures import ALL_PAIRS_TESTS, check_all_pairs_options, run_all_pairs
+from irtables.stats.procedures import (
+    ALL_PAIRS_TESTS,
+    check_all_pairs_options,
+    check_options,
+    run_all_pairs,
+)
 from irtables.stats.result import PairedTestResult
 from irtables.stats.vectorised import t_test_many
 
@@ -118,7 +123,7 @@ def compare(
         name = family if isinstance(family, str) else "custom"
         opts = check_all_pairs_options(test, correction, name, alternative, options or {})
     else:
-        opts = _check_options(test, TESTS[test], options or {})
+        opts = check_options(test, TESTS[test], options or {}, reserved=("alternative", "rng"))
     tasks, without = _tasks(results, baseline, pairs, metrics, datasets, systems, missing)
     total = sum(len(t.pairs) for t in tasks)
     done = [0]
@@ -180,18 +185,6 @@ def _check_choices(
         raise InputError(f"alpha must be between 0 and 1, got {alpha}")
 
 
-def _check_options(
-    test: str, func: Callable[..., Any], options: Mapping[str, Any]
-) -> dict[str, Any]:
-    params = inspect.signature(func).parameters
-    known = [p for p in params if params[p].kind is inspect.Parameter.KEYWORD_ONLY]
-    known = [p for p in known if p not in ("alternative", "rng")]
-    for name in options:
-        if name not in known:
-            raise UnknownNameError(unknown_name_message(f"option of test {test}", name, known))
-    return dict(options)
-
-
 def _pick(kind: str, wanted: Sequence[str] | None, available: tuple[str, ...]) -> tuple[str, ...]:
     if wanted is None:
         return available
@@ -242,9 +235,7 @@ def _pairs_of(
     if len(names) < 2:
         return ()  # nothing to compare in this dataset
     if pairs == "all":
-        return tuple(
-            (names[j], names[i]) for i in range(len(names)) for j in range(i + 1, len(names))
-        )
+        return tuple((names[j], names[i]) for j, i in pair_indices(len(names)))
     return tuple((s, b) for b in bases if b in names for s in names if s != b)
 
 

@@ -238,7 +238,8 @@ def sign_test(
     return _result("sign", x, y, d, alternative, method=method, statistic=float(wins), pvalue=p)
 
 
-def _as_generator(rng: np.random.Generator | int) -> tuple[np.random.Generator, str]:
+def as_generator(rng: np.random.Generator | int) -> tuple[np.random.Generator, str]:
+    """The generator to draw from, and how a method string names it (its seed)."""
     if isinstance(rng, np.random.Generator):
         return rng, "caller's generator"
     return np.random.default_rng(rng), f"seed {rng}"
@@ -262,7 +263,7 @@ def randomization_many(
     check_alternative(alternative)
     if n_resamples < 1:
         raise InputError(f"n_resamples must be positive, got {n_resamples}")
-    gen, seed = _as_generator(rng)
+    gen, seed = as_generator(rng)
     d = a - b
     pvals, exact = sign_flip_pvalues(
         d,
@@ -344,7 +345,7 @@ def bootstrap_many(
     check_alternative(alternative)
     if n_resamples < 1:
         raise InputError(f"n_resamples must be positive, got {n_resamples}")
-    gen, seed = _as_generator(rng)
+    gen, seed = as_generator(rng)
     d = a - b
     means = bootstrap_means(d, n_resamples=n_resamples, rng=gen, progress=progress)
     observed = d.mean(axis=0)

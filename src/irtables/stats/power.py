@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from irtables.errors import InputError
+from irtables.stats.paired import check_alternative
 
 #: Largest topic-set size searched; beyond it the answer is reported as not reachable.
 MAX_TOPICS = 10_000_000
@@ -24,8 +25,7 @@ def _check(alpha: float, power: float, alternative: str) -> None:
         raise InputError(f"alpha must be between 0 and 1, got {alpha}")
     if not 0 < power < 1:
         raise InputError(f"power must be between 0 and 1, got {power}")
-    if alternative not in ("two-sided", "greater", "less"):
-        raise InputError(f"alternative must be two-sided, greater or less, got {alternative!r}")
+    check_alternative(alternative)
 
 
 def paired_t_power(

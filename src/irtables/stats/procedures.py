@@ -48,10 +48,18 @@ def check_all_pairs_options(
         )
     if alternative != "two-sided":
         raise InputError(f"test {test} is two-sided; got alternative {alternative!r}")
-    func = ALL_PAIRS_TESTS[test]
+    reserved = ("rng", "progress", "level")
+    return check_options(test, ALL_PAIRS_TESTS[test], options, reserved=reserved)
+
+
+def check_options(
+    test: str, func: Callable[..., Any], options: Mapping[str, Any], *, reserved: Sequence[str]
+) -> dict[str, Any]:
+    """``options`` as keyword arguments of ``func``: each must be one of its keyword-only
+    parameters, except ``reserved`` (those the caller sets itself)."""
     params = inspect.signature(func).parameters
     known = [p for p in params if params[p].kind is inspect.Parameter.KEYWORD_ONLY]
-    known = [p for p in known if p not in ("rng", "progress", "level")]
+    known = [p for p in known if p not in reserved]
     for name in options:
         if name not in known:
             raise UnknownNameError(unknown_name_message(f"option of test {test}", name, known))

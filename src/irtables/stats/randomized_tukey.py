@@ -28,14 +28,15 @@ from irtables.stats.allpairs import (
     pair_indices,
 )
 from irtables.stats.anova import two_way_anova
-from irtables.stats.resampling import TOLERANCE
+from irtables.stats.paired import as_generator
+from irtables.stats.resampling import EXACT_THRESHOLD, TOLERANCE
 from irtables.stats.result import ConfidenceInterval
 
 FloatArray = npt.NDArray[np.float64]
 Progress = Callable[[int, int], None]
 #: Enumerate every arrangement when there are at most this many (as many as the
-#: sign-flip randomization test enumerates: 2**20).
-EXACT_LIMIT = 1 << 20
+#: sign-flip randomization test enumerates: 2**EXACT_THRESHOLD, 2**20).
+EXACT_LIMIT = 1 << EXACT_THRESHOLD
 _CHUNK_ROWS = 1 << 13  # (trial, topic) rows permuted per numpy pass
 
 
@@ -74,16 +75,10 @@ def randomized_tukey_hsd(
         ranges, pair_diffs = _exact_sums(x, total, progress)
         method = f"randomized Tukey HSD, exact ({total} arrangements)"
     else:
-        gen, seed = _as_generator(rng)
+        gen, seed = as_generator(rng)
         ranges, pair_diffs = _random_sums(x, n_resamples, gen, progress)
         method = f"randomized Tukey HSD ({n_resamples} permutations within topics, {seed})"
     return _result(x, names, ranges, pair_diffs, total, method, level)
-
-
-def _as_generator(rng: np.random.Generator | int) -> tuple[np.random.Generator, str]:
-    if isinstance(rng, np.random.Generator):
-        return rng, "caller's generator"
-    return np.random.default_rng(rng), f"seed {rng}"
 
 
 def _arrangements(k: int, n: int, limit: int) -> int | None:

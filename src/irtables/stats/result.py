@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -26,15 +25,6 @@ class ConfidenceInterval:
     high: float
     level: float = 0.95
     method: str = "t"  # "t", "bootstrap percentile", "Tukey (studentized range)", ...
-
-    @property
-    def sides(self) -> str:
-        """``two-sided``, ``greater`` (no upper bound) or ``less`` (no lower bound)."""
-        if math.isinf(self.high) and not math.isinf(self.low):
-            return "greater"
-        if math.isinf(self.low) and not math.isinf(self.high):
-            return "less"
-        return "two-sided"
 
     def contains(self, value: float) -> bool:
         """Whether ``value`` lies inside the interval (bounds included)."""

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from irtables.base.names import ALL_PAIRS_TEST_NAMES
 from irtables.config import Config
 from irtables.measures import FAMILIES, Measure, parse_measure
 from irtables.stats import Comparisons
@@ -25,7 +26,7 @@ from irtables.supplement.bibliography import (
     Reference,
     cited,
 )
-from irtables.tables.significance import ALL_PAIRS, CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
+from irtables.tables.significance import CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
 
 if TYPE_CHECKING:
     from irtables.supplement.across import AcrossSummary
@@ -289,6 +290,6 @@ def _test_entry(c: Comparisons, resamples: int) -> TestEntry:
         intervals=intervals,
         cites=TEST_CITES.get(c.test, ()),
         correction_cites=CORRECTION_CITES.get(c.correction, ()),
-        all_pairs=c.test in ALL_PAIRS,
+        all_pairs=c.test in ALL_PAIRS_TEST_NAMES,
         one_sided=c.alternative != "two-sided",
     )

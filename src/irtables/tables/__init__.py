@@ -94,12 +94,15 @@ def build_table(
     if named is not None:  # one table named after the section, or one per dataset
         stem = "table1" if named.name == "main" else named.name
     else:
-        stem = {"main": "table1", "k_breakdown": f"tableS1-{target}"}.get(layout, "ablation")
+        stem = {"main": "table1", "k_breakdown": "tableS1"}.get(layout, "ablation")
     with warnings.catch_warnings():
         if stem != "table1":  # Table 1 is built (its tests share corrections), not shown
             warnings.simplefilter("ignore", DroppedMetricWarning)
         tables = build_all(results, cfg).tables
-    found = [t for t in tables if t.name == stem or _of_dataset(t.name, stem, dataset)]
+    if named is None and layout == "k_breakdown":  # its file name holds the dataset's slug
+        found = [t for t in tables if _is_table_s1(t, target)]
+    else:
+        found = [t for t in tables if t.name == stem or _of_dataset(t.name, stem, dataset)]
     if not found:
         raise IrtablesError(
             f"no table {layout!r} for dataset {target}: it has no measure to show"
@@ -107,6 +110,15 @@ def build_table(
             else f"no table {layout!r} was built from these results"
         )
     return found[0]
+
+
+def _is_table_s1(table: TableModel, dataset: str) -> bool:
+    """Whether ``table`` is the built-in Table S1 of ``dataset``."""
+    return (
+        table.layout == "k_breakdown"
+        and table.datasets == (dataset,)
+        and table.name.startswith("tableS1-")
+    )
 
 
 def _of_dataset(name: str, stem: str, dataset: str | None) -> bool:

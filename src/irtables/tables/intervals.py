@@ -35,27 +35,32 @@ def mean_intervals(
     (-0.0484, 0.4484)
     """
     out: dict[Key, tuple[float, float]] = {}
-    frame = results.frame[["dataset", "metric", "system"]].astype(str).drop_duplicates()
-    for (dataset, metric), part in frame.groupby(["dataset", "metric"], sort=False):
-        have = list(dict.fromkeys(part["system"]))
-        aligned = results.aligned(str(dataset), str(metric), have, missing=missing)
-        for j, system in enumerate(aligned.systems):
-            ci = t_interval(np.asarray(aligned.values[:, j]), level)
-            if ci is not None:
-                out[(str(dataset), system, str(metric))] = (ci.low, ci.high)
+    count, _ = results.cell_sums()  # rows per (dataset, system, metric) code
+    for dataset in results.datasets():
+        d = results.code_of("dataset", dataset)
+        systems = results.systems(dataset)
+        codes = [results.code_of("system", s) for s in systems]
+        for metric in results.metrics(dataset):
+            rows = count[d, :, results.code_of("metric", metric)]
+            have = [s for s, c in zip(systems, codes, strict=True) if rows[c]]
+            aligned = results.aligned(dataset, metric, have, missing=missing)
+            for j, system in enumerate(aligned.systems):
+                ci = t_interval(np.asarray(aligned.values[:, j]), level)
+                if ci is not None:
+                    out[(dataset, system, metric)] = (ci.low, ci.high)
     return out
 
 
 def interval_text(
-    mean: float, bounds: tuple[float, float], style: str, decimals: int, leading_zero: bool
+    bounds: tuple[float, float], style: str, decimals: int, leading_zero: bool
 ) -> str:
     """``± 0.021`` (half-width) or ``[0.491, 0.533]`` (bounds), formatted like the means.
 
     Examples
     --------
-    >>> interval_text(0.512, (0.491, 0.533), "half-width", 3, True)
+    >>> interval_text((0.491, 0.533), "half-width", 3, True)
     '± 0.021'
-    >>> interval_text(0.512, (0.491, 0.533), "bounds", 3, False)
+    >>> interval_text((0.491, 0.533), "bounds", 3, False)
     '[.491, .533]'
     """
     if style == "half-width":

@@ -6,7 +6,7 @@ and returns a :class:`~irtables.tables.model.TableModel`. Nothing here reads fil
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -45,13 +45,16 @@ class Means:
     # [compare] interval: (dataset, system, metric) -> 95% interval (low, high) of the mean
     intervals: dict[tuple[str, str, str], tuple[float, float]] = field(default_factory=dict)
 
-    def runs_in(self, datasets: Sequence[str], config: Config) -> dict[str, int]:
-        """Seed counts of the systems of ``datasets`` with several runs, by display name."""
+    def runs_in(
+        self, datasets: Sequence[str], config: Config, systems: Collection[str] | None = None
+    ) -> dict[str, int]:
+        """Seed counts of the systems of ``datasets`` with several runs, by display name
+        (only those of ``systems`` when given: the systems a table shows)."""
         return {
             config.system_name(s): n
             for d in datasets
             for s in self.systems.get(d, ())
-            if (n := self.runs.get((d, s), 0)) > 1
+            if (systems is None or s in systems) and (n := self.runs.get((d, s), 0)) > 1
         }
 
     def get(self, dataset: str, system: str, metric: str | None) -> float | None:
@@ -322,37 +325,76 @@ def _group(
     span: int = 1,
 ) -> RowGroup:
     """Format a block of rows and flag best / second best per column."""
-    out = config.output
-    texts = [
-        [format_number(v, out.decimals, leading_zero=out.leading_zero) for v in values]
-        for _, values in rows
-    ]
-    flags = []
+    per_column = []
     for j, col in enumerate(columns):
-        best, second = rank_flags([t[j] for t in texts], higher_is_better=_higher(config, col))
-        flags.append((best, second if out.second_best else [False] * len(best)))
-    built = []
-    for i, (system, values) in enumerate(rows):
-        cells = []
-        for j, col in enumerate(columns):
-            key = m.metrics.resolve(dataset, col)
-            mark = (
-                markers(dataset, system, key) if markers and key and values[j] is not None else ""
-            )
-            spread = _spread_text(m, config, dataset, system, key) if values[j] is not None else ""
-            cells.append(
-                Cell(
-                    values[j],
-                    texts[i][j],
-                    flags[j][0][i],
-                    flags[j][1][i],
-                    mark,
-                    span=span,
-                    spread=spread,
-                )
-            )
-        built.append(Row(system, config.system_name(system), tuple(cells)))
+        key = m.metrics.resolve(dataset, col)
+        spots = [Spot(dataset, system, key, values[j]) for system, values in rows]
+        per_column.append(flagged(config, m, spots, col, markers, span=span))
+    built = [
+        Row(system, config.system_name(system), tuple(cells[i] for cells in per_column))
+        for i, (system, _) in enumerate(rows)
+    ]
     return RowGroup(label, tuple(built))
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Where a cell's value comes from; ``metric`` is None for a derived value (an average)."""
+
+    dataset: str
+    system: str
+    metric: str | None
+    value: float | None
+
+
+def spot(m: Means, dataset: str, system: str, measure: Measure) -> Spot:
+    """The mean of ``measure`` (resolved on ``dataset``) for ``system``, or a missing value."""
+    key = m.metrics.resolve(dataset, measure)
+    return Spot(dataset, system, key, m.get(dataset, system, key))
+
+
+def flagged(
+    config: Config,
+    m: Means,
+    spots: Sequence[Spot],
+    measure: Measure,
+    markers: Markers | None,
+    *,
+    span: int = 1,
+) -> list[Cell]:
+    """Cells for ``spots`` compared with one another: formatted, best and second best
+    among them (the shared rules: :func:`~irtables.tables.numbers.rank_flags` on the
+    displayed values, ``output.second_best``, ``output.lower_is_better``), marked.
+
+    A layout compares whichever cells it shows together: a column, a row, a whole grid.
+    """
+    out = config.output
+    texts = [format_number(s.value, out.decimals, leading_zero=out.leading_zero) for s in spots]
+    best, second = rank_flags(texts, higher_is_better=_higher(config, measure))
+    cells = []
+    for s, text, b, sec in zip(spots, texts, best, second, strict=True):
+        present = s.value is not None and s.metric is not None
+        mark = markers(s.dataset, s.system, s.metric) if markers and present and s.metric else ""
+        spread = _spread_text(m, config, s.dataset, s.system, s.metric) if present else ""
+        cells.append(
+            Cell(s.value, text, b, sec and out.second_best, mark, span=span, spread=spread)
+        )
+    return cells
+
+
+def mean_of(values: Sequence[float | None], *, partial: bool = False) -> float | None:
+    """The mean of per-dataset means; None unless every one has a value (with ``partial``,
+    unless at least one has), or when there are none.
+
+    Examples
+    --------
+    >>> mean_of([0.25, 0.75]), mean_of([0.25, None]), mean_of([0.25, None], partial=True)
+    (0.5, None, 0.25)
+    """
+    found = [v for v in values if v is not None]
+    if not found or (len(found) < len(values) and not partial):
+        return None
+    return float(np.mean(found))
 
 
 def _spread_text(m: Means, config: Config, dataset: str, system: str, key: str | None) -> str:
@@ -360,12 +402,10 @@ def _spread_text(m: Means, config: Config, dataset: str, system: str, key: str |
     the mean's 95% interval instead when ``compare.interval`` asks for it."""
     out = config.output
     bounds = m.intervals.get((dataset, system, key)) if key else None
-    mean = m.get(dataset, system, key)
-    if bounds is not None and mean is not None:
+    if bounds is not None:
         from irtables.tables.intervals import interval_text
 
-        style = config.compare.interval
-        return interval_text(mean, bounds, style, out.decimals, out.leading_zero)
+        return interval_text(bounds, config.compare.interval, out.decimals, out.leading_zero)
     found = m.spread.get((dataset, system, key)) if key and out.seeds == "mean_std" else None
     if found is None or found[1] < 2:
         return ""
@@ -379,11 +419,10 @@ def _average_group(config: Config, m: Means, columns: Sequence[Measure]) -> RowG
     )
     rows = []
     for system in systems:
-        values: list[float | None] = []
-        for c in columns:
-            per = [m.get(d, system, m.metrics.resolve(d, c)) for d in m.datasets]
-            known = [v for v in per if v is not None]
-            values.append(None if len(known) < len(per) else float(np.mean(np.array(known))))
+        values = [
+            mean_of([m.get(d, system, m.metrics.resolve(d, c)) for d in m.datasets])
+            for c in columns
+        ]
         rows.append((system, values))
     return _group(config, "Average", rows, columns, "", None, m)
 
@@ -413,10 +452,14 @@ __all__ = [
     "MISSING",
     "Markers",
     "Means",
+    "Spot",
     "build_ablation",
     "build_k_breakdown",
     "build_main",
     "collect_means",
     "dropped_main_metrics",
+    "flagged",
     "main_columns",
+    "mean_of",
+    "spot",
 ]

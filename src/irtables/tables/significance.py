@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from irtables.base.names import ALL_PAIRS_TEST_NAMES, RESAMPLED_TEST_NAMES
 from irtables.config import CompareSettings, Config
 from irtables.measures import parse_measure
 from irtables.model import MissingPolicy, ResultSet
@@ -35,8 +36,6 @@ CORRECTION_NAMES = {
     "randomized-tukey": "family-wise error controlled over all pairs by the permutation "
     "distribution of the largest difference",
 }
-#: Procedures that adjust for all pairs themselves (no family, no separate correction).
-ALL_PAIRS = frozenset({"tukey", "randomized-tukey"})
 FAMILY_NAMES = {
     "metric": "over the comparisons of each dataset and metric",
     "dataset": "over the comparisons of each dataset",
@@ -83,8 +82,7 @@ def run_comparisons(
     s = config.compare
     base = list(baselines) if baselines is not None else s.baseline_spec(datasets)
     all_pairs = s.all_pairs and baselines is None
-    resampled = ("randomization", "bootstrap", "randomized-tukey")
-    opts = {"n_resamples": s.resamples} if s.test in resampled else {}
+    opts = {"n_resamples": s.resamples} if s.test in RESAMPLED_TEST_NAMES else {}
     shown = sorted({x for d in datasets for x in systems.get(d, ())})
     comparisons = compare(
         results,
@@ -162,7 +160,7 @@ def legend(
     s = sig.settings
     c = sig.comparisons
     test = TEST_NAMES[c.test].format(resamples=s.resamples)
-    if c.test in ALL_PAIRS:
+    if c.test in ALL_PAIRS_TEST_NAMES:
         how = f"{test}, α = {c.alpha:g}; {CORRECTION_NAMES[c.correction]}"
     else:
         how = f"{test}, {c.alternative}, α = {c.alpha:g}; {CORRECTION_NAMES[c.correction]}"

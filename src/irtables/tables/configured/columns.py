@@ -8,16 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from irtables.config import DEFAULT_MAIN_METRICS, Config
 from irtables.config.tables import SystemGroup, TableSpec
 from irtables.errors import IrtablesError
 from irtables.measures import Measure, parse_measure
 from irtables.tables.captions import describe_numbers
-from irtables.tables.configured.cells import Spot, flagged, spot, transpose
-from irtables.tables.configured.common import chosen_datasets, chosen_systems, table_title
-from irtables.tables.layouts import Markers, Means
+from irtables.tables.configured.common import (
+    chosen_datasets,
+    chosen_systems,
+    table_title,
+    transpose,
+)
+from irtables.tables.layouts import Markers, Means, Spot, flagged, mean_of, spot
 from irtables.tables.model import Column, ColumnGroup, Row, RowGroup, TableModel
 
 
@@ -68,7 +70,7 @@ def build_dataset_columns(
         datasets,
         used,
         groups=row_groups,
-        runs={k: v for k, v in m.runs_in(datasets, config).items() if k in _names(config, shown)},
+        runs=m.runs_in(datasets, config, set(shown)),
         highlight="Best value per column"
         + (" within each group" if len(groups) > 1 else "")
         + " in bold",
@@ -122,14 +124,12 @@ def _averages(
     m: Means, systems: Sequence[str], measure: Measure, datasets: Sequence[str], spec: TableSpec
 ) -> list[Spot]:
     having = [d for d in datasets if m.metrics.resolve(d, measure)]
-    out = []
-    for s in systems:
-        values = [spot(m, d, s, measure).value for d in having]
-        found = [v for v in values if v is not None]
-        complete = bool(found) and len(found) == len(values)
-        mean = float(np.mean(found)) if complete or (spec.average_partial and found) else None
-        out.append(Spot("", s, None, mean))
-    return out
+
+    def mean(system: str) -> float | None:
+        values = [spot(m, d, system, measure).value for d in having]
+        return mean_of(values, partial=spec.average_partial)
+
+    return [Spot("", s, None, mean(s)) for s in systems]
 
 
 def _average_notes(
@@ -151,10 +151,6 @@ def _average_notes(
             )
         )
     return notes
-
-
-def _names(config: Config, systems: Sequence[str]) -> set[str]:
-    return {config.system_name(s) for s in systems}
 
 
 def _join(items: Sequence[str]) -> str:

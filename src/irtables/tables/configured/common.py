@@ -1,4 +1,5 @@
-"""Choices shared by the configured layouts: which datasets and systems, the title."""
+"""Choices shared by the configured layouts: which datasets and systems, the title; rows
+of cells from columns."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from irtables.config import Config
 from irtables.config.tables import TableSpec
 from irtables.errors import IrtablesError
 from irtables.tables.layouts import Means
+from irtables.tables.model import Cell
 
 
 def chosen_datasets(spec: TableSpec, m: Means, where: str) -> list[str]:
@@ -45,3 +47,8 @@ def table_title(spec: TableSpec) -> str:
     if spec.title:
         return spec.title
     return "Table 1" if spec.name == "main" else f"Table ({spec.name})"
+
+
+def transpose(columns: Sequence[Sequence[Cell]]) -> list[tuple[Cell, ...]]:
+    """Rows of cells from columns of cells."""
+    return [tuple(row) for row in zip(*columns, strict=True)]

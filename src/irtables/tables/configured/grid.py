@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from irtables.config import Config
 from irtables.config.tables import TableSpec
 from irtables.errors import IrtablesError
 from irtables.measures import parse_measure
 from irtables.tables.captions import describe_numbers
-from irtables.tables.configured.cells import Spot, flagged, spot
-from irtables.tables.configured.common import chosen_systems, table_title
-from irtables.tables.layouts import Markers, Means
+from irtables.tables.configured.common import chosen_datasets, chosen_systems, table_title
+from irtables.tables.layouts import Markers, Means, Spot, flagged, mean_of, spot
 from irtables.tables.model import Column, Row, RowGroup, TableModel
 
 
@@ -26,12 +23,7 @@ def build_grid(
     where = f"tables.{spec.name}"
     measure = parse_measure(spec.metrics[0] if spec.metrics else "NDCG@10")
     if spec.datasets:
-        datasets = [d.id for d in spec.datasets]
-        unknown = [d for d in datasets if d not in m.datasets]
-        if unknown:
-            raise IrtablesError(
-                f"{where}.datasets: unknown dataset {unknown[0]!r} (known: {', '.join(m.datasets)})"
-            )
+        datasets = chosen_datasets(spec, m, where)
     else:
         datasets = [d for d in m.datasets if m.metrics.resolve(d, measure)]
     if not datasets:
@@ -43,12 +35,10 @@ def build_grid(
         rows.append(Row(d, config.dataset_name(d), tuple(cells)))
     groups = [RowGroup(None, tuple(rows))]
     if spec.average_row and len(datasets) > 1:
-        spots = []
-        for s in systems:
-            values = [spot(m, d, s, measure).value for d in datasets]
-            found = [v for v in values if v is not None]
-            mean = float(np.mean(found)) if len(found) == len(values) else None
-            spots.append(Spot("", s, None, mean))
+        spots = [
+            Spot("", s, None, mean_of([spot(m, d, s, measure).value for d in datasets]))
+            for s in systems
+        ]
         average = flagged(config, m, spots, measure, None)
         groups.append(RowGroup(None, (Row("average", "Average", tuple(average)),)))
     used = {d: [k] if (k := m.metrics.resolve(d, measure)) else [] for d in datasets}
@@ -58,11 +48,7 @@ def build_grid(
         datasets,
         used,
         groups=groups,
-        runs={
-            name: n
-            for name, n in m.runs_in(datasets, config).items()
-            if name in {config.system_name(s) for s in systems}
-        },
+        runs=m.runs_in(datasets, config, systems),
         highlight="Best value per row in bold",
     )
     if len(groups) > 1:

@@ -11,12 +11,11 @@ from __future__ import annotations
 from irtables.config import Config
 from irtables.config.tables import TableSpec
 from irtables.errors import IrtablesError
-from irtables.measures import parse_measure
+from irtables.measures import Measure, parse_measure
 from irtables.tables.captions import describe_numbers
-from irtables.tables.configured.cells import flagged, spot, transpose
-from irtables.tables.configured.common import table_title
+from irtables.tables.configured.common import table_title, transpose
 from irtables.tables.configured.params import SystemParams, sort_key, sweep
-from irtables.tables.layouts import Markers, Means
+from irtables.tables.layouts import Markers, Means, flagged, spot
 from irtables.tables.model import Cell, Column, ColumnGroup, Row, RowGroup, TableModel
 
 
@@ -42,7 +41,9 @@ def build_sensitivity(
         columns = tuple(Column(c.name, c.label, c.higher_is_better) for c in measures)
         heads: tuple[ColumnGroup, ...] = ()
     else:
-        rows, columns, heads = _two_parameters(config, spec, m, dataset, points, markers)
+        rows, columns, heads = _two_parameters(
+            config, spec, m, dataset, points, measures[0], row_values, markers
+        )
     used = [k for c in measures if (k := m.metrics.resolve(dataset, c))]
     notes = describe_numbers(
         m.queries,
@@ -105,13 +106,13 @@ def _two_parameters(
     m: Means,
     dataset: str,
     points: list[SystemParams],
+    measure: Measure,
+    row_values: list[str],
     markers: Markers | None,
 ) -> tuple[list[Row], tuple[Column, ...], tuple[ColumnGroup, ...]]:
+    """A row per value of the first parameter (``row_values``, sorted), a column per
+    value of the second, ``measure`` in the cells."""
     first, second = spec.parameters
-    measure = m.metrics.columns(
-        [parse_measure(spec.metrics[0])], strict=True, table=f"tables.{spec.name}", dataset=dataset
-    )[0]
-    row_values = sorted({p.values[first] for p in points}, key=sort_key)
     col_values = sorted({p.values[second] for p in points}, key=sort_key)
     at = {(p.values[first], p.values[second]): p.system for p in points}
     grid = [
