@@ -28,21 +28,15 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import json
 import os
 import pstats
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-OUT = HERE / "out"
-STAMP_NAME = ".complete.json"  # written last: a partial generation is redone
+from common import OUT, REPO, ensure_synthetic, wait_child
 
 
 @dataclass(frozen=True)
@@ -105,24 +99,6 @@ class Step:
     note: str = ""
 
 
-def run_child(argv: list[str]) -> tuple[int, Step, str]:
-    """Run ``argv``; return its exit status, measures and stderr.
-
-    ``os.wait4`` gives the rusage of the child and of the processes it waited for (the
-    figure workers, pdflatex): CPU time is their sum, peak memory the largest of them.
-    """
-    with tempfile.TemporaryFile("w+") as err:
-        start = time.perf_counter()
-        proc = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=err, text=True)
-        _, status, usage = os.wait4(proc.pid, 0)
-        seconds = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: tell Popen
-        err.seek(0)
-        stderr = err.read()
-    cpu = usage.ru_utime + usage.ru_stime
-    return proc.returncode, Step(" ".join(argv[2:4]), seconds, cpu, usage.ru_maxrss / 1024), stderr
-
-
 def wait_for_quiet(max_load: float, timeout: float) -> str:
     """Wait (up to ``timeout`` s) until the 1-minute load average is below ``max_load``;
     returns the load average it started with, for the report."""
@@ -134,20 +110,7 @@ def wait_for_quiet(max_load: float, timeout: float) -> str:
 
 def ensure_study(study: Study) -> None:
     """Generate the study unless a complete one with the same parameters exists."""
-    params = {"datasets": study.datasets, "systems": study.systems, "queries": study.queries}
-    stamp = study.path / STAMP_NAME
-    if stamp.is_file() and json.loads(stamp.read_text()) == params:
-        return
-    sys.path.insert(0, str(HERE))
-    from make_synthetic import generate
-
-    print(f"generating {study.describe()} in {study.path.relative_to(REPO)} ...", flush=True)
-    if stamp.exists():
-        stamp.unlink()
-    for old in study.path.glob("*/*.tsv"):
-        old.unlink()
-    generate(study.path, study.datasets, study.systems, study.queries, seed=0)
-    stamp.write_text(json.dumps(params))
+    ensure_synthetic(study.path, study.datasets, study.systems, study.queries)
 
 
 #: What is timed on each study: a label and the irtables arguments after the study folder.
@@ -168,13 +131,12 @@ def measure(study: Study, args: argparse.Namespace) -> list[Step] | str:
             load = wait_for_quiet(args.max_load, args.wait) if args.max_load else ""
             outdir = study.path.parent / command
             argv = [sys.executable, "-m", "irtables", command, str(study.path), "-o", str(outdir)]
-            code, step, err = run_child([*argv, *options])
-            if code != 0:
-                return f"`{label}` failed with exit status {code}:\n{err.strip()}"
-            if label not in best or step.seconds < best[label].seconds:
-                step.name = label
-                step.note = f"best of {args.repeat}" + (f", load {load} at start" if load else "")
-                best[label] = step
+            child = wait_child([*argv, *options])
+            if child.code != 0:
+                return f"`{label}` failed with exit status {child.code}:\n{child.stderr.strip()}"
+            if label not in best or child.seconds < best[label].seconds:
+                note = f"best of {args.repeat}" + (f", load {load} at start" if load else "")
+                best[label] = Step(label, child.seconds, child.cpu, child.peak_mib, note)
     return [best[label] for label, _ in COMMANDS if label in best]
 
 
@@ -250,7 +212,7 @@ def profile(study: Study) -> str:
                 code.co_name,
             ):
                 cumulative[label] = cumulative.get(label, 0.0) + cum
-    code, startup, _ = run_child([sys.executable, "-c", "import irtables.supplement.run"])
+    startup = wait_child([sys.executable, "-c", "import irtables.supplement.run"])
     lines = [
         f"`make_supplement` on {study.describe()}, figures in-process (workers=1):",
         f"{wall:.2f} s with timers, {profiled:.2f} s under cProfile; before it, "

@@ -26,21 +26,14 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import os
 import shutil
-import subprocess
 import sys
-import tempfile
-import time
 from dataclasses import dataclass
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-OUT = HERE / "out"
+from common import OUT, REPO, ensure_synthetic, precompile, wait_child
+
 STUDY = OUT / "study"
 TABLES = OUT / "tables"
-STAMP_NAME = ".complete.json"  # written last: a partial generation is redone
 TARGET_RATIO = 3.0
 TARGET_MIB = 2048.0
 
@@ -76,66 +69,17 @@ class Step:
     cpu: float | None = None
 
 
-def precompile() -> None:
-    """Compile irtables' modules to bytecode, as installing the package does."""
-    import compileall
-
-    spec = importlib.util.find_spec("irtables")
-    for folder in (spec.submodule_search_locations or []) if spec else []:
-        compileall.compile_dir(folder, quiet=1)
-
-
-def run_child(argv: list[str]) -> tuple[int, float, float, str, str, float]:
-    """Run ``argv``; return (exit status, wall seconds, peak RSS MiB, stdout, stderr,
-    CPU seconds).
-
-    ``os.wait4`` gives the rusage of this child alone (its own waited-for descendants
-    included), so each step's peak memory is measured in a fresh process.
-    """
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        start = time.perf_counter()
-        proc = subprocess.Popen(argv, cwd=REPO, stdout=out, stderr=err, text=True)
-        _, status, usage = os.wait4(proc.pid, 0)
-        seconds = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: tell Popen
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read(), err.read()
-    peak_mib = usage.ru_maxrss / 1024.0  # Linux reports KiB
-    cpu = usage.ru_utime + usage.ru_stime
-    return proc.returncode, seconds, peak_mib, stdout, stderr, cpu
-
-
-def ensure_study(args: argparse.Namespace) -> None:
-    """Generate the synthetic study unless a complete one with the same parameters exists."""
-    params = {"datasets": args.datasets, "systems": args.systems, "queries": args.queries}
-    stamp = STUDY / STAMP_NAME
-    if stamp.is_file() and json.loads(stamp.read_text()) == params:
-        return
-    sys.path.insert(0, str(HERE))
-    from make_synthetic import generate
-
-    print(f"generating the synthetic study in {STUDY.relative_to(REPO)} ...", flush=True)
-    start = time.perf_counter()
-    if stamp.exists():
-        stamp.unlink()
-    for old in STUDY.glob("*/*.tsv"):
-        old.unlink()
-    rows = generate(STUDY, args.datasets, args.systems, args.queries, seed=0)
-    stamp.write_text(json.dumps(params))
-    print(f"  {rows:,} rows in {time.perf_counter() - start:.1f} s", flush=True)
-
-
 def bench_pyarrow(repeat: int) -> Step:
     """The floor: pyarrow reads all files (best of ``repeat``) in a fresh process."""
-    code, _, peak, out, err, _ = run_child(
-        [sys.executable, "-c", PYARROW_READ, str(STUDY), str(repeat)]
-    )
-    if code != 0:
-        raise RuntimeError(f"pyarrow read failed:\n{err}")
-    result = json.loads(out)
+    argv = [sys.executable, "-c", PYARROW_READ, str(STUDY), str(repeat)]
+    child = wait_child(argv, keep_stdout=True)
+    if child.code != 0:
+        raise RuntimeError(f"pyarrow read failed:\n{child.stderr}")
+    result = json.loads(child.stdout)
     note = f"{result['files']} files, {result['rows']:,} rows, best of {repeat}"
-    return Step("pyarrow.csv.read_csv (floor)", result["seconds"], peak, note, result["cpu"])
+    return Step(
+        "pyarrow.csv.read_csv (floor)", result["seconds"], child.peak_mib, note, result["cpu"]
+    )
 
 
 def bench_irtables(repeat: int) -> Step | str:
@@ -147,12 +91,13 @@ def bench_irtables(repeat: int) -> Step | str:
     for _ in range(repeat):
         shutil.rmtree(TABLES, ignore_errors=True)  # the benchmark's own output: a fresh folder
         argv = [sys.executable, "-m", "irtables", "tables", str(STUDY), "-o", str(TABLES)]
-        code, wall, rss, _, err, used = run_child(argv)
-        if code != 0:
-            return f"`irtables tables` failed with exit status {code}:\n{err.strip()}"
-        if wall < seconds:
-            seconds, cpu = wall, used
-        peak = max(peak, rss)
+        child = wait_child(argv)
+        if child.code != 0:
+            err = child.stderr.strip()
+            return f"`irtables tables` failed with exit status {child.code}:\n{err}"
+        if child.seconds < seconds:
+            seconds, cpu = child.seconds, child.cpu
+        peak = max(peak, child.peak_mib)
     produced = sorted(p for p in TABLES.rglob("*") if p.is_file())
     if not produced:
         return f"`irtables tables` wrote no file into {TABLES}"
@@ -164,10 +109,12 @@ def bench_startup() -> Step | None:
     """Interpreter start-up plus ``import irtables.cli``: the fixed cost inside step 3."""
     if importlib.util.find_spec("irtables.cli") is None:
         return None
-    code, seconds, peak, _, _, cpu = run_child([sys.executable, "-c", "import irtables.cli"])
-    if code != 0:
+    child = wait_child([sys.executable, "-c", "import irtables.cli"])
+    if child.code != 0:
         return None
-    return Step("python start-up + import irtables.cli", seconds, peak, "context", cpu)
+    return Step(
+        "python start-up + import irtables.cli", child.seconds, child.peak_mib, "context", child.cpu
+    )
 
 
 def markdown(steps: list[Step], floor: float) -> str:
@@ -197,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args(argv)
 
-    ensure_study(args)
+    ensure_synthetic(STUDY, args.datasets, args.systems, args.queries)
     floor = bench_pyarrow(args.repeat)
     steps = [floor]
     irtables = bench_irtables(args.irtables_repeat)

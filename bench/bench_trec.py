@@ -63,14 +63,12 @@ PYTREC_MEASURES = ",".join(
 )
 
 
-def irtables_cmd(qrels: Path, runs: list[Path], jobs: int | None = None) -> list[str]:
+def irtables_cmd(qrels: Path, runs: list[Path]) -> list[str]:
     """``irtables evaluate -q`` of the benchmark's measures (to standard output, as
     trec_eval writes)."""
     argv = [*IRTABLES, "evaluate", str(qrels), *map(str, runs), "-q"]
     for m in IRTABLES_MEASURES:
         argv += ["-m", m]
-    if jobs is not None:
-        argv += ["-j", str(jobs)]
     return argv
 
 

@@ -8,6 +8,7 @@ such as worker processes). Nothing here is a test: the numbers depend on the mac
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -22,6 +23,7 @@ REPO = HERE.parent
 OUT = HERE / "out"
 PYTHON = sys.executable
 IRTABLES = [PYTHON, "-m", "irtables"]
+STAMP_NAME = ".complete.json"  # written last: a partial generation is redone
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,6 @@ class Timing:
 
     seconds: float
     peak_mib: float
-    stdout: str = ""
     cpu: float = 0.0
 
 
@@ -39,8 +40,8 @@ class BenchError(RuntimeError):
     """A measured command failed."""
 
 
-def run_child(argv: Sequence[str], *, cwd: Path = REPO) -> tuple[float, float, str, float]:
-    """Run ``argv``; return (wall seconds, peak MiB, stdout, CPU seconds). A failure raises.
+def run_child(argv: Sequence[str], *, cwd: Path = REPO) -> tuple[float, float, float]:
+    """Run ``argv``; return (wall seconds, peak MiB, CPU seconds). A failure raises.
 
     Peak memory is the largest total resident set of the process and all its descendants
     (sampled every 10 ms from /proc: worker processes of a pool are not waited for by the
@@ -48,9 +49,11 @@ def run_child(argv: Sequence[str], *, cwd: Path = REPO) -> tuple[float, float, s
     ``ru_maxrss``. CPU seconds are user + system time of the child and of the
     descendants it waited for.
     """
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+    with tempfile.TemporaryFile("w+") as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(list(argv), cwd=cwd, stdout=out, stderr=err, text=True)
+        proc = subprocess.Popen(
+            list(argv), cwd=cwd, stdout=subprocess.DEVNULL, stderr=err, text=True
+        )
         peak_kib, tree_cpu = 0, {}
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -62,14 +65,52 @@ def run_child(argv: Sequence[str], *, cwd: Path = REPO) -> tuple[float, float, s
             time.sleep(0.01)
         seconds = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
         err.seek(0)
-        stdout, stderr = out.read(), err.read()
+        stderr = err.read()
     if proc.returncode != 0:
         raise BenchError(f"{' '.join(argv[:4])} ... exited {proc.returncode}:\n{stderr[-2000:]}")
     own = usage.ru_utime + usage.ru_stime
     others = sum(t for p, t in tree_cpu.items() if p != proc.pid)
-    return seconds, max(peak_kib, usage.ru_maxrss) / 1024.0, stdout, max(own, own + others)
+    return seconds, max(peak_kib, usage.ru_maxrss) / 1024.0, own + others
+
+
+@dataclass(frozen=True)
+class Waited:
+    """A child process run to its end: exit status, wall seconds, peak resident MiB, CPU
+    seconds (user + system), its standard output (when kept) and standard error."""
+
+    code: int
+    seconds: float
+    peak_mib: float
+    cpu: float
+    stdout: str
+    stderr: str
+
+
+def wait_child(argv: Sequence[str], *, cwd: Path = REPO, keep_stdout: bool = False) -> Waited:
+    """Run ``argv`` to its end, without sampling its descendants (see :func:`run_child`).
+
+    ``os.wait4`` gives the rusage of the child and of the processes it waited for (the
+    supplement's pdflatex, say, but not a pool's workers): CPU time is their sum, peak
+    memory the largest of them. A failure is returned, not raised.
+    """
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        stdout = out if keep_stdout else subprocess.DEVNULL
+        proc = subprocess.Popen(list(argv), cwd=cwd, stdout=stdout, stderr=err, text=True)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: tell Popen
+        out.seek(0)
+        err.seek(0)
+        return Waited(
+            proc.returncode,
+            seconds,
+            usage.ru_maxrss / 1024.0,  # Linux reports KiB
+            usage.ru_utime + usage.ru_stime,
+            out.read(),
+            err.read(),
+        )
 
 
 _TICK = os.sysconf("SC_CLK_TCK")
@@ -117,7 +158,7 @@ def measure(argv: Sequence[str], *, repeat: int = 1, cwd: Path = REPO) -> Timing
     """Median wall time and largest peak memory of ``repeat`` runs of ``argv``."""
     runs = sorted((run_child(argv, cwd=cwd) for _ in range(max(repeat, 1))), key=lambda r: r[0])
     middle = runs[len(runs) // 2]
-    return Timing(middle[0], max(r[1] for r in runs), middle[2], middle[3])
+    return Timing(middle[0], max(r[1] for r in runs), middle[2])
 
 
 def measure_sequence(commands: Sequence[Sequence[str]]) -> Timing:
@@ -125,9 +166,9 @@ def measure_sequence(commands: Sequence[Sequence[str]]) -> Timing:
     the largest peak memory among them."""
     total, peak, cpu = 0.0, 0.0, 0.0
     for argv in commands:
-        seconds, mib, _, used = run_child(argv)
+        seconds, mib, used = run_child(argv)
         total, peak, cpu = total + seconds, max(peak, mib), cpu + used
-    return Timing(total, peak, "", cpu)
+    return Timing(total, peak, cpu)
 
 
 def generate(shape: object, folder: Path, runs: int) -> tuple[Path, list[Path]]:
@@ -148,6 +189,32 @@ def generate(shape: object, folder: Path, runs: int) -> tuple[Path, list[Path]]:
     argv += ["--graded"] if params["graded"] else []
     subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
     return folder / "qrels.txt", [folder / f"run{i + 1:02d}.txt" for i in range(runs)]
+
+
+def ensure_synthetic(folder: Path, datasets: int, systems: int, queries: int) -> None:
+    """Generate a synthetic study with ``bench/make_synthetic.py`` (seed 0) into ``folder``
+    unless a complete one with the same parameters is there (a stamp, written last,
+    records it)."""
+    params = {"datasets": datasets, "systems": systems, "queries": queries}
+    stamp = folder / STAMP_NAME
+    if stamp.is_file() and json.loads(stamp.read_text()) == params:
+        return
+    sys.path.insert(0, str(HERE))
+    from make_synthetic import generate
+
+    print(
+        f"generating {datasets} datasets x {systems} systems x {queries:,} queries "
+        f"in {folder.relative_to(REPO)} ...",
+        flush=True,
+    )
+    start = time.perf_counter()
+    if stamp.exists():
+        stamp.unlink()
+    for old in folder.glob("*/*.tsv"):
+        old.unlink()
+    rows = generate(folder, datasets, systems, queries, seed=0)
+    stamp.write_text(json.dumps(params))
+    print(f"  {rows:,} rows in {time.perf_counter() - start:.1f} s", flush=True)
 
 
 def trec_eval_binary() -> Path:

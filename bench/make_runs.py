@@ -180,12 +180,14 @@ def generate(shape: Shape, out: Path, runs: int, seed: int = 0) -> tuple[Path, l
     if done.get("params") != wanted:
         done = {"params": wanted, "runs": 0}
         qrels_path.unlink(missing_ok=True)
-    judged = collection(shape, seed)
-    if not qrels_path.is_file():
-        _write(qrels_table(shape, judged), qrels_path)
-    for i in range(done["runs"], runs):
-        _write(make_run(shape, judged, seed * 1000 + i + 1), run_paths[i])
-        stamp.write_text(json.dumps({"params": wanted, "runs": i + 1}))
+    todo = range(done["runs"], runs)
+    if todo or not qrels_path.is_file():  # the collection only for what is written
+        judged = collection(shape, seed)
+        if not qrels_path.is_file():
+            _write(qrels_table(shape, judged), qrels_path)
+        for i in todo:
+            _write(make_run(shape, judged, seed * 1000 + i + 1), run_paths[i])
+            stamp.write_text(json.dumps({"params": wanted, "runs": i + 1}))
     if not stamp.is_file():
         stamp.write_text(json.dumps({"params": wanted, "runs": runs}))
     return qrels_path, run_paths

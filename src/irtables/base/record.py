@@ -28,6 +28,7 @@ import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeGuard
 
 from irtables.base.paths import is_relative_path
 from irtables.errors import DataWarning
@@ -136,9 +137,7 @@ def _entry(rel: object, raw: object) -> tuple[Entry | None, str]:
     if not isinstance(raw, dict):
         return None, "not an entry with sha256 and by"
     sha, by, previous = raw.get("sha256"), raw.get("by"), raw.get("previous")
-    if not isinstance(sha, str) or not _SHA256.fullmatch(sha):
-        return None, "not a SHA-256"
-    if previous is not None and (not isinstance(previous, str) or not _SHA256.fullmatch(previous)):
+    if not is_sha256(sha) or (previous is not None and not is_sha256(previous)):
         return None, "not a SHA-256"
     if by not in WRITERS:
         return None, f"unknown writer {by!r}"
@@ -160,6 +159,17 @@ def record_text(files: Mapping[str, Entry]) -> str:
     }
     doc = {"about": _ABOUT, "files": body, "schema": SCHEMA}
     return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def is_sha256(value: object) -> TypeGuard[str]:
+    """Whether ``value`` is a SHA-256 as irtables writes it: 64 lowercase hex digits.
+
+    Examples
+    --------
+    >>> is_sha256("0" * 64), is_sha256("0" * 63), is_sha256("A" * 64), is_sha256(None)
+    (True, False, False, False)
+    """
+    return isinstance(value, str) and _SHA256.fullmatch(value) is not None
 
 
 def sha256_hex(data: bytes) -> str:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
+from irtables.base.names import ALL_PAIRS_TEST_NAMES
 from irtables.config import Config
 from irtables.measures import parse_measure
 from irtables.model import ResultSet
@@ -72,8 +73,9 @@ def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Acro
     analyses: tuple[MetaAnalysis, ...] = ()
     if built.comparisons is not None and metrics:
         analyses = meta_analyse(built.comparisons, metrics=metrics)
+    pooled, studies = meta_rows(analyses, sn), study_rows(analyses, dn, sn)
     if analyses:
-        for name, text in meta_files(analyses, dn, sn).items():
+        for name, text in meta_files(pooled, studies).items():
             out.outputs.append(Output(name, text.encode("utf-8")))
         for metric in dict.fromkeys(m.metric for m in analyses):
             label = parse_measure(metric).label
@@ -88,18 +90,19 @@ def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Acro
         )
     sizes = _sizes(results, config, metrics)
     s = config.compare
+    header, rows, note = tss_header(s.differences), tss_rows(sizes, dn), tss_note(sizes)
     if sizes:
-        for name, text in tss_files(sizes, s.differences, dn).items():
+        for name, text in tss_files(header, rows, note).items():
             out.outputs.append(Output(name, text.encode("utf-8")))
     out.context = {
-        "meta": meta_rows(analyses, dn, sn),
-        "meta_studies": study_rows(analyses, dn, sn),
+        "meta": pooled,
+        "meta_studies": studies,
         "meta_header": META_HEADER,
         "meta_study_header": STUDY_HEADER,
         "meta_note": META_NOTE,
-        "tss": tss_rows(sizes, dn),
-        "tss_header": tss_header(s.differences),
-        "tss_note": tss_note(sizes),
+        "tss": rows,
+        "tss_header": header,
+        "tss_note": note,
     }
     out.summary = AcrossSummary(
         meta_comparisons=len(analyses),
@@ -113,9 +116,8 @@ def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Acro
 
 
 def _alternative(config: Config) -> str:
-    from irtables.stats.procedures import ALL_PAIRS_TESTS
-
-    return "two-sided" if config.compare.test in ALL_PAIRS_TESTS else config.compare.alternative
+    all_pairs = config.compare.test in ALL_PAIRS_TEST_NAMES
+    return "two-sided" if all_pairs else config.compare.alternative
 
 
 def _sizes(results: ResultSet, config: Config, metrics: list[str]) -> tuple[TopicSetSize, ...]:

@@ -7,7 +7,7 @@ from :mod:`.analysis`, the figures from :mod:`.figures`, the methods text from
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from irtables.base.filenames import MAX_STEM, file_slugs, file_stems, slug
 from irtables.config import Config
+from irtables.config.tables import TableSpec
 from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
 from irtables.render import FORMATS, render
@@ -65,6 +66,8 @@ class Built:
     outputs: tuple[Output, ...]
     notes: tuple[str, ...]
     context: dict[str, object]
+    tables: tuple[TableModel, ...]
+    stems: dict[str, str]  # table name -> its files' stem (what supplement.tex \inputs)
 
 
 def build_supplement(
@@ -99,12 +102,16 @@ def build_supplement(
         notes += across.notes
         figures = [entry for entry, _ in plans.ordered()]
         # the workers draw while this process writes the tables and the text
-        tables = _tables(built, template_dirs)
+        stems = file_stems(t.name for t in built.tables)
+        tables = _tables(built, stems, template_dirs)
         reports = _analysis_files(analyses, config)
         used = _used_metrics(results, config, built)
         queries = {d: int(n) for d, n in _query_counts(results).items() if d in used}
         model = methods_model(config, used, queries, built.comparisons, across=across.summary)
-        context = {**_context(config, built, analyses, figures, notes, model), **across.context}
+        context = {
+            **_context(config, built, stems, analyses, figures, notes, model),
+            **across.context,
+        }
         pages = [
             _text("methods.tex", render_page("latex", "methods.tex.j2", context, template_dirs)),
             _text("methods.md", render_page("markdown", "methods.md.j2", context, template_dirs)),
@@ -120,7 +127,8 @@ def build_supplement(
         for entry in figures
         for ext, data in files[entry.stem].items()
     ]
-    return Built(tuple(tables + reports + drawn + across.outputs + pages), tuple(notes), context)
+    outputs = tuple(tables + reports + drawn + across.outputs + pages)
+    return Built(outputs, tuple(notes), context, built.tables, stems)
 
 
 def readme(built: Built, *, pdf: bool, template_dirs: Sequence[str | Path] = ()) -> Output:
@@ -141,9 +149,8 @@ def _bib_header() -> str:
     return header_line("%") + "\n\n"
 
 
-def _tables(built: TableSet, dirs: Sequence[str | Path]) -> list[Output]:
+def _tables(built: TableSet, stems: Mapping[str, str], dirs: Sequence[str | Path]) -> list[Output]:
     out = []
-    stems = file_stems(t.name for t in built.tables)  # also what supplement.tex \inputs
     for model in built.tables:
         for fmt in TABLE_FORMATS:
             ext = FORMATS[fmt].extension
@@ -221,8 +228,13 @@ def _query_counts(results: ResultSet) -> dict[str, int]:
 
 def _in_supplement(table: TableModel, config: Config) -> bool:
     """Tables of a ``[tables.<name>]`` with ``supplement = false`` stay out of it."""
-    spec = next((s for s in config.tables if s.name == table.name), None)
+    spec = _spec(config, table)
     return spec is None or spec.supplement
+
+
+def _spec(config: Config, table: TableModel) -> TableSpec | None:
+    """The ``[tables.<name>]`` section of a table, if it has one."""
+    return next((s for s in config.tables if s.name == table.name), None)
 
 
 def _sensitivity_plan(
@@ -231,7 +243,7 @@ def _sensitivity_plan(
     """The figure of every sensitivity table whose section keeps ``figure = true``."""
     plans: list[tuple[FigureEntry, Callable[[], Figure]]] = []
     for table in tables:
-        spec = next((s for s in config.tables if s.name == table.name), None)
+        spec = _spec(config, table)
         if table.layout != "sensitivity" or (spec is not None and not spec.figure):
             continue
         from irtables.supplement.sensitivity import sensitivity_figure  # imports matplotlib
@@ -295,11 +307,13 @@ def _early_plans(
     """The figures that need only the results, and the notes on figures left out."""
     means = _means(results, config)
     index = MetricIndex.from_results(results)
-    bars = _error_bars(results, config)
+    datasets = _ordered(results.datasets(), [d.id for d in config.datasets])
+    shown = {d: _k_metrics(config, d, index) for d in datasets}
+    plotted = {m for panels in shown.values() for found in panels for _, m in found}
+    bars = _error_bars(results, config, plotted)
     pr_source = pr_results if pr_results is not None else results
     slugs = file_slugs([*results.datasets(), *pr_source.datasets()])  # distinct file names
-    datasets = _ordered(results.datasets(), [d.id for d in config.datasets])
-    k = {d: _k_plan(config, d, means, index, bars, slugs[d]) for d in datasets}
+    k = {d: _k_plan(config, d, means, shown[d], bars, slugs[d]) for d in datasets}
     notes: list[str] = []
     pr_means = means if pr_source is results else _means(pr_source, config)
     pr = [p for d in pr_source.datasets() for p in _pr_plan(config, d, pr_means, slugs[d])]
@@ -322,26 +336,25 @@ def _means(results: ResultSet, config: Config) -> Means:
     return {(str(d), str(s), str(m)): v for (d, s, m), v in zip(keys, values, strict=True)}
 
 
-def _error_bars(results: ResultSet, config: Config) -> dict[tuple[str, str, str], float]:
-    """Half-widths of the means' 95% intervals when ``compare.interval`` asks for them."""
-    if config.compare.interval == "none":
+def _error_bars(
+    results: ResultSet, config: Config, metrics: set[str]
+) -> dict[tuple[str, str, str], float]:
+    """Half-widths of the 95% intervals of the means of ``metrics`` (those the metric vs K
+    figures plot) when ``compare.interval`` asks for them."""
+    if config.compare.interval == "none" or not metrics:
         return {}
     from irtables.tables.intervals import mean_intervals
 
-    found = mean_intervals(results, missing=missing_policy(config))
+    frame = results.frame
+    plotted = ResultSet.from_frame(frame[frame["metric"].isin(metrics)], key_checked=True)
+    found = mean_intervals(plotted, missing=missing_policy(config))
     return {key: (high - low) / 2 for key, (low, high) in found.items()}
 
 
-def _k_plan(
-    config: Config,
-    dataset: str,
-    means: Means,
-    index: MetricIndex,
-    bars: dict[tuple[str, str, str], float],
-    slug: str,
-) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
-    systems = _systems_of(means, dataset, config)
-    panels: dict[str, list[fig.Series]] = {}
+def _k_metrics(config: Config, dataset: str, index: MetricIndex) -> list[list[tuple[int, str]]]:
+    """The (K, metric) points of each ``k_breakdown`` family the results of ``dataset`` have
+    at two cutoffs or more: the panels of its metric vs K figure."""
+    panels = []
     for name in config.k_breakdown.metrics:
         family = family_of(name)
         resolved = [
@@ -349,8 +362,22 @@ def _k_plan(
             for k in config.k_breakdown.k
         ]
         found = [(k, m) for k, m in resolved if m is not None]
-        if len(found) < 2:
-            continue
+        if len(found) >= 2:
+            panels.append(found)
+    return panels
+
+
+def _k_plan(
+    config: Config,
+    dataset: str,
+    means: Means,
+    shown: Sequence[Sequence[tuple[int, str]]],
+    bars: dict[tuple[str, str, str], float],
+    slug: str,
+) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
+    systems = _systems_of(means, dataset, config)
+    panels: dict[str, list[fig.Series]] = {}
+    for found in shown:
         label = parse_measure(found[0][1]).base_label
         panels[label] = [
             fig.Series(
@@ -414,6 +441,7 @@ def _systems_of(means: Means, dataset: str, config: Config) -> list[str]:
 def _context(
     config: Config,
     built: TableSet,
+    stems: Mapping[str, str],
     analyses: Sequence[PerQuery],
     figures: Sequence[FigureEntry],
     notes: Sequence[str],
@@ -422,14 +450,12 @@ def _context(
     from irtables.base.header import header_line
 
     dn, sn = config.dataset_name, config.system_name
-    stems = file_stems(t.name for t in built.tables)
     primary = [p for p in analyses if p.metric == _primary(analyses, p.dataset)]
     comparisons = built.comparisons
     return {
         "generated_tex": header_line("%"),
         "generated_md": header_line("<!--") + " -->",
         "tables": [{"name": stems[t.name], "title": t.title} for t in built.tables],
-        "models": list(built.tables),
         "significance": report.significance_rows(comparisons, dn, sn) if comparisons else [],
         "sig_header": report.SIG_HEADER,
         "wtl": report.wtl_rows(analyses, dn, sn),

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from irtables.stats.meta import MetaAnalysis
-from irtables.supplement.figures import WIDTH, _style
+from irtables.supplement.figures import GAIN_COLOR, LOSS_COLOR, WIDTH, _style
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -36,7 +36,7 @@ def forest_plot(
             for s in m.studies:
                 ax.plot([s.ci_low, s.ci_high], [y, y], color="black", linewidth=0.8)
                 ax.plot(
-                    [s.effect], [y], marker="s", color="#2b7bba", linestyle="none",
+                    [s.effect], [y], marker="s", color=GAIN_COLOR, linestyle="none",
                     markersize=3 + 9 * s.weight,
                 )  # fmt: skip
                 labels.append(f"  {dataset(s.dataset)} (n={s.n})")
@@ -45,7 +45,7 @@ def forest_plot(
             ax.fill(
                 [p.ci_low, p.effect, p.ci_high, p.effect],
                 [y, y + 0.35, y, y - 0.35],
-                color="#d7301f",
+                color=LOSS_COLOR,
             )
             labels.append(f"  pooled (τ²={p.tau2:.3f}, I²={p.i2 * 100:.0f}%)")
             y -= 1

@@ -12,20 +12,16 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from irtables.base.filenames import file_stems
 from irtables.base.header import header_line
 from irtables.render import html_table
 from irtables.render.escape import escape_html
 from irtables.supplement.build import Built, Output
 from irtables.supplement.templates import render_page
-from irtables.tables.model import TableModel
 
 
 def index_page(built: Built, *, pdf: bool, template_dirs: Sequence[str | Path] = ()) -> Output:
     """The ``index.html`` of a built supplement (``pdf``: whether the PDF was compiled)."""
     texts = {o.path: o.data.decode("utf-8") for o in built.outputs if o.path.endswith(".md")}
-    models: Sequence[TableModel] = built.context.get("models", ())  # type: ignore[assignment]
-    stems = file_stems(m.name for m in models)  # the files' names, as the writer made them
     figures = built.context.get("figures", ())
     notes = built.context.get("notes", ())
     context = {
@@ -33,11 +29,11 @@ def index_page(built: Built, *, pdf: bool, template_dirs: Sequence[str | Path] =
         "pdf": pdf,
         "tables": [
             {
-                "name": stems[m.name],
+                "name": built.stems[m.name],  # the files' names, as the writer made them
                 "title": Markup(escape_html(m.title)),
                 "html": Markup(html_table(m, template_dirs=template_dirs)),
             }
-            for m in models
+            for m in built.tables
         ],
         "significance": _section(texts, "significance.md"),
         "per_query": _section(texts, "per_query.md"),

@@ -8,19 +8,17 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from irtables.base.paths import is_relative_path
-from irtables.base.record import file_sha256
+from irtables.base.record import file_sha256, is_sha256
 from irtables.errors import InputError
 
 MANIFEST = "manifest.json"
 SCHEMA = 1
-_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 @dataclass(frozen=True)
@@ -105,7 +103,7 @@ def _hashes(value: object) -> dict[str, str]:
     if not isinstance(value, dict):
         raise TypeError(f"expected a table of paths and hashes, got {type(value).__name__}")
     for path, sha in value.items():
-        if not isinstance(sha, str) or not _SHA256.fullmatch(sha):
+        if not is_sha256(sha):
             raise ValueError(f"{path!r}: expected a SHA-256, got {sha!r}")
     return dict(value)
 

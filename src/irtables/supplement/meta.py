@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from irtables.measures import parse_measure
 from irtables.stats.meta import MetaAnalysis
 from irtables.stats.topicset import TopicSetSize
-from irtables.supplement.report import number, pvalue, to_csv, to_markdown
+from irtables.supplement.report import md_section, number, pvalue, to_csv, to_markdown
 
 Names = Callable[[str], str]
 META_HEADER = ("Metric", "System", "Baseline", "k", "g", "95% CI", "p", "τ²", "I²", "Q")
@@ -25,7 +25,7 @@ META_NOTE = (
 )
 
 
-def meta_rows(analyses: Sequence[MetaAnalysis], dataset: Names, system: Names) -> list[list[str]]:
+def meta_rows(analyses: Sequence[MetaAnalysis], system: Names) -> list[list[str]]:
     """One row per pooled comparison."""
     return [
         [
@@ -63,14 +63,13 @@ def study_rows(analyses: Sequence[MetaAnalysis], dataset: Names, system: Names) 
     ]
 
 
-def meta_files(analyses: Sequence[MetaAnalysis], dataset: Names, system: Names) -> dict[str, str]:
-    """``meta_analysis.md`` and ``meta_analysis.csv`` (pooled and per-dataset rows)."""
-    pooled = meta_rows(analyses, dataset, system)
-    studies = study_rows(analyses, dataset, system)
+def meta_files(pooled: list[list[str]], studies: list[list[str]]) -> dict[str, str]:
+    """``meta_analysis.md`` and ``meta_analysis.csv`` of the :func:`meta_rows` and
+    :func:`study_rows`."""
     page = to_markdown("Meta-analysis across datasets", META_HEADER, pooled, META_NOTE)
     if studies:
-        per = to_markdown("Per dataset", STUDY_HEADER, studies, "The effects being pooled.")
-        page += "\n" + per.split("\n", 2)[2].replace("# Per dataset", "## Per dataset", 1)
+        note = "The effects being pooled."
+        page += "\n" + md_section("Per dataset", STUDY_HEADER, studies, note, level=2)
     rows = [[*r[:3], "pooled", "", "", *r[4:6], ""] for r in pooled] + studies
     return {"meta_analysis.md": page, "meta_analysis.csv": to_csv(STUDY_HEADER, rows)}
 
@@ -111,13 +110,8 @@ def tss_note(sizes: Sequence[TopicSetSize]) -> str:
     )
 
 
-def tss_files(
-    sizes: Sequence[TopicSetSize], differences: Sequence[float], dataset: Names
-) -> dict[str, str]:
-    """``topic_set_size.md`` and ``topic_set_size.csv``."""
-    header = tss_header(differences)
-    rows = tss_rows(sizes, dataset)
-    page = to_markdown(
-        "Topic-set size and minimum detectable difference", header, rows, tss_note(sizes)
-    )
+def tss_files(header: Sequence[str], rows: Sequence[list[str]], note: str) -> dict[str, str]:
+    """``topic_set_size.md`` and ``topic_set_size.csv`` of the :func:`tss_header`,
+    :func:`tss_rows` and :func:`tss_note`."""
+    page = to_markdown("Topic-set size and minimum detectable difference", header, rows, note)
     return {"topic_set_size.md": page, "topic_set_size.csv": to_csv(header, rows)}

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from irtables.base.names import ALL_PAIRS_TEST_NAMES
+from irtables.base.text import join_and
 from irtables.config import Config
 from irtables.measures import FAMILIES, Measure, parse_measure
 from irtables.stats import Comparisons
@@ -123,8 +124,7 @@ class MethodsModel:
         """The planned differences of the topic-set-size table: ``0.02, 0.05 and 0.1``."""
         if self.power is None:
             return ""
-        ds = [f"{d:g}" for d in self.power.differences]
-        return ds[0] if len(ds) == 1 else ", ".join(ds[:-1]) + " and " + ds[-1]
+        return join_and([f"{d:g}" for d in self.power.differences])
 
     @property
     def any_binary(self) -> bool:

@@ -125,6 +125,25 @@ def to_csv(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 def to_markdown(title: str, header: Sequence[str], rows: Sequence[Sequence[str]], note: str) -> str:
     """A Markdown page: the generated-by comment, a heading, a pipe table and a note."""
+    return f"{header_line('<!--')} -->\n\n" + md_section(title, header, rows, note)
+
+
+def md_section(
+    title: str, header: Sequence[str], rows: Sequence[Sequence[str]], note: str, *, level: int = 1
+) -> str:
+    """A heading of ``level``, a note and a pipe table (a page's body or a part of one).
+
+    Examples
+    --------
+    >>> print(md_section("Per dataset", ("a",), [["1"]], "Values.", level=2), end="")
+    ## Per dataset
+    <BLANKLINE>
+    Values.
+    <BLANKLINE>
+    | a   |
+    |-----|
+    | 1   |
+    """
     shown = [[escape_markdown(x) for x in r] for r in rows]
     body = text_table(shown, header, style="github") if rows else "_(nothing to show)_"
-    return f"{header_line('<!--')} -->\n\n# {title}\n\n{note}\n\n{body}\n"
+    return f"{'#' * level} {title}\n\n{note}\n\n{body}\n"

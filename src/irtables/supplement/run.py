@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from irtables._version import __version__
@@ -91,31 +91,20 @@ def make_supplement(
 
 
 def _pr_results(config: Config, base: Path, progress: Progress | None) -> ResultSet | None:
-    """Interpolated precision at the 11 recall levels, for datasets given as qrels + runs."""
-    from irtables.evaluator.api import evaluate
-    from irtables.evaluator.versions import trec_eval_version
-    from irtables.study.runsets import run_paths
+    """Interpolated precision at the 11 recall levels, for datasets given as qrels + runs:
+    evaluated as :func:`resolve_study` evaluates them (on every core, through the cache)."""
+    from irtables.study.runsets import evaluate_datasets
 
-    specs = [d for d in config.datasets if getattr(d, "evaluated", False)]
-    if not specs:
-        return None
-    parts = []
-    for done, spec in enumerate(specs, start=1):
-        parts.append(
-            evaluate(
-                base / (spec.qrels or ""),
-                run_paths(spec, base),
-                list(PR_MEASURES),
-                relevance=spec.relevance,
-                depth=spec.depth,
-                missing_queries="zero" if spec.complete else "ignore",
-                dataset=spec.id,
-                trec_eval=trec_eval_version(spec.trec_eval),
-            )
-        )
-        if progress is not None:
-            progress("evaluation (precision-recall)", done, len(specs))
-    return ResultSet.concat(parts)
+    def evaluated(stage: str, done: int, total: int) -> None:
+        if progress is not None and stage == "evaluate":
+            progress("evaluation (precision-recall)", done, total)
+
+    datasets = tuple(
+        replace(d, measures=PR_MEASURES) if d.evaluated else d for d in config.datasets
+    )
+    return evaluate_datasets(
+        replace(config, datasets=datasets), base, progress=evaluated, jobs=None
+    )
 
 
 def _manifest(

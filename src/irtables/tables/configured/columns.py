@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from irtables.base.text import join_and
 from irtables.config import DEFAULT_MAIN_METRICS, Config
 from irtables.config.tables import SystemGroup, TableSpec
 from irtables.errors import IrtablesError
@@ -143,7 +144,7 @@ def _average_notes(
                 f"tables.{spec.name}.average: no dataset of the table has {a.label}"
             )
         notes.append(
-            f"Average {a.label}: the mean of the per-dataset means over {_join(having)}"
+            f"Average {a.label}: the mean of the per-dataset means over {join_and(having)}"
             + (
                 "; a system is averaged over those it has results on."
                 if spec.average_partial
@@ -151,7 +152,3 @@ def _average_notes(
             )
         )
     return notes
-
-
-def _join(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
