@@ -20,7 +20,6 @@ from irtables.supplement.bibliography import (
     AVERAGING_CITES,
     CORRECTION_CITES,
     EFFECT_SIZE_CITES,
-    FAMILY_CITES,
     META_CITES,
     POWER_CITES,
     TEST_CITES,
@@ -32,8 +31,6 @@ from irtables.tables.significance import CORRECTION_NAMES, FAMILY_NAMES, TEST_NA
 if TYPE_CHECKING:
     from irtables.supplement.across import AcrossSummary
 
-#: Families whose value depends on the relevance threshold (binary relevance).
-BINARY = frozenset({"P", "R", "AP", "RR", "Success", "Rprec", "Bpref", "IPrec", "11pt"})
 #: The order in which families are described.
 ORDER = ("nDCG", "nDCG_exp", "RR", "AP", "P", "R", "Success", "Rprec", "Bpref", "IPrec", "11pt")
 
@@ -257,8 +254,8 @@ def _metric_entries(measures: Sequence[Measure]) -> tuple[MetricEntry, ...]:
                 ks=ks,
                 whole=any(m.k is None for m in found),
                 description=fam.description,
-                cites=FAMILY_CITES.get(family, ()),
-                binary=family in BINARY,
+                cites=fam.cites,
+                binary=fam.threshold,
             )
         )
     return tuple(out)
@@ -269,7 +266,7 @@ def _threshold(names: Sequence[str]) -> int:
     rels = {
         m.rel
         for m in map(parse_measure, names)
-        if m.family in BINARY and m.extra is None and m.rel is not None
+        if m.extra is None and FAMILIES[m.family].threshold and m.rel is not None
     }
     return max(rels) if rels else 1
 
