@@ -1,8 +1,8 @@
 """The model of the methods text: what was computed, as data for the methods templates.
 
 Pure: built from the configuration, the metrics the tables actually show (per dataset),
-the number of queries and the comparisons that ran. The sentences themselves live in
-``templates/latex/methods.tex.j2`` and ``templates/markdown/methods.md.j2``.
+the number of queries and the comparisons that ran. The sentences are built from it once
+(:mod:`.methods_text`) and laid out per format (:mod:`.prose`).
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ class MetricEntry:
     description: str
     cites: tuple[str, ...]
     binary: bool
+    levels: tuple[int, ...] = ()  # levels stated in graded measures' names (nDCG(rel=2))
 
 
 @dataclass(frozen=True)
@@ -256,6 +257,9 @@ def _metric_entries(measures: Sequence[Measure]) -> tuple[MetricEntry, ...]:
                 description=fam.description,
                 cites=fam.cites,
                 binary=fam.threshold,
+                levels=tuple(sorted({m.rel for m in found if m.rel is not None}))
+                if fam.graded_level
+                else (),
             )
         )
     return tuple(out)
