@@ -47,6 +47,9 @@ class Family:
     threshold
         Whether the relevance threshold applies (binary relevance): a threshold other than
         1 changes the values and joins the name (``AP(rel=2)``).
+    interpolated
+        Whether the values are interpolated precision (read at recall levels, whose rank
+        cutoffs differ between trec_eval versions).
     graded_level
         Whether the measure is graded and takes an explicit level (``nDCG(rel=2)``, ranx's
         ``ndcg-l2``): judgements below it are dropped, the others keep their grade as gain.
@@ -91,6 +94,7 @@ class Family:
     param_default: float | None = None
     threshold: bool = False
     graded_level: bool = False
+    interpolated: bool = False
     trec_eval: tuple[str | None, str | None] = (None, None)
     trec_eval_aliases: tuple[str, ...] = ()
     ir_measures: tuple[str, ...] = ()
@@ -140,21 +144,15 @@ _BUILT_IN: tuple[Family, ...] = (
         compute=_COMPUTE + "ndcg_exponential",
     ),
     Family(
-        "P", "P", "required", "precision at rank K (divides by K)", threshold=True,
-        trec_eval=(None, "P_{k}"), ir_measures=("p", "precision"), ranx=("precision",),
-        ranx_level=True,
-        method="Precision at $K$, the fraction of the top $K$ documents that are relevant, "
-        r"$\mathrm{P@}K = |R_q \cap \mathrm{top}_K| / K$; it divides by $K$ even when fewer "
-        "than $K$ documents were retrieved.",
-        compute=_COMPUTE + "precision_at",
-    ),
-    Family(
-        "R", "R", "required", "recall at rank K", threshold=True,
-        trec_eval=(None, "recall_{k}"), ir_measures=("r", "recall"), ranx=("recall",),
-        ranx_level=True,
-        method="Recall at $K$, the fraction of the relevant documents retrieved in the top "
-        r"$K$, $\mathrm{R@}K = |R_q \cap \mathrm{top}_K| / |R_q|$.",
-        compute=_COMPUTE + "recall_at",
+        "RR", "MRR", "optional", "reciprocal rank of the first relevant document",
+        threshold=True, trec_eval=("recip_rank", None), ir_measures=("rr", "mrr"),
+        ranx=("mrr",), ranx_level=True, cites=("voorhees1999",),
+        method="Mean reciprocal rank[@]: the reciprocal rank of the first relevant document, "
+        r"$\mathrm{RR@}K = 1/r_q$ when that rank $r_q \leq K$ and $0$ otherwise, averaged "
+        r"over the queries $Q$: $\mathrm{MRR@}K = \frac{1}{|Q|}\sum_{q \in Q} "
+        r"\mathrm{RR@}K_q$.",
+        method_whole="MRR without $K$ has no cutoff (trec_eval's `recip_rank`).",
+        compute=_COMPUTE + "reciprocal_rank_at",
     ),
     Family(
         "AP", "MAP", "optional", "average precision (divides by all relevant)", threshold=True,
@@ -170,15 +168,21 @@ _BUILT_IN: tuple[Family, ...] = (
         compute=_COMPUTE + "average_precision_at",
     ),
     Family(
-        "RR", "MRR", "optional", "reciprocal rank of the first relevant document",
-        threshold=True, trec_eval=("recip_rank", None), ir_measures=("rr", "mrr"),
-        ranx=("mrr",), ranx_level=True, cites=("voorhees1999",),
-        method="Mean reciprocal rank[@]: the reciprocal rank of the first relevant document, "
-        r"$\mathrm{RR@}K = 1/r_q$ when that rank $r_q \leq K$ and $0$ otherwise, averaged "
-        r"over the queries $Q$: $\mathrm{MRR@}K = \frac{1}{|Q|}\sum_{q \in Q} "
-        r"\mathrm{RR@}K_q$.",
-        method_whole="MRR without $K$ has no cutoff (trec_eval's `recip_rank`).",
-        compute=_COMPUTE + "reciprocal_rank_at",
+        "P", "P", "required", "precision at rank K (divides by K)", threshold=True,
+        trec_eval=(None, "P_{k}"), ir_measures=("p", "precision"), ranx=("precision",),
+        ranx_level=True,
+        method="Precision at $K$, the fraction of the top $K$ documents that are relevant, "
+        r"$\mathrm{P@}K = |R_q \cap \mathrm{top}_K| / K$; it divides by $K$ even when fewer "
+        "than $K$ documents were retrieved.",
+        compute=_COMPUTE + "precision_at",
+    ),
+    Family(
+        "R", "R", "required", "recall at rank K", threshold=True,
+        trec_eval=(None, "recall_{k}"), ir_measures=("r", "recall"), ranx=("recall",),
+        ranx_level=True,
+        method="Recall at $K$, the fraction of the relevant documents retrieved in the top "
+        r"$K$, $\mathrm{R@}K = |R_q \cap \mathrm{top}_K| / |R_q|$.",
+        compute=_COMPUTE + "recall_at",
     ),
     Family(
         "Success", "Success", "required", "1 if a relevant document is in the top K",
@@ -207,6 +211,22 @@ _BUILT_IN: tuple[Family, ...] = (
         compute=_COMPUTE + "bpref_of",
     ),
     Family(
+        "IPrec", "IPrec", "none", "interpolated precision at a recall level", param="r",
+        threshold=True, interpolated=True, trec_eval=("iprec_at_recall_{r:.2f}", None),
+        ir_measures=("iprec",),
+        cites=("keen1968",),
+        method="Interpolated precision at recall level $r$[@]: the highest precision at any "
+        "rank whose recall is at least $r$.",
+        compute=_COMPUTE + "interpolated_precision_at",
+    ),
+    Family(
+        "11pt", "11-pt AP", "none", "mean interpolated precision at 11 recall levels",
+        threshold=True, interpolated=True, trec_eval=("11pt_avg", None), ir_measures=("11pt",),
+        cites=("keen1968",),
+        method=r"The mean interpolated precision at the 11 recall levels $0, 0.1, \ldots, 1$[@].",
+        compute=_COMPUTE + "eleven_point_of",
+    ),
+    Family(
         "ERR", "ERR", "required", "expected reciprocal rank (Chapelle et al. 2009)",
         ir_measures=("err",), cites=("chapelle2009",),
         method="Expected reciprocal rank[@]: the expected reciprocal of the rank at which a "
@@ -222,21 +242,6 @@ _BUILT_IN: tuple[Family, ...] = (
         r"$\mathrm{RBP} = (1 - p) \sum_{i \geq 1} \mathrm{rel}_q(i)\, p^{i-1}$, "
         r"$\mathrm{rel}_q(i)$ being $1$ when the document at rank $i$ is relevant.",
         compute=_COMPUTE + "rbp_of",
-    ),
-    Family(
-        "IPrec", "IPrec", "none", "interpolated precision at a recall level", param="r",
-        threshold=True, trec_eval=("iprec_at_recall_{r:.2f}", None), ir_measures=("iprec",),
-        cites=("keen1968",),
-        method="Interpolated precision at recall level $r$[@]: the highest precision at any "
-        "rank whose recall is at least $r$.",
-        compute=_COMPUTE + "interpolated_precision_at",
-    ),
-    Family(
-        "11pt", "11-pt AP", "none", "mean interpolated precision at 11 recall levels",
-        threshold=True, trec_eval=("11pt_avg", None), ir_measures=("11pt",),
-        cites=("keen1968",),
-        method=r"The mean interpolated precision at the 11 recall levels $0, 0.1, \ldots, 1$[@].",
-        compute=_COMPUTE + "eleven_point_of",
     ),
     Family(
         "Judged", "Judged", "required", "fraction of the top K that is judged",
@@ -262,8 +267,8 @@ _BUILT_IN: tuple[Family, ...] = (
     ),
 )  # fmt: skip
 
-#: The registry of measure families: family id -> record. Change it only through
-#: :func:`registered`, which restores it.
+#: The registry of measure families: family id -> record, in the order the methods text
+#: describes them. Change it only through :func:`registered`, which restores it.
 FAMILIES: dict[str, Family] = {f.name: f for f in _BUILT_IN}
 
 

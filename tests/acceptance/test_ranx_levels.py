@@ -136,3 +136,23 @@ def test_the_suffix_is_refused_where_ranx_computes_otherwise() -> None:
 def test_a_threshold_on_a_measure_that_ignores_it_is_refused(name: str) -> None:
     with pytest.raises(UnknownNameError, match="does not depend on a relevance threshold"):
         parse_measure(name)
+
+
+def test_cli_evaluate_prints_two_numbers_for_two_names(tmp_path: Path) -> None:
+    """The report of the issue: ``-m ndcg@10-l2 -m ndcg@10`` printed the same mean twice."""
+    from click.testing import CliRunner
+
+    from irtables.cli import main
+
+    data = require_fixtures() / "trec_cast2021_baselines" / "data"
+    out = tmp_path / "means.tsv"
+    args = ["evaluate", str(data / "trec-cast-qrels-docs.2021.qrel.gz")]
+    args += [str(data / "runs" / "org_manual_bm25.run.gz"), "-m", "ndcg@10-l2", "-m", "ndcg@10"]
+    done = CliRunner().invoke(main, [*args, "-o", str(out)])
+    assert done.exit_code == 0, done.output
+    means = pd.read_csv(out, sep="\t").set_index("metric")["value"]
+    assert set(means.index) == {"nDCG(rel=2)@10", "nDCG@10"}
+    assert means["nDCG(rel=2)@10"] < means["nDCG@10"] - 0.01
+    done = CliRunner().invoke(main, [*args[:3], "-m", "bpref-l2"])
+    assert done.exit_code == 2
+    assert done.output.startswith("Error: ") and "Bpref(rel=2)" in done.output

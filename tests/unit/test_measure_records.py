@@ -110,3 +110,25 @@ def test_every_built_in_record_is_complete(family: str) -> None:
     assert f.method.count("$") % 2 == 0  # math spans are closed
     assert ("[@]" in f.method) == bool(f.cites)  # cites are cited where the sentence says
     assert not (f.threshold and f.graded_level)
+
+
+def test_threshold_applies_is_one_fact_rbp_gets_the_threshold_sentence() -> None:
+    """RBP is binary: the evaluator applies the threshold, so the methods text says it."""
+    from irtables.measures import at_threshold
+
+    assert at_threshold(parse_measure("RBP"), 2).name == "RBP(rel=2,p=0.8)"
+    config = parse_config({"datasets": [{"id": "d", "name": "D"}]})
+    model = methods_model(config, {"d": ["RBP(rel=2,p=0.8)"]}, {"d": 5}, None)
+    assert model.any_binary and model.datasets[0].relevance == 2
+    for fmt in ("latex", "markdown"):
+        text = " ".join(" ".join(s["body"] for s in render_sections(model, fmt)).split())
+        assert "relevance grade is at least 2; negative grades never count." in text
+        assert "Rank-biased precision" in text
+
+
+def test_a_stated_ndcg_level_is_not_contradicted_by_the_methods_text() -> None:
+    config = parse_config({"datasets": [{"id": "d", "name": "D"}]})
+    model = methods_model(config, {"d": ["nDCG(rel=2)@10", "nDCG@10"]}, {"d": 5}, None)
+    text = " ".join(" ".join(s["body"] for s in render_sections(model, "markdown")).split())
+    assert "Where a level $\\ell$ is stated (NDCG(rel≥2))" in text
+    assert "does not depend on the relevance threshold" not in text

@@ -117,3 +117,11 @@ def test_rbp_is_computed_with_the_parameter_of_its_name() -> None:
     p = 0.1234567  # relevant at ranks 1 and 3: (1 - p)(1 + p^2), Moffat & Zobel's definition
     assert value == (1 - p) * (1 + p**2)
     assert value != pytest.approx((1 - 0.123457) * (1 + 0.123457**2), rel=1e-9, abs=0)
+
+
+def test_the_cache_key_keeps_every_digit_of_a_parameter() -> None:
+    from irtables.evaluator.values import check_options
+
+    a = check_options(["RBP(p=0.1234567)"], per_query=True).describe()
+    b = check_options(["RBP(p=0.1234568)"], per_query=True).describe()
+    assert "RBP(p=0.1234567)" in a and a != b

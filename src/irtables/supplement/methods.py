@@ -31,9 +31,6 @@ from irtables.tables.significance import CORRECTION_NAMES, FAMILY_NAMES, TEST_NA
 if TYPE_CHECKING:
     from irtables.supplement.across import AcrossSummary
 
-#: The order in which families are described.
-ORDER = ("nDCG", "nDCG_exp", "RR", "AP", "P", "R", "Success", "Rprec", "Bpref", "IPrec", "11pt")
-
 
 @dataclass(frozen=True)
 class MetricEntry:
@@ -140,7 +137,7 @@ class MethodsModel:
     @property
     def interpolated(self) -> bool:
         """Whether interpolated precision (IPrec, 11-pt AP) is reported."""
-        return any(m.family in ("IPrec", "11pt") for m in self.metrics)
+        return any(FAMILIES[m.family].interpolated for m in self.metrics if m.family in FAMILIES)
 
     @property
     def one_threshold(self) -> bool:
@@ -241,9 +238,8 @@ def _metric_entries(measures: Sequence[Measure]) -> tuple[MetricEntry, ...]:
     for m in measures:
         if m.extra is None:
             by_family.setdefault(m.family, []).append(m)
-    rank = {f: i for i, f in enumerate(ORDER)}
     out = []
-    for family in sorted(by_family, key=lambda f: (rank.get(f, len(ORDER)), f)):
+    for family in [f for f in FAMILIES if f in by_family]:
         found = by_family[family]
         fam = FAMILIES[family]
         ks = tuple(sorted({m.k for m in found if m.k is not None}))
