@@ -459,16 +459,20 @@ def at_threshold(measure: Measure, relevance: int) -> Measure:
 
 
 @lru_cache(maxsize=1)
-def _spellings() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
-    """trec_eval base names, ranx names and ir_measures names (lower case) -> family id,
-    read from the records."""
+def _spellings() -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str]]:
+    """trec_eval base names, ranx names, ir_measures names (lower case) and trec_eval
+    prefixes followed by a recall level (``iprec_at_recall_``) -> family id, read from the
+    records."""
     trec: dict[str, str] = {}
+    levels: dict[str, str] = {}
     ranx: dict[str, str] = {}
     irm: dict[str, str] = {}
     for f in FAMILIES.values():
         whole, cut = f.trec_eval
         if whole is not None and "{" not in whole:
             trec.setdefault(whole, f.name)
+        elif whole is not None and whole.endswith("{r:.2f}"):
+            levels.setdefault(whole[: -len("{r:.2f}")], f.name)
         if cut is not None and cut.endswith("_{k}"):
             trec.setdefault(cut[: -len("_{k}")], f.name)
         for alias in f.trec_eval_aliases:
@@ -477,7 +481,7 @@ def _spellings() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
             ranx.setdefault(alias.lower(), f.name)
         for alias in (f.name, *f.ir_measures):
             irm.setdefault(alias.lower(), f.name)
-    return trec, ranx, irm
+    return trec, ranx, irm, levels
 
 
 _TREC_CUT = re.compile(r"^(?P<base>[A-Za-z_0-9]+?)(?:[_.](?P<k>[0-9]+))?$")
@@ -541,10 +545,11 @@ def _parses_with_cutoff_one(text: str, start: int) -> bool:
 def _parse_trec_eval(text: str) -> Measure | None:
     if text in TREC_EVAL_EXTRAS or any(re.fullmatch(p, text) for p in _EXTRA_PATTERNS):
         return Measure("extra", extra=text)
-    if text.startswith("iprec_at_recall_"):
-        level = _float_or_none(text[len("iprec_at_recall_") :])
-        return None if level is None else _build("IPrec", None, None, level)
-    trec = _spellings()[0]
+    for prefix, family in _spellings()[3].items():  # iprec_at_recall_0.10
+        if text.startswith(prefix):
+            level = _float_or_none(text[len(prefix) :])
+            return None if level is None else _build(family, None, None, level)
+    trec = _spellings()[0]  # after the prefixes: "iprec_at_recall_0.10" is not a cutoff
     if text in trec:
         return _build(trec[text], None, None, None)
     m = _TREC_CUT.match(text)
@@ -558,7 +563,7 @@ def _parse_at_style(text: str) -> Measure | None:
     if not m:
         return None
     base = m.group("base").lower()
-    _, ranx, irm = _spellings()
+    _, ranx, irm, _ = _spellings()
     family = ranx.get(base) or irm.get(base)
     if family is None:
         return None

@@ -1,7 +1,8 @@
 """Supplementary material in one command (``irtables supplement``) and its staleness check.
 
 Modules: ``analysis`` (wins/ties/losses, largest changes), ``figures`` (matplotlib, bytes),
-``methods`` (the methods-text model), ``bibliography`` (references as data), ``report``
+``methods`` (the methods-text model), ``methods_text`` (its sentences, written once),
+``prose`` (their layout as LaTeX or Markdown), ``bibliography`` (references as data), ``report``
 (formatted rows), ``build`` (every output as bytes), ``pdf`` (pdflatex), ``manifest``,
 ``study`` (config and input files), ``check`` and ``run`` (the I/O).
 """
