@@ -124,13 +124,13 @@ def _relevance(m: MethodsModel) -> Text:
             f"{' ' if parts else ''}{labels} {verb} graded: the relevance threshold does not "
             "change the gains, the grades are summed as they are."
         )
-        levels = sorted({r for e in graded for r in e.levels})
-        if levels:
-            shown = ", ".join(f"{labels}(rel≥{r})" for r in levels)
-            parts.append(
-                f" Where a level $\\ell$ is stated ({shown}), judgements below grade $\\ell$ are "
-                "dropped first, as ranx does."
-            )
+        stated = [f"{FAMILIES[e.family].label}(rel≥{r})" for e in graded for r in e.levels]
+        if stated:
+            parts += [
+                " Where a level $\\ell$ is stated (",
+                Name(", ".join(stated)),
+                "), judgements below grade $\\ell$ are dropped first, as ranx does.",
+            ]
     return tuple(parts)
 
 

@@ -82,6 +82,11 @@ def render_text(text: Text, fmt: Format, short: Mapping[str, str]) -> str:
     >>> render_text(t, "markdown", {"jarvelin2002": "J & K, 2002"})
     'Gain [J & K, 2002] of `ndcg_cut` on A\\\\_B: $x_i$.'
     """
+    return _line(text, fmt, short).replace(_KEEP, " ")
+
+
+def _line(text: Text, fmt: Format, short: Mapping[str, str]) -> str:
+    """:func:`render_text`, spaces inside math kept as :data:`_KEEP` for :func:`wrap`."""
     out = []
     for part in text:
         if isinstance(part, Name):
@@ -140,20 +145,19 @@ def render_blocks(blocks: Sequence[Block], fmt: Format, short: Mapping[str, str]
         if block.items:
             out.append(_items(block.items, fmt, short))
         if block.text:
-            out.append(wrap(render_text(block.text, fmt, short)))
+            out.append(wrap(_line(block.text, fmt, short)))
     return "\n\n".join(out)
 
 
 def _items(items: Sequence[Item], fmt: Format, short: Mapping[str, str]) -> str:
     if fmt == "latex":
         body = [
-            wrap(f"\\item[{escape_latex(i.label)}] " + render_text(i.text, fmt, short))
-            for i in items
+            wrap(f"\\item[{escape_latex(i.label)}] " + _line(i.text, fmt, short)) for i in items
         ]
         return "\\begin{description}\n" + "\n".join(body) + "\n\\end{description}"
     return "\n".join(
         wrap(
-            f"**{escape_markdown(i.label)}**: " + render_text(i.text, fmt, short),
+            f"**{escape_markdown(i.label)}**: " + _line(i.text, fmt, short),
             first="- ",
             rest="  ",
         )
