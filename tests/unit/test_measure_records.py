@@ -132,3 +132,10 @@ def test_a_stated_ndcg_level_is_not_contradicted_by_the_methods_text() -> None:
     text = " ".join(" ".join(s["body"] for s in render_sections(model, "markdown")).split())
     assert "Where a level $\\ell$ is stated (NDCG(rel≥2))" in text
     assert "does not depend on the relevance threshold" not in text
+
+
+def test_a_graded_level_never_gets_trec_eval_s_name() -> None:
+    """trec_eval's ``-l 2`` leaves nDCG's gains alone: ndcg_cut_10 would claim other numbers."""
+    assert trec_eval_name("nDCG(rel=2)@10", relevance=2) == "nDCG(rel=2)@10"
+    assert trec_eval_name("AP(rel=2)", relevance=2) == "map"
+    assert trec_eval_name("nDCG@10", relevance=2) == "ndcg_cut_10"

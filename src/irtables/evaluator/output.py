@@ -41,11 +41,13 @@ def trec_eval_name(metric: str, relevance: int = 1) -> str:
     ['ndcg_cut_10', 'map', 'recall_100', 'iprec_at_recall_0.10', 'RR@10']
     >>> trec_eval_name("AP(rel=2)", relevance=2), trec_eval_name("AP(rel=2)")
     ('map', 'AP(rel=2)')
+    >>> trec_eval_name("nDCG(rel=2)@10", relevance=2)
+    'nDCG(rel=2)@10'
     """
     m = parse_measure(metric)
-    if m.rel is not None and m.rel != relevance:
-        return m.name
     fam = FAMILIES.get(m.family)
+    if m.rel is not None and (m.rel != relevance or fam is None or not fam.threshold):
+        return m.name  # trec_eval's -l does not drop grades from nDCG: no trec_eval name
     name = fam.trec_eval_name(m) if fam is not None and m.extra is None else None
     return name or m.name
 
