@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install lint typecheck pytest test golden tables supplement example-data bench clean
+.PHONY: help install lint typecheck pytest test test-fast golden tables supplement example-data bench clean
 
 help:  ## show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-14s %s\n", $$1, $$2}'
@@ -25,13 +25,26 @@ lint: $(STAMP)  ## ruff check and format check
 typecheck: $(STAMP)  ## mypy --strict on src/
 	$(BIN)/mypy
 
-pytest: $(STAMP)  ## run the test suite only
-	$(BIN)/pytest -q
+# Tests run on every core (pytest-xdist), in an order shuffled anew each run (pytest-randomly):
+# a test that leaks process-wide state into another fails in some orders. The seed is
+# printed first; `make test SEED=N` repeats an order.
+ifndef SEED
+SEED := $(shell $(PYTHON) -c 'import random; print(random.randrange(10**9))')
+endif
+PYTEST := $(BIN)/pytest -q -n auto -p randomly --randomly-seed=$(SEED)
+
+pytest: $(STAMP)  ## run the test suite only (every test, in parallel, random order)
+	@echo "test order: random, seed $(SEED) (make test SEED=$(SEED) repeats it)"
+	$(PYTEST)
+
+test-fast: $(STAMP)  ## the tests without those marked slow (end-to-end, simulations): for the edit-test loop
+	@echo "test order: random, seed $(SEED)"
+	$(PYTEST) -m "not slow"
 
 test: lint typecheck pytest  ## lint + typecheck + tests (what CI runs)
 
 golden: $(STAMP)  ## rewrite the golden files from the current code (review the diff!)
-	$(BIN)/pytest -q tests/golden --update-golden
+	$(BIN)/pytest -q -p no:randomly tests/golden --update-golden
 
 tables: $(STAMP)  ## render the example in results/ into results/tables/
 	$(BIN)/irtables tables results/ -o results/tables
