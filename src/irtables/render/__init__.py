@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from irtables.base.header import header_line
 from irtables.errors import ConfigError, TemplateError, UnknownNameError, unknown_name_message
+from irtables.render import display  # noqa: F401  (registers how a notebook shows a table)
 
 if TYPE_CHECKING:  # the table code is imported where a table is rendered: ``import irtables``
     # binds this module's ``render`` and must stay light

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from irtables.base.display import TABLE, shown
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -161,16 +163,14 @@ class TableModel:
         return pd.DataFrame.from_records(records, columns=FRAME_COLUMNS)
 
     def _repr_html_(self) -> str:
-        """How a notebook shows the table: the accessible HTML table with its caption."""
-        from irtables.render import html_table
-
-        return html_table(self)
+        """How a notebook shows the table: the accessible HTML table with its caption
+        (:func:`irtables.render.display.table_html`)."""
+        return shown(self, TABLE, "text/html")
 
     def _repr_markdown_(self) -> str:
-        """The Markdown table (without the generated-by comment)."""
-        from irtables.render import render
-
-        return render(self, "markdown").split("\n", 1)[1]
+        """The Markdown table, without the generated-by comment
+        (:func:`irtables.render.display.table_markdown`)."""
+        return shown(self, TABLE, "text/markdown")
 
 
 FRAME_COLUMNS = (
