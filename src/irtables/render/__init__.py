@@ -276,7 +276,8 @@ def _escaped(model: TableModel, esc: Callable[[str], str]) -> dict[str, Any]:
             for g in model.groups
         ],
         "column_groups": [{"label": esc(g.label), "span": g.span} for g in model.column_groups],
-        "caption": esc(model.full_caption),
+        "caption": esc(model.caption_text),
+        "footnote": esc(model.footnote) if model.footnote else None,
         "label": model.label,
         "description_header": esc(model.description_header) if model.description_header else None,
         "wide": model.wide,
