@@ -25,7 +25,7 @@ from irtables.errors import LayoutWarning
 from irtables.render import render
 from irtables.study.pipeline import resolve_study
 from irtables.tables import build_all
-from irtables.tables.model import Cell, Column, Row, RowGroup, TableModel
+from irtables.tables.model import Cell, Column, KeyNote, Row, RowGroup, TableModel
 from tests.acceptance.test_paper_fit import PREAMBLES
 from tests.conftest import REPO, require_pdflatex
 
@@ -139,3 +139,28 @@ def test_a_table_too_tall_for_the_column_is_caught(tmp_path: Path) -> None:
     )  # fmt: skip
     found, warned = _problems([("tab:tall", tall)], tmp_path)
     assert [p.split(": ")[0] for p in found] and warned == {"tab:tall"}, found
+
+
+@pytest.mark.latex
+def test_a_short_caption_places_a_table_the_full_caption_loses(tmp_path: Path) -> None:
+    """The case of the issue: a one-column table with irtables' long caption does not
+    fit the column; with ``caption_notes = "short"`` it does, and only the full one warns."""
+    notes = (
+        "Means over the queries of each dataset (TREC CAsT 2021: 158; CACM: 52).",
+        "Binary measures count a document as relevant at grade ≥ 2 on TREC CAsT 2021.",
+        "NDCG uses the relevance grade as gain (trec_eval).",
+        "Per-query values are means over the seeds of each system.",
+        "Values with ± are mean ± standard deviation over 3 seeds.",
+        KeyNote("Best value per column in bold."),
+    )
+    rows = tuple(Row(f"r{i}", f"k1={i / 10:.1f}", (Cell(0.5, "0.500"),)) for i in range(44))
+    table = TableModel(
+        "sensitivity", "alpha", "Table 4", ("k1",), (Column("m", "NDCG@10"),),
+        (RowGroup(None, rows),), LONG_CAPTION, "tab:alpha", notes=notes, wide=False,
+    )  # fmt: skip
+    variants = [
+        (f"tab:alpha-{c}", replace(table, caption_notes=c, label=f"tab:alpha-{c}"))
+        for c in ("full", "short")
+    ]
+    found, warned = _problems(variants, tmp_path)
+    assert {p.split(": ")[0] for p in found} == {"tab:alpha-full"} == warned, found
