@@ -36,10 +36,9 @@ LAYERS: dict[str, int] = {
 }
 
 # (importing module, imported part): why the upward import is the lesser evil.
-EXCEPTIONS: dict[tuple[str, str], str] = {
-    # Jupyter's display protocol: a table renders itself (_repr_html_), lazily.
-    ("irtables.tables.model", "render"): "notebook display of a TableModel",
-}
+# None today: a table's notebook display is registered by irtables.render.display in
+# irtables.base.display, where the model looks it up.
+EXCEPTIONS: dict[tuple[str, str], str] = {}
 
 
 def _part(module: str) -> str:

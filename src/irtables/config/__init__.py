@@ -20,7 +20,7 @@ from irtables.base.names import (
     FAMILY_NAMES,
 )
 from irtables.config.reader import TomlReader
-from irtables.config.tables import TableSpec, parse_table_specs
+from irtables.config.tables import CAPTION_NOTES, TableSpec, caption_notes, parse_table_specs
 from irtables.errors import ConfigError
 from irtables.evaluator.versions import TREC_EVAL_VERSIONS
 
@@ -89,6 +89,7 @@ class Output:
     wide: bool | None = None
     resize: bool = False  # LaTeX: scale the tabular to the line width (needs graphicx)
     seeds: str = "mean"  # systems with several runs: "mean" or "mean_std" (mean ± std)
+    caption_notes: str = "full"  # where the caption notes go: one of CAPTION_NOTES
 
 
 @dataclass(frozen=True)
@@ -153,6 +154,7 @@ class MainTable:
     average: bool = False
     caption: str | None = None
     label: str = "tab:main"
+    caption_notes: str | None = None  # None: output.caption_notes
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,7 @@ class KBreakdownTable:
     k: tuple[int, ...] = DEFAULT_KS
     caption: str | None = None
     label: str = "tab:s1-{dataset}"
+    caption_notes: str | None = None
 
 
 @dataclass(frozen=True)
@@ -193,6 +196,7 @@ class AblationTable:
     delta: bool = False
     caption: str | None = None
     label: str = "tab:ablation"
+    caption_notes: str | None = None
 
 
 @dataclass(frozen=True)
@@ -222,6 +226,21 @@ class Config:
     def system_name(self, system_id: str) -> str:
         """Display name of a system (its id when none is configured)."""
         return next((s.name for s in self.systems if s.id == system_id), system_id)
+
+    def caption_notes_of(self, table: str) -> str | None:
+        """The ``caption_notes`` of the section that makes the table named ``table``
+        (``table1``, ``tableS1-<dataset>``, ``ablation`` or a ``[tables.<name>]``), or
+        None when the section does not set it."""
+        spec = next((t for t in self.tables if t.name == table), None)
+        if spec is not None:
+            return spec.caption_notes
+        if table == "table1":
+            return self.main.caption_notes
+        if table.startswith("tableS1-"):
+            return self.k_breakdown.caption_notes
+        if table == "ablation" and self.ablation is not None:
+            return self.ablation.caption_notes
+        return None
 
     def check_distinct_names(self, rows: Sequence[tuple[str, str]], where: str) -> None:
         """Refuse two systems shown under one name in one part of a table.
@@ -500,6 +519,7 @@ def _output(r: TomlReader, t: Mapping[str, Any]) -> Output:
             "wide",
             "resize",
             "seeds",
+            "caption_notes",
         },
     )
     formats = r.str_list(t, w, "formats", Output.formats)
@@ -524,6 +544,7 @@ def _output(r: TomlReader, t: Mapping[str, Any]) -> Output:
         wide=_wide(r, t, w),
         resize=r.bool_(t, w, "resize", False),
         seeds=r.choice(t, w, "seeds", SEED_DISPLAYS, "mean"),
+        caption_notes=r.choice(t, w, "caption_notes", CAPTION_NOTES, "full"),
     )
 
 
@@ -556,24 +577,26 @@ def _wide(r: TomlReader, t: Mapping[str, Any], w: str) -> bool | None:
 
 def _main(r: TomlReader, t: Mapping[str, Any]) -> MainTable:
     w = "tables.main"
-    r.only(t, w, {"layout", "metrics", "average", "caption", "label"})
+    r.only(t, w, {"layout", "metrics", "average", "caption", "label", "caption_notes"})
     return MainTable(
         metrics=r.str_list(t, w, "metrics", DEFAULT_MAIN_METRICS),
         average=r.bool_(t, w, "average", False),
         caption=r.text(t, w, "caption"),
         label=r.label(t, w, "label", MainTable.label),
+        caption_notes=caption_notes(r, t, w),
     )
 
 
 def _k_breakdown(r: TomlReader, t: Mapping[str, Any]) -> KBreakdownTable:
     w = "tables.k_breakdown"
-    r.only(t, w, {"metrics", "k", "caption", "label"})
+    r.only(t, w, {"metrics", "k", "caption", "label", "caption_notes"})
     ks = r.positive_ints(t, w, "k", DEFAULT_KS, non_empty=True)
     return KBreakdownTable(
         metrics=r.str_list(t, w, "metrics", DEFAULT_K_METRICS),
         k=ks,
         caption=r.text(t, w, "caption"),
         label=r.label(t, w, "label", KBreakdownTable.label),
+        caption_notes=caption_notes(r, t, w),
     )
 
 
@@ -583,7 +606,8 @@ def _ablation(r: TomlReader, t: Any) -> AblationTable | None:
     w = "tables.ablation"
     if not isinstance(t, dict):
         raise r.error(w, "a table", t)
-    r.only(t, w, {"dataset", "metrics", "delta", "caption", "label", "groups", "full", "rows"})
+    keys = {"dataset", "metrics", "delta", "caption", "label", "groups", "full", "rows"}
+    r.only(t, w, keys | {"caption_notes"})
     groups = t.get("groups")
     if groups is None:  # a single group written flat: full = ..., rows = [...]
         groups = [{"full": t.get("full"), "rows": t.get("rows")}]
@@ -596,6 +620,7 @@ def _ablation(r: TomlReader, t: Any) -> AblationTable | None:
         delta=r.bool_(t, w, "delta", False),
         caption=r.text(t, w, "caption"),
         label=r.label(t, w, "label", AblationTable.label),
+        caption_notes=caption_notes(r, t, w),
     )
 
 

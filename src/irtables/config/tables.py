@@ -23,9 +23,15 @@ TABLE_LAYOUTS: dict[str, str] = {
     "grid": "BEIR style: one row per dataset, one column per system, one metric, an average row",
     "sensitivity": "one metric against one or two parameters of a system (table and figure)",
 }
+#: Where a table's notes go: all in the caption (``full``); in the caption only those
+#: that explain the marks in the cells (``short``: bold, underline, Δ, significance
+#: markers); below the table in small type (``footnote``); nowhere (``none``). What the
+#: caption leaves out is kept in the supplement's methods.
+CAPTION_NOTES = ("full", "short", "footnote", "none")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _SHARED_KEYS = {
     "layout", "caption", "label", "title", "wide", "systems", "datasets", "supplement",
+    "caption_notes",
 }  # fmt: skip
 _LAYOUT_KEYS: dict[str, set[str]] = {
     "main": {"metrics", "average"},
@@ -82,6 +88,7 @@ class TableSpec:
     label: str | None = None
     title: str | None = None
     wide: bool | None = None  # None: decided from the content
+    caption_notes: str | None = None  # None: output.caption_notes
     metrics: tuple[str, ...] = ()
     datasets: tuple[DatasetColumns, ...] = ()
     systems: tuple[str, ...] = ()
@@ -145,6 +152,7 @@ def parse_table_spec(r: TomlReader, name: str, t: Any) -> TableSpec:
         "systems": r.str_list(t, w, "systems", ()),
         "datasets": _dataset_columns(r, t, w),
         "supplement": r.bool_(t, w, "supplement", True),
+        "caption_notes": caption_notes(r, t, w),
     }
     return TableSpec(**common, **_LAYOUT_PARSERS[layout](r, t, w))
 
@@ -268,3 +276,10 @@ _LAYOUT_PARSERS = {
     "grid": _grid_keys,
     "sensitivity": _sensitivity_keys,
 }
+
+
+def caption_notes(r: TomlReader, t: Mapping[str, Any], w: str) -> str | None:
+    """A table's own ``caption_notes`` (None: ``output.caption_notes`` applies)."""
+    if "caption_notes" not in t:
+        return None
+    return r.choice(t, w, "caption_notes", CAPTION_NOTES, "full")

@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from irtables.base.header import header_line
+from irtables.base.markdown import code_span, escape_markdown
 from irtables.base.texttable import text_table
 from irtables.diff.compute import CellChange, DiffReport, MeanChange, Presence
 from irtables.errors import UnknownNameError, unknown_name_message
@@ -119,16 +120,13 @@ def _paint(row: list[str], m: MeanChange) -> list[str]:
     return [f"{colour}{cell}{_RESET}" if i in (5, 6, 8) else cell for i, cell in enumerate(row)]
 
 
-def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
 def _markdown(report: DiffReport) -> str:
-    out = [f"## irtables diff: `{report.old_label}` → `{report.new_label}`", ""]
+    old, new = code_span(report.old_label), code_span(report.new_label)
+    out = [f"## irtables diff: {old} → {new}", ""]
     if report.identical:
         return "\n".join([*out, "No differences.", ""])
     if report.means:
-        rows = [[_md_escape(c) for c in _mean_row(m)] for m in report.means]
+        rows = [[escape_markdown(c) for c in _mean_row(m)] for m in report.means]
         for row, m in zip(rows, report.means, strict=True):
             if m.significant:
                 row[5] = f"**{row[5]}**"
@@ -137,9 +135,13 @@ def _markdown(report: DiffReport) -> str:
         out += ["", _legend(report) + ".", ""]
     if report.presence:
         out += ["### Appeared or disappeared", ""]
-        out += [f"- {p.change} {p.kind} `{p.item}`" for p in report.presence] + [""]
+        out += [f"- {p.change} {p.kind} {code_span(p.item)}" for p in report.presence] + [""]
     if report.cells:
-        rows = [[_md_escape(c) for c in _cell_row(x)] for x in report.cells]
+        # old and new are Markdown already: bold best, italic second, markers
+        rows = [
+            [c if j in (4, 5) else escape_markdown(c) for j, c in enumerate(_cell_row(x))]
+            for x in report.cells
+        ]
         out += ["### Table cells that change", ""]
         out += [text_table(rows, _CELL_HEADERS, style="github")]
         out += ["", "**bold**: best, _italic_: second best (underlined in the paper).", ""]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from irtables.base.header import header_line
+from irtables.base.markdown import escape_markdown
 from irtables.base.texttable import Style, text_table
 from irtables.errors import UnknownNameError, unknown_name_message
 from irtables.stats.comparisons import COLUMNS, Comparisons, comparison_row
@@ -142,10 +143,13 @@ def format_comparisons(comparisons: Comparisons, fmt: str = "terminal", digits: 
     ]
     headers = [label for _, label in _SHOWN]
     style: Style = "github" if fmt == "markdown" else "simple"
+    if fmt == "markdown":  # names from the data stay text
+        rows = [[escape_markdown(v) for v in row] for row in rows]
+        headers = [escape_markdown(h) for h in headers]
     table = text_table(rows, headers, style=style)
     legend = _legend(comparisons)
     if fmt == "markdown":
-        return f"{header_line('<!--')} -->\n\n{table}\n\n{legend}\n"
+        return f"{header_line('<!--')} -->\n\n{table}\n\n{escape_markdown(legend)}\n"
     return f"{table}\n{legend}\n"
 
 

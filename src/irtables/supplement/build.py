@@ -108,6 +108,8 @@ def build_supplement(
         used = _used_metrics(results, config, built)
         queries = {d: int(n) for d, n in _query_counts(results).items() if d in used}
         model = methods_model(config, used, queries, built.comparisons, across=across.summary)
+        dropped = tuple((t.title, t.dropped_notes) for t in built.tables if t.dropped_notes)
+        model = replace(model, table_notes=dropped)
         context = {
             **_context(config, built, stems, analyses, figures, notes, model),
             **across.context,

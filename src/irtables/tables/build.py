@@ -23,7 +23,7 @@ from irtables.tables.layouts import (
     dropped_main_metrics,
     missing_policy,
 )
-from irtables.tables.model import Cell, Row, RowGroup, TableModel
+from irtables.tables.model import Cell, KeyNote, Row, RowGroup, TableModel
 from irtables.tables.significance import (
     Significance,
     legend,
@@ -92,7 +92,13 @@ def build_all(
         tables = [_with_legend(t, interval_note(config.compare.interval)) for t in tables]
     out = config.output
     tables = [
-        replace(t, wide=out.wide if t.wide is None else t.wide, resize=out.resize) for t in tables
+        replace(
+            t,
+            wide=out.wide if t.wide is None else t.wide,
+            resize=out.resize,
+            caption_notes=config.caption_notes_of(t.name) or out.caption_notes,
+        )
+        for t in tables
     ]
     for t in tables:  # two rows shown as "BM25" in one group: which is which?
         for g in t.groups:
@@ -209,7 +215,8 @@ def _tested(table: TableModel, sig: Significance) -> bool:
 
 
 def _with_legend(table: TableModel, text: str) -> TableModel:
-    return replace(table, notes=(*table.notes, text)) if text else table
+    """The table with ``text`` (what its marks mean) as its last caption note."""
+    return replace(table, notes=(*table.notes, KeyNote(text))) if text else table
 
 
 def pad_markers(table: TableModel) -> TableModel:
