@@ -54,7 +54,7 @@ def test_methods_golden(
 
 
 def test_the_two_configurations_differ(rendered: dict[str, dict[str, str]]) -> None:
-    example, toy = rendered["example"]["methods.md"], rendered["toy"]["methods.md"]
+    example, toy = (" ".join(rendered[s]["methods.md"].split()) for s in ("example", "toy"))
     assert "Holm correction" in example and "Bonferroni correction" in toy
-    assert "{1, 3, 5, 10, 20, 100, 1000}" in example and "{5, 10}" in toy
+    assert r"\{1, 3, 5, 10, 20, 100, 1000\}" in example and r"\{5, 10\}" in toy
     assert "2 on TREC CAsT 2021" in example

@@ -86,3 +86,42 @@ def test_only_ascii_digits_make_numbers_in_names(name: str) -> None:
 
 def test_a_leading_zero_is_the_same_cutoff() -> None:
     assert parse_measure("P@007") == parse_measure("P_7") == parse_measure("P@7")
+
+
+def test_a_cutoff_glued_to_a_trec_eval_name_is_suggested_with_it() -> None:
+    with pytest.raises(UnknownNameError, match="did you mean 'ndcg_cut_10'"):
+        parse_measure("ndcg_cut10")
+
+
+@pytest.mark.parametrize(
+    ("name", "canonical"),
+    [("RBP(p=0.1234567)", "RBP(p=0.1234567)"), ("RBP(p=0.95)", "RBP(p=0.95)"),
+     ("RBP", "RBP(p=0.8)"), ("IPrec@0.1234567", "IPrec@0.1234567"), ("IPrec@1.0", "IPrec@1")],
+)  # fmt: skip
+def test_parameters_keep_every_digit(name: str, canonical: str) -> None:
+    m = parse_measure(name)
+    assert m.name == canonical
+    assert parse_measure(m.name) == m  # the name gives back the same parameter
+
+
+def test_rbp_is_computed_with_the_parameter_of_its_name() -> None:
+    import pandas as pd
+
+    from irtables import evaluate
+
+    qrels = pd.DataFrame([("q", "a", 1), ("q", "c", 1)], columns=["query", "docid", "relevance"])
+    run = pd.DataFrame(
+        [("q", "a", 3.0), ("q", "b", 2.0), ("q", "c", 1.0)], columns=["query", "docid", "score"]
+    )
+    (value,) = evaluate(qrels, run, "RBP(p=0.1234567)").frame["value"]
+    p = 0.1234567  # relevant at ranks 1 and 3: (1 - p)(1 + p^2), Moffat & Zobel's definition
+    assert value == (1 - p) * (1 + p**2)
+    assert value != pytest.approx((1 - 0.123457) * (1 + 0.123457**2), rel=1e-9, abs=0)
+
+
+def test_the_cache_key_keeps_every_digit_of_a_parameter() -> None:
+    from irtables.evaluator.values import check_options
+
+    a = check_options(["RBP(p=0.1234567)"], per_query=True).describe()
+    b = check_options(["RBP(p=0.1234568)"], per_query=True).describe()
+    assert "RBP(p=0.1234567)" in a and a != b

@@ -9,14 +9,14 @@ the command line prints. :func:`to_trec_eval` writes trec_eval's layout from a
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from irtables.measures import Measure, parse_measure
+from irtables.measures import FAMILIES, parse_measure
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 TSV_HEADER = ("system", "query", "metric", "value")
 #: The query of the rows that hold a mean over the queries.
 MEAN_QUERY = "mean"
-COUNT_FAMILIES = frozenset({"NumRet", "NumRel", "NumRelRet"})
 
 
 def trec_eval_name(metric: str, relevance: int = 1) -> str:
@@ -46,28 +45,21 @@ def trec_eval_name(metric: str, relevance: int = 1) -> str:
     m = parse_measure(metric)
     if m.rel is not None and m.rel != relevance:
         return m.name
-    return _TREC_NAMES.get(m.family, _no_name)(m) or m.name
+    fam = FAMILIES.get(m.family)
+    name = fam.trec_eval_name(m) if fam is not None and m.extra is None else None
+    return name or m.name
 
 
-def _no_name(m: Measure) -> str | None:
-    return None
+def is_count(metric: str) -> bool:
+    """Whether a metric's values are counts (summed over queries in the ``all`` line).
 
-
-_TREC_NAMES: dict[str, Callable[[Measure], str | None]] = {
-    "P": lambda m: f"P_{m.k}",
-    "R": lambda m: f"recall_{m.k}",
-    "nDCG": lambda m: "ndcg" if m.k is None else f"ndcg_cut_{m.k}",
-    "AP": lambda m: "map" if m.k is None else f"map_cut_{m.k}",
-    "RR": lambda m: "recip_rank" if m.k is None else None,
-    "Rprec": lambda m: "Rprec",
-    "Bpref": lambda m: "bpref",
-    "Success": lambda m: f"success_{m.k}",
-    "IPrec": lambda m: f"iprec_at_recall_{m.param or 0.0:.2f}",
-    "11pt": lambda m: "11pt_avg",
-    "NumRet": lambda m: "num_ret",
-    "NumRel": lambda m: "num_rel",
-    "NumRelRet": lambda m: "num_rel_ret",
-}
+    Examples
+    --------
+    >>> is_count("num_rel_ret"), is_count("AP")
+    (True, False)
+    """
+    m = parse_measure(metric)
+    return m.extra is None and FAMILIES[m.family].count
 
 
 def summary_values(
@@ -90,7 +82,7 @@ def summary_values(
         family = parse_measure(str(metric)).family
         if family == "NumRel" and complete_num_rel is not None:
             total = float(complete_num_rel[str(system)])
-        value = total if family in COUNT_FAMILIES else total / max(len(values), 1)
+        value = total if is_count(str(metric)) else total / max(len(values), 1)
         rows.append((str(system), str(metric), value, len(values)))
     return pd.DataFrame(rows, columns=["system", "metric", "value", "n"])
 
@@ -132,7 +124,7 @@ def _line(metric: str, query: str, value: float, relevance: int = 1) -> str:
 def _trec_eval_label(metric: str, relevance: int) -> tuple[str, bool]:
     """trec_eval's padded name of a metric, and whether its values are counts."""
     name = trec_eval_name(metric, relevance)
-    return f"{name:<22}", parse_measure(metric).family in COUNT_FAMILIES
+    return f"{name:<22}", is_count(metric)
 
 
 def format_tsv(runs: Sequence[RunValues], queries: Sequence[str], *, per_query: bool) -> str:
@@ -195,7 +187,7 @@ def format_trec_eval(
             family = parse_measure(metric).family
             if family == "NumRel" and complete:
                 total = float(v.relevant_total)
-            value = total if family in COUNT_FAMILIES else total / max(n_queries, 1)
+            value = total if is_count(metric) else total / max(n_queries, 1)
             out.write(_line(metric, "all", value, relevance))
     return out.getvalue()
 

@@ -189,29 +189,42 @@ def bpref(j: Judged) -> FloatArray:
     return _ratio(j.per_query(weights), j.num_rel)
 
 
-def gains(j: Judged, exponential: bool) -> FloatArray:
-    """Gain of each row: the grade (trec_eval), or ``2**grade - 1``; unjudged gain 0."""
+def gains(j: Judged, exponential: bool, level: int | None = None) -> FloatArray:
+    """Gain of each row: the grade (trec_eval), or ``2**grade - 1``; unjudged gain 0.
+
+    ``level`` drops the judgements below it first (ranx's ``-l``): they gain 0.
+    """
     grade = np.maximum(j.ranking.judgement, 0).astype(np.float64)
+    if level is not None:
+        grade = np.where(j.ranking.judgement >= level, grade, 0.0)
     return np.exp2(grade) - 1.0 if exponential else grade
 
 
-def ndcg(j: Judged, k: int | None = None, *, exponential: bool = False) -> FloatArray:
+def ndcg(
+    j: Judged, k: int | None = None, *, exponential: bool = False, level: int | None = None
+) -> FloatArray:
     """nDCG (nDCG@k), discount ``1/log2(rank + 1)``, ideal ranking from the qrels.
 
     Linear gain (the grade) is trec_eval's ``ndcg``/``ndcg_cut`` (m_ndcg.c,
     m_ndcg_cut.c). ``exponential=True`` uses ``2**grade - 1`` (Burges et al., ICML 2005,
     "Learning to rank using gradient descent", eq. for NDCG; ``nDCG_exp``).
-    Relevance thresholds do not apply: gain is always the raw grade.
+    The relevance threshold of the view does not apply: gain is the raw grade. A
+    ``level`` (ranx's ``ndcg@10-l2``) drops the judgements below it from both the
+    ranking and the ideal one, as ranx does; the others keep their grade.
     """
     disc = 1.0 / np.log2(j.ranking.rank + 1.0)
-    dcg = j.per_query(np.where(_within(j, k), gains(j, exponential) * disc, 0.0))
-    return _ratio(dcg, ideal_dcg(j, k, exponential))
+    dcg = j.per_query(np.where(_within(j, k), gains(j, exponential, level) * disc, 0.0))
+    return _ratio(dcg, ideal_dcg(j, k, exponential, level))
 
 
-def ideal_dcg(j: Judged, k: int | None, exponential: bool) -> FloatArray:
-    """DCG of the qrels' best ordering of each query, cut at ``k``."""
+def ideal_dcg(j: Judged, k: int | None, exponential: bool, level: int | None = None) -> FloatArray:
+    """DCG of the qrels' best ordering of each query, cut at ``k``; grades below ``level``
+    (when given) are dropped."""
     index = j.index
     q, g, pos = index.ideal_order
+    if level is not None and level > 1:
+        kept = g >= level  # the order is by grade: the kept grades lead each query
+        q, g, pos = q[kept], g[kept], pos[kept]
     gain = np.exp2(g) - 1.0 if exponential else g
     if k is not None:
         gain = np.where(pos <= k, gain, 0.0)

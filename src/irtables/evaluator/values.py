@@ -16,26 +16,10 @@ import numpy as np
 import numpy.typing as npt
 
 from irtables.errors import InputError
-from irtables.evaluator.ranking import (
-    FloatArray,
-    Judged,
-    average_precision,
-    bpref,
-    eleven_point,
-    err,
-    interpolated_precision,
-    judged,
-    ndcg,
-    precision,
-    r_precision,
-    rbp,
-    recall,
-    reciprocal_rank,
-    success,
-)
+from irtables.evaluator.ranking import FloatArray, Judged
 from irtables.evaluator.trec import IntArray, JudgementIndex, Ranking, rank_run
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion
-from irtables.measures import Measure, at_threshold, parse_measure
+from irtables.measures import FAMILIES, Measure, at_threshold, compute_function, parse_measure
 from irtables.model.runs import Run
 
 MissingQueries = Literal["ignore", "zero"]
@@ -49,26 +33,21 @@ def _k(m: Measure) -> int:
     return m.k
 
 
-FAMILY_FUNCTIONS: dict[str, Callable[[Judged, Measure], FloatArray]] = {
-    "P": lambda j, m: precision(j, _k(m)),
-    "R": lambda j, m: recall(j, _k(m)),
-    "Success": lambda j, m: success(j, _k(m)),
-    "AP": lambda j, m: average_precision(j, m.k),
-    "RR": lambda j, m: reciprocal_rank(j, m.k),
-    "Rprec": lambda j, m: r_precision(j),
-    "Bpref": lambda j, m: bpref(j),
-    "nDCG": lambda j, m: ndcg(j, m.k),
-    "nDCG_exp": lambda j, m: ndcg(j, m.k, exponential=True),
-    "ERR": lambda j, m: err(j, _k(m), max(j.index.top_grade, 1)),
-    "RBP": lambda j, m: rbp(j, 0.8 if m.param is None else m.param),
-    "IPrec": lambda j, m: interpolated_precision(j, (m.param or 0.0,))[0],
-    "11pt": lambda j, m: eleven_point(j),
-    "Judged": lambda j, m: judged(j, _k(m)),
-    "NumRet": lambda j, m: j.ranking.lengths.astype(np.float64),
-    "NumRel": lambda j, m: j.num_rel.astype(np.float64),
-    "NumRelRet": lambda j, m: j.num_rel_ret.astype(np.float64),
-}
-SUPPORTED_FAMILIES = tuple(FAMILY_FUNCTIONS)
+def supported_families() -> tuple[str, ...]:
+    """The measure families irtables evaluate computes (those whose record names a function)."""
+    return tuple(name for name, f in FAMILIES.items() if f.compute is not None)
+
+
+#: The families computed when this module was imported (the built-in ones); the records
+#: decide: see :func:`supported_families`.
+SUPPORTED_FAMILIES = supported_families()
+
+
+def _compute(m: Measure) -> Callable[[Judged, Measure], FloatArray]:
+    function = compute_function(m.family)
+    if function is None:
+        raise InputError(f"measure {m.name} is not computed by irtables evaluate")
+    return function
 
 
 @dataclass(frozen=True)
@@ -174,7 +153,7 @@ def measure_run(index: JudgementIndex, run: Run, options: Options) -> RunValues:
         level = options.relevance if m.rel is None else m.rel
         if level not in views:
             views[level] = Judged(ranking, index, level, options.trec_eval)
-        rows.append(FAMILY_FUNCTIONS[m.family](views[level], m))
+        rows.append(_compute(m)(views[level], m))
         if len(absent):
             rows[-1] = np.concatenate([rows[-1], _filled(index, level, m, absent)])
     if len(absent):
@@ -261,8 +240,7 @@ def _measures(measures: str | Measure | Sequence[str | Measure], relevance: int)
     out: list[Measure] = []
     for item in items:
         m = at_threshold(item if isinstance(item, Measure) else parse_measure(item), relevance)
-        if m.family not in FAMILY_FUNCTIONS:
-            raise InputError(f"measure {m.name} is not computed by irtables evaluate")
+        _compute(m)
         if m not in out:
             out.append(m)
     if not out:

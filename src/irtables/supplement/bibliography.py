@@ -266,18 +266,6 @@ REFERENCES: dict[str, Reference] = {
     )
 }  # fmt: skip
 
-#: Measure family -> the references that define it.
-FAMILY_CITES: dict[str, tuple[str, ...]] = {
-    "nDCG": ("jarvelin2002",),
-    "nDCG_exp": ("jarvelin2002",),
-    "RR": ("voorhees1999",),
-    "AP": ("buckley2000",),
-    "Bpref": ("buckley2004",),
-    "ERR": ("chapelle2009",),
-    "RBP": ("moffat2008",),
-    "IPrec": ("keen1968",),
-    "11pt": ("keen1968",),
-}
 #: Paired test -> its references (the original and the IR comparison of tests).
 TEST_CITES: dict[str, tuple[str, ...]] = {
     "t": ("student1908", "smucker2007"),

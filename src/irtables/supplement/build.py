@@ -26,7 +26,8 @@ from irtables.supplement.across import across_datasets
 from irtables.supplement.analysis import PerQuery, compare_queries
 from irtables.supplement.bibliography import bibtex
 from irtables.supplement.drawing import FigureDrawing
-from irtables.supplement.methods import methods_model
+from irtables.supplement.methods import MethodsModel, methods_model
+from irtables.supplement.methods_text import render_sections
 from irtables.supplement.templates import render_page
 from irtables.tables import build_all
 from irtables.tables.build import TableSet
@@ -447,7 +448,7 @@ def _context(
     analyses: Sequence[PerQuery],
     figures: Sequence[FigureEntry],
     notes: Sequence[str],
-    model: object,
+    model: MethodsModel,
 ) -> dict[str, object]:
     from irtables.base.header import header_line
 
@@ -468,6 +469,10 @@ def _context(
         "figures": list(figures),
         "notes": list(notes),
         "m": model,
+        "methods": {
+            "latex": render_sections(model, "latex"),
+            "markdown": render_sections(model, "markdown"),
+        },
     }
 
 

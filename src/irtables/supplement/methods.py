@@ -1,8 +1,8 @@
 """The model of the methods text: what was computed, as data for the methods templates.
 
 Pure: built from the configuration, the metrics the tables actually show (per dataset),
-the number of queries and the comparisons that ran. The sentences themselves live in
-``templates/latex/methods.tex.j2`` and ``templates/markdown/methods.md.j2``.
+the number of queries and the comparisons that ran. The sentences are built from it once
+(:mod:`.methods_text`) and laid out per format (:mod:`.prose`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from irtables.supplement.bibliography import (
     AVERAGING_CITES,
     CORRECTION_CITES,
     EFFECT_SIZE_CITES,
-    FAMILY_CITES,
     META_CITES,
     POWER_CITES,
     TEST_CITES,
@@ -31,11 +30,6 @@ from irtables.tables.significance import CORRECTION_NAMES, FAMILY_NAMES, TEST_NA
 
 if TYPE_CHECKING:
     from irtables.supplement.across import AcrossSummary
-
-#: Families whose value depends on the relevance threshold (binary relevance).
-BINARY = frozenset({"P", "R", "AP", "RR", "Success", "Rprec", "Bpref", "IPrec", "11pt"})
-#: The order in which families are described.
-ORDER = ("nDCG", "nDCG_exp", "RR", "AP", "P", "R", "Success", "Rprec", "Bpref", "IPrec", "11pt")
 
 
 @dataclass(frozen=True)
@@ -50,6 +44,7 @@ class MetricEntry:
     description: str
     cites: tuple[str, ...]
     binary: bool
+    levels: tuple[int, ...] = ()  # levels stated in graded measures' names (nDCG(rel=2))
 
 
 @dataclass(frozen=True)
@@ -144,7 +139,7 @@ class MethodsModel:
     @property
     def interpolated(self) -> bool:
         """Whether interpolated precision (IPrec, 11-pt AP) is reported."""
-        return any(m.family in ("IPrec", "11pt") for m in self.metrics)
+        return any(FAMILIES[m.family].interpolated for m in self.metrics if m.family in FAMILIES)
 
     @property
     def one_threshold(self) -> bool:
@@ -245,9 +240,8 @@ def _metric_entries(measures: Sequence[Measure]) -> tuple[MetricEntry, ...]:
     for m in measures:
         if m.extra is None:
             by_family.setdefault(m.family, []).append(m)
-    rank = {f: i for i, f in enumerate(ORDER)}
     out = []
-    for family in sorted(by_family, key=lambda f: (rank.get(f, len(ORDER)), f)):
+    for family in [f for f in FAMILIES if f in by_family]:
         found = by_family[family]
         fam = FAMILIES[family]
         ks = tuple(sorted({m.k for m in found if m.k is not None}))
@@ -259,8 +253,11 @@ def _metric_entries(measures: Sequence[Measure]) -> tuple[MetricEntry, ...]:
                 ks=ks,
                 whole=any(m.k is None for m in found),
                 description=fam.description,
-                cites=FAMILY_CITES.get(family, ()),
-                binary=family in BINARY,
+                cites=fam.cites,
+                binary=fam.threshold,
+                levels=tuple(sorted({m.rel for m in found if m.rel is not None}))
+                if fam.graded_level
+                else (),
             )
         )
     return tuple(out)
@@ -271,7 +268,7 @@ def _threshold(names: Sequence[str]) -> int:
     rels = {
         m.rel
         for m in map(parse_measure, names)
-        if m.family in BINARY and m.extra is None and m.rel is not None
+        if m.extra is None and FAMILIES[m.family].threshold and m.rel is not None
     }
     return max(rels) if rels else 1
 

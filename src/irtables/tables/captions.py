@@ -36,10 +36,7 @@ def describe_numbers(
         notes.append(rel_sentence)
     measures = [parse_measure(m) for d in datasets for m in metrics.get(d, ())]
     families = {m.family for m in measures}
-    if "nDCG" in families:
-        notes.append("NDCG uses the relevance grade as gain (trec_eval).")
-    if "nDCG_exp" in families:
-        notes.append("NDCG-exp uses the exponential gain 2^grade − 1.")
+    notes.extend(f.caption for f in FAMILIES.values() if f.name in families and f.caption)
     counts = [FAMILIES[f].label for f in sorted(families) if f in FAMILIES and FAMILIES[f].count]
     if counts:
         notes.append(f"{', '.join(counts)}: means per query, not sums.")
@@ -112,7 +109,11 @@ def _relevance_sentence(
     by_level: dict[int, list[str]] = {}
     for d in datasets:
         for rel in sorted(
-            {r for m in metrics.get(d, ()) if (r := parse_measure(m).rel) is not None}
+            {
+                m.rel
+                for m in map(parse_measure, metrics.get(d, ()))
+                if m.rel is not None and m.extra is None and FAMILIES[m.family].threshold
+            }
         ):
             by_level.setdefault(rel, []).append(d)
     if not by_level:

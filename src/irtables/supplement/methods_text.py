@@ -1,0 +1,268 @@
+"""The methods text as sentences: built once from the methods model and the measure
+records, laid out as LaTeX or Markdown by :mod:`.prose`.
+
+Each section function returns the blocks of one section; what a measure is, is said by
+its record (:attr:`irtables.measures.Family.method`).
+"""
+
+from __future__ import annotations
+
+from irtables.base.text import join_and
+from irtables.measures import FAMILIES
+from irtables.supplement.methods import MethodsModel, MetricEntry
+from irtables.supplement.prose import Block, Format, Item, Name, Part, Section, Text, render_blocks
+
+_CITE_PLACEHOLDER = "[@]"
+
+
+def methods_sections(m: MethodsModel) -> tuple[Section, ...]:
+    """The sections of the methods text, in order, those that apply only."""
+    sections = [
+        Section("Evaluation measures", _measures(m)),
+        Section("Averaging", _averaging(m)),
+    ]
+    if m.test is not None:
+        sections.append(Section("Statistical significance", _significance(m)))
+    if m.meta_comparisons:
+        sections.append(Section("Across datasets", _across(m)))
+    if m.power is not None:
+        sections.append(Section("Topic-set size", _power(m)))
+    if m.table_notes:
+        sections.append(Section("Table notes", _table_notes(m)))
+    return tuple(sections)
+
+
+def render_sections(m: MethodsModel, fmt: Format) -> list[dict[str, str]]:
+    """The sections laid out in ``fmt``: ``{"title": ..., "body": ...}`` for the templates."""
+    return [
+        {"title": s.title, "body": render_blocks(s.blocks, fmt, m.short)}
+        for s in methods_sections(m)
+    ]
+
+
+def _cite(keys: tuple[str, ...]) -> str:
+    return f"[@{','.join(keys)}]" if keys else ""
+
+
+def _measures(m: MethodsModel) -> tuple[Block, ...]:
+    opening: list[Part] = []
+    if m.ks:
+        ks = ", ".join(str(k) for k in m.ks)
+        opening.append(f"We report the following measures at rank cutoffs $K \\in \\{{{ks}\\}}$.")
+    else:
+        opening.append("We report the following measures.")
+    groups = m.evaluation
+    for g in groups:
+        opening.append(" Per-query values")
+        if len(groups) > 1:
+            opening += [" on ", *_names(g.names)]
+        opening.append(_evaluation(g.version, m.interpolated))
+    blocks = [Block(tuple(opening)), Block(items=tuple(_item(e) for e in m.metrics))]
+    relevance = _relevance(m)
+    if relevance:
+        blocks.append(Block(relevance))
+    return tuple(blocks)
+
+
+def _evaluation(version: str | None, interpolated: bool) -> str:
+    if version is None:
+        return (
+            " were read from the result files as given; the measures are defined as in trec_eval."
+        )
+    if version == "9.0.8":
+        ranked = (
+            " were computed by irtables with the semantics of trec_eval~9.0.8: documents are "
+            "ranked by score, held in single precision as trec_eval~9.0.8 holds it (scores "
+            "equal as 32-bit floats tie), ties broken by document identifier in descending order"
+        )
+        cut = r"$\lfloor rR + 0.9 \rfloor$"
+    else:
+        ranked = (
+            f" were computed by irtables with the semantics of trec_eval~{version}: documents "
+            "are ranked by score in double precision, ties broken by document identifier in "
+            "descending order"
+        )
+        cut = r"$\mathrm{round}(rR)$"
+    if interpolated:
+        ranked += (
+            "; interpolated precision at recall level $r$ is read at the rank of relevant "
+            f"document number {cut}, $R$ the number of relevant documents"
+        )
+    return ranked + "."
+
+
+def _item(e: MetricEntry) -> Item:
+    fam = FAMILIES.get(e.family)
+    if fam is None or not fam.method:
+        text = e.description[:1].upper() + e.description[1:] + _CITE_PLACEHOLDER + "."
+        sentences = [text]
+    else:
+        sentences = [fam.method]
+        if e.whole and fam.method_whole:
+            sentences.append(fam.method_whole)
+        if e.ks and fam.method_cut:
+            sentences.append(fam.method_cut)
+    body = " ".join(sentences).replace(_CITE_PLACEHOLDER, _cite(e.cites))
+    return Item(e.label, (body,))
+
+
+def _relevance(m: MethodsModel) -> Text:
+    parts: list[Part] = []
+    if m.any_binary:
+        parts.append(
+            "Binary measures count a document as relevant when its relevance grade is at least "
+        )
+        if m.one_threshold:
+            parts.append(str(m.datasets[0].relevance if m.datasets else 1))
+        else:
+            for i, d in enumerate(m.datasets):
+                parts += [", " if i else "", f"{d.relevance} on ", Name(d.name)]
+        parts.append("; negative grades never count.")
+    graded = [e for e in m.metrics if e.family in FAMILIES and FAMILIES[e.family].graded_level]
+    if graded:
+        labels = join_and(sorted({FAMILIES[e.family].label for e in graded}, key=str.lower))
+        verb = "is" if len(graded) == 1 else "are"
+        parts.append(
+            f"{' ' if parts else ''}{labels} {verb} graded: the relevance threshold does not "
+            "change the gains, the grades are summed as they are."
+        )
+        levels = sorted({r for e in graded for r in e.levels})
+        if levels:
+            shown = ", ".join(f"{labels}(rel≥{r})" for r in levels)
+            parts.append(
+                f" Where a level $\\ell$ is stated ({shown}), judgements below grade $\\ell$ are "
+                "dropped first, as ranx does."
+            )
+    return tuple(parts)
+
+
+def _averaging(m: MethodsModel) -> tuple[Block, ...]:
+    parts: list[Part] = [
+        f"Every value reported is a macro average{_cite(m.averaging_cites)}: the arithmetic "
+        "mean of the per-query values, each query weighing the same, over the queries of each "
+        "dataset: "
+    ]
+    for i, d in enumerate(m.datasets):
+        parts += [", " if i else "", f"{d.queries} on ", Name(d.name)]
+    parts.append(". ")
+    parts.append(
+        {
+            "error": "All systems of a dataset were evaluated on the same queries.",
+            "intersect": "Where systems of a dataset cover different queries, only the queries "
+            "common to all of them are used.",
+        }.get(m.missing, "A query missing from a system's results scores $0$ for that system.")
+    )
+    return (Block(tuple(parts)),)
+
+
+def _significance(m: MethodsModel) -> tuple[Block, ...]:
+    t = m.test
+    assert t is not None
+    ablation = ", and each ablation row with the full model of its group," if m.ablation else ""
+    parts: list[Part]
+    if m.all_pairs:
+        parts = ["Every pair of systems is compared"]
+    elif m.baselines_text:
+        parts = [
+            "Each system is compared with the baseline of its dataset (",
+            Name(m.baselines_text),
+            ")" + ablation,
+        ]
+    else:
+        parts = [
+            "Each system is compared with ",
+            Name(m.baseline or "the first system of its dataset"),
+            ablation,
+        ]
+    alpha = f"$\\alpha = {t.alpha_text}$"
+    if t.test == "tukey":
+        parts.append(
+            f" with Tukey's HSD test{_cite(t.cites)} on the two-way design of systems $\\times$ "
+            "topics (a two-way ANOVA without replication, topics as blocks): each difference of "
+            "means is divided by $\\sqrt{V_E/n}$, with $V_E$ the residual variance and $n$ the "
+            "number of topics, and referred to the studentized range distribution for all the "
+            f"systems of the dataset with the residual degrees of freedom; {alpha}. The "
+            "p-values are adjusted for all pairs by this procedure (the raw p-value is the "
+            "t-test of the pair on $V_E$)."
+        )
+    elif t.test == "randomized-tukey":
+        parts.append(
+            f" with the randomized Tukey HSD test{_cite(t.cites)}: in each trial, the scores of "
+            "the systems are permuted within every topic, and the largest difference between "
+            "two system means is recorded; a pair's p-value is the share of trials whose "
+            "largest difference reaches the pair's observed difference, $(b+1)/(B+1)$ for $B$ "
+            f"random trials (or exact when all arrangements were enumerated); {alpha}. This "
+            "controls the family-wise error over all pairs (the raw p-value compares the "
+            "pair's own permuted difference)."
+        )
+    else:
+        parts += [
+            " with a ",
+            Name(t.name),
+            f"{_cite(t.cites)} on the per-query values, paired by query; the alternative is "
+            f"{t.alternative} and {alpha}. ",
+        ]
+        if t.correction == "none":
+            parts.append(
+                "No correction for multiple testing is applied; a difference is significant "
+                "when its p-value is at most $\\alpha$."
+            )
+        else:
+            parts.append(
+                f"The p-values are adjusted with the {t.correction_name}"
+                f"{_cite(t.correction_cites)} {t.family}; a difference is significant when its "
+                "adjusted p-value is at most $\\alpha$."
+            )
+    one_sided = "one-sided " if t.one_sided else ""
+    parts += [
+        f" There are {t.comparisons} comparisons in all. For each comparison we report the "
+        f"mean difference with its {one_sided}95% confidence interval (method: ",
+        Name(", ".join(t.intervals)),
+        f") and Cohen's $d_z${_cite(m.effect_cites)}, the mean difference divided by the "
+        "standard deviation of the differences. Test procedure as run: ",
+        Name("; ".join(t.methods)),
+        ".",
+    ]
+    return (Block(tuple(parts)),)
+
+
+def _across(m: MethodsModel) -> tuple[Block, ...]:
+    text = (
+        "Comparisons made on two datasets or more are combined by a random-effects "
+        f"meta-analysis{_cite(m.meta_cites)}. On each dataset, the effect is the standardized "
+        "mean difference of the paired per-query values, Hedges' $g = J\\,\\bar d / s_d$ with "
+        "$J = 1 - 3/(4(n-1)-1)$ and variance $1/n + g^2/(2n)$; the effects are pooled with "
+        "DerSimonian and Laird's estimate of the between-dataset variance $\\tau^2$, and $I^2$ "
+        "is the share of the variation between datasets that is heterogeneity rather than "
+        f"chance. {m.meta_comparisons} comparisons are pooled; the forest plots show every "
+        "dataset's effect."
+    )
+    return (Block((text,)),)
+
+
+def _power(m: MethodsModel) -> tuple[Block, ...]:
+    p = m.power
+    assert p is not None
+    text = (
+        "For each dataset and measure we report the minimum difference that a paired t-test "
+        f"on the topics at hand detects with power {p.power:g} at $\\alpha = {p.alpha:g}$ "
+        f"({p.alternative}), and the number of topics needed to detect differences of "
+        f"{m.differences_text}{_cite(m.power_cites)}. The standard deviation of per-topic "
+        "differences is estimated as $\\sqrt{2 V_E}$ from the residual variance $V_E$ of a "
+        "two-way ANOVA of all the dataset's systems (the mean, over the pairs of systems, of "
+        "the variance of their differences); power uses the noncentral t distribution."
+    )
+    return (Block((text,)),)
+
+
+def _table_notes(m: MethodsModel) -> tuple[Block, ...]:
+    """What each table's caption leaves out (``caption_notes``), said here instead."""
+    items = tuple(Item(title, (Name(" ".join(notes)),)) for title, notes in m.table_notes)
+    return (Block(("What the tables' captions leave out (`caption_notes`):",)), Block(items=items))
+
+
+def _names(names: tuple[str, ...]) -> list[Part]:
+    out: list[Part] = []
+    for i, n in enumerate(names):
+        out += [", " if i else "", Name(n)]
+    return out
