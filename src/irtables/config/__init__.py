@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +132,46 @@ class CompareSettings:
         """The baseline(s) of ``dataset``: its own if configured, else the global ones."""
         own = dict(self.dataset_baselines)
         return own.get(dataset, self.baseline)
+
+    def with_baselines(self, values: Sequence[str]) -> CompareSettings:
+        """These settings with ``values`` as the baselines (``--baseline``, or the
+        ``baseline`` of the file): ``none`` alone turns the markers off, ``DATASET=SYSTEM``
+        names one dataset's baseline, anything else every dataset's.
+
+        Examples
+        --------
+        >>> s = CompareSettings(baseline=("bm25",))
+        >>> s.with_baselines(["none"]).enabled
+        False
+        >>> s.with_baselines(["dl19=dense"]).baselines_of("dl19")
+        ('dense',)
+        """
+        if tuple(v.lower() for v in values) == ("none",):
+            return replace(self, baseline=(), dataset_baselines=(), all_pairs=False, markers=False)
+        every, per = baseline_overrides(values)
+        return replace(self, baseline=every, dataset_baselines=per)
+
+    def overridden(self, **changes: Any) -> CompareSettings:
+        """These settings with every change that is not None (command-line options win).
+
+        A test changed to an all-pairs procedure (``tukey``) without a correction drops
+        the configured correction: the procedure adjusts for all pairs itself.
+
+        Examples
+        --------
+        >>> s = CompareSettings(correction="holm")
+        >>> s.overridden(test="tukey", all_pairs=True).correction is None
+        True
+        >>> s.overridden(alpha=0.01, test=None).alpha, s.overridden(all_pairs=False).all_pairs
+        (0.01, False)
+        """
+        given = {k: v for k, v in changes.items() if v is not None}
+        unknown = sorted(set(given) - set(self.__dataclass_fields__))
+        if unknown:
+            raise TypeError(f"unknown compare setting {unknown[0]!r}")
+        if given.get("test") in ALL_PAIRS_TEST_NAMES and "correction" not in given:
+            given["correction"] = None
+        return replace(self, **given)
 
     def baseline_spec(self, datasets: Sequence[str]) -> list[str] | dict[str, tuple[str, ...]]:
         """What :func:`~irtables.stats.compare` takes as ``baseline``: a list, or per dataset.
@@ -396,6 +436,9 @@ def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
     d = CompareSettings()
     r.only(t, w, set(CompareSettings.__dataclass_fields__) - {"dataset_baselines"})
     baselines, per_dataset = _baselines(r, t)
+    no_markers = tuple(b.lower() for b in baselines) == ("none",)
+    if no_markers:
+        baselines = ()
     alpha = _fraction(r, t, "alpha", d.alpha)
     resamples = r.int_(t, w, "resamples", d.resamples)
     if resamples < 1:
@@ -404,7 +447,7 @@ def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
     correction = None
     if "correction" in t:
         correction = r.choice(t, w, "correction", CORRECTION_NAMES, "holm")
-        if test in ALL_PAIRS_TEST_NAMES:
+        if test in ALL_PAIRS_TEST_NAMES and correction != "none":
             raise r.error(
                 f"{w}.correction",
                 f"no correction with test {test} (it adjusts for all pairs itself)",
@@ -430,7 +473,7 @@ def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
         alternative=r.choice(t, w, "alternative", ("two-sided", "greater", "less"), d.alternative),
         resamples=resamples,
         seed=r.int_(t, w, "seed", d.seed),
-        markers=r.bool_(t, w, "markers", d.markers),
+        markers=r.bool_(t, w, "markers", d.markers) and not no_markers,
         better=r.text(t, w, "better") or d.better,
         worse=r.text(t, w, "worse") or d.worse,
         interval=r.choice(t, w, "interval", INTERVALS, d.interval),
