@@ -193,6 +193,13 @@ class MainTable:
     average: bool = False
     caption: str | None = None
     label: str = "tab:main"
+    # the systems shown and their order (empty: every system), for every dataset or per dataset
+    systems: tuple[str, ...] = ()
+    dataset_systems: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def systems_of(self, dataset: str) -> tuple[str, ...]:
+        """The configured systems of ``dataset``, in order (empty: every system)."""
+        return dict(self.dataset_systems).get(dataset, self.systems)
 
 
 @dataclass(frozen=True)
@@ -599,12 +606,25 @@ def _wide(r: TomlReader, t: Mapping[str, Any], w: str) -> bool | None:
 
 def _main(r: TomlReader, t: Mapping[str, Any]) -> MainTable:
     w = "tables.main"
-    r.only(t, w, {"layout", "metrics", "average", "caption", "label"})
+    r.only(t, w, {"layout", "metrics", "average", "caption", "label", "systems"})
+    every: tuple[str, ...] = ()
+    per: list[tuple[str, tuple[str, ...]]] = []
+    value = t.get("systems", [])
+    if isinstance(value, dict):
+        for dataset in value:
+            ids = r.str_list(value, f"{w}.systems", dataset, ())
+            if not ids:
+                raise r.error(f"{w}.systems.{dataset}", "a non-empty list of system ids", ids)
+            per.append((dataset, ids))
+    else:
+        every = r.str_list(t, w, "systems", ())
     return MainTable(
         metrics=r.str_list(t, w, "metrics", DEFAULT_MAIN_METRICS),
         average=r.bool_(t, w, "average", False),
         caption=r.text(t, w, "caption"),
         label=r.label(t, w, "label", MainTable.label),
+        systems=every,
+        dataset_systems=tuple(per),
     )
 
 

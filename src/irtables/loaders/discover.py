@@ -355,7 +355,7 @@ def _load_dataset(
 ) -> list[LoadedFile]:
     """The files of one dataset folder: systems as files, or as folders of runs."""
     inside = _visible(folder, walk)
-    if not inside and _visible(folder):
+    if _only_inputs(folder, walk):
         return []  # a folder of the configuration's qrels or runs
     before = len(walk.skipped)
     files = _load_files(inside, input_format, folder.name, walk, read)
@@ -372,7 +372,7 @@ def _load_runs(
 ) -> list[LoadedFile]:
     """The runs of one system folder ``<dataset>/<system>/<seed>.<ext>``."""
     inside = _visible(folder, walk)
-    if not inside and _visible(folder):
+    if _only_inputs(folder, walk):
         return []
     nested = [e for e in inside if e.is_dir()]
     if nested:
@@ -446,6 +446,20 @@ def _visible(folder: Path, walk: _Walk | None = None) -> list[Path]:
             continue
         out.append(entry)
     return out
+
+
+def _only_inputs(folder: Path, walk: _Walk, *, depth: int = 2) -> bool:
+    """Whether ``folder`` holds the configuration's qrels and runs (files the walk skips)
+    and nothing else but folders of them (hidden files aside)."""
+    found = False
+    for entry in _visible(folder):
+        named = bool(walk.skip) and entry.resolve() in walk.skip
+        if not named and not (
+            entry.is_dir() and depth > 0 and _only_inputs(entry, walk, depth=depth - 1)
+        ):
+            return False
+        found = True
+    return found
 
 
 def _only_outputs(folder: Path, walk: _Walk, *, depth: int) -> bool:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from irtables.config import CONFIG_NAME, CompareSettings, Config, find_config
-from irtables.errors import InputError
+from irtables.errors import ConfigError, InputError, unknown_name_message
 
 if TYPE_CHECKING:
     from irtables.lint import LintReport
@@ -167,6 +167,7 @@ def load_study(
     evaluated = evaluate_datasets(cfg, base, progress=progress, jobs=jobs, cache=cache)
     if evaluated is None:
         files = read_files(root, input_format=input_format, bounds=bounds)
+        check_ids(cfg, files.results)
         return Study(cfg, files.results, base, root, files)
     inputs = configured_inputs(cfg, base)
     files = read_files(
@@ -180,7 +181,28 @@ def load_study(
             path=str(root),
         )
     results = ResultSet.concat([files.results, evaluated])
+    check_ids(cfg, results)
     return Study(cfg, results, base, root, files)
+
+
+def check_ids(config: Config, results: ResultSet) -> None:
+    """Refuse a ``[[datasets]]`` or ``[[systems]]`` id that names nothing in the results:
+    a typo would silently lose its display name (and a dataset its place in the order).
+
+    Raises
+    ------
+    ConfigError
+        Naming the key, the id and the closest id of the results.
+    """
+    for key, entries, known in (
+        ("datasets", config.datasets, results.datasets()),
+        ("systems", config.systems, results.systems()),
+    ):
+        present = set(known)
+        for i, entry in enumerate(entries):
+            if entry.id not in present:
+                what = unknown_name_message(key[:-1], entry.id, known)
+                raise ConfigError(f"{config.path or '<config>'}: {key}[{i}].id: {what}")
 
 
 def study_path(path: Path, config: str | Path | None) -> tuple[Path, Path | None]:

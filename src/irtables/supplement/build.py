@@ -226,6 +226,21 @@ def _query_counts(results: ResultSet) -> dict[str, int]:
     return {str(d): int(n) for d, n in counts.items()}
 
 
+def table_number(title: str) -> str | None:
+    """The number in a title ``Table S2`` (``S2``), for LaTeX to print the same; None for
+    a title of another form (LaTeX then counts).
+
+    Examples
+    --------
+    >>> table_number("Table S2"), table_number("Table 3"), table_number("Results & more")
+    ('S2', '3', None)
+    """
+    import re
+
+    found = re.fullmatch(r"Table ([A-Z]?[0-9]+)", title)
+    return found.group(1) if found else None
+
+
 def _in_supplement(table: TableModel, config: Config) -> bool:
     """Tables of a ``[tables.<name>]`` with ``supplement = false`` stay out of it."""
     spec = _spec(config, table)
@@ -455,7 +470,10 @@ def _context(
     return {
         "generated_tex": header_line("%"),
         "generated_md": header_line("<!--") + " -->",
-        "tables": [{"name": stems[t.name], "title": t.title} for t in built.tables],
+        "tables": [
+            {"name": stems[t.name], "title": t.title, "number": table_number(t.title)}
+            for t in built.tables
+        ],
         "significance": report.significance_rows(comparisons, dn, sn) if comparisons else [],
         "sig_header": report.SIG_HEADER,
         "wtl": report.wtl_rows(analyses, dn, sn),
