@@ -7,6 +7,7 @@ arithmetic on them, never from the code under test alone.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -73,7 +74,8 @@ def test_study_table_and_compare_are_what_the_commands_write(tmp_path: Path) -> 
     code, text = _run("compare", str(root), "--test", "wilcoxon", "-o", str(tmp_path / "c.csv"))
     assert code == 0, text
     expected = (tmp_path / "c.csv").read_text()
-    assert format_comparisons(study.compare(test="wilcoxon"), "csv") == expected
+    names = study.config.display_names()
+    assert format_comparisons(study.compare(test="wilcoxon"), "csv", names=names) == expected
 
 
 # --- §4 a real folder is not a clean fixture -----------------------------------------------
@@ -277,3 +279,89 @@ def test_build_table_names_the_tables_the_config_has() -> None:
         build_table(results_from_rows(rows), "bier", config=config)
     assert "did you mean 'beir'?" in str(unknown.value)
     assert "[tables.main] (layout main)" in str(unknown.value)
+
+
+# --- §2 names: the display names everywhere --------------------------------------------------
+
+NAMED = (
+    '[[datasets]]\nid = "dl19"\nname = "TREC DL 2019"\n'
+    '[[systems]]\nid = "bm25"\nname = "BM25"\n[[systems]]\nid = "dense"\nname = "Dense"\n'
+    '[compare]\nbaseline = "bm25"\n'
+)
+
+
+def test_compare_and_significance_show_display_names_and_keep_ids(tmp_path: Path) -> None:
+    # before: `compare` and significance.md printed AP, dl19 and raw run ids
+    root = _dumps(tmp_path / "study", NAMED)
+    code, text = _run("compare", str(root), "-o", str(tmp_path / "c.csv"))
+    assert code == 0, text
+    rows = [line.split() for line in text.splitlines() if line.startswith("TREC DL 2019")]
+    assert {(r[3], r[4], r[5]) for r in rows} == {
+        ("MAP", "Dense", "BM25"),
+        ("P@10", "Dense", "BM25"),
+    }
+    csv = (tmp_path / "c.csv").read_text().splitlines()
+    header = csv[0].split(",")
+    first = dict(zip(header, csv[1].split(","), strict=True))
+    assert (first["dataset"], first["system"], first["baseline"]) == ("dl19", "dense", "bm25")
+    assert (first["dataset_name"], first["system_name"], first["baseline_name"]) == (
+        "TREC DL 2019",
+        "Dense",
+        "BM25",
+    )
+    assert first["metric"] == "AP" and first["metric_label"] == "MAP"
+    code, text = _run("tables", str(root), "-o", str(tmp_path / "o"), "-f", "csv")
+    assert code == 0, text
+    md = (tmp_path / "o" / "significance.md").read_text()
+    assert "| TREC DL 2019 | MAP " in md.replace("  ", " ").replace("  ", " ")
+    assert "dl19" not in md.split("\n", 1)[1]
+
+
+def test_diff_shows_display_names_and_json_keeps_ids(tmp_path: Path) -> None:
+    old = _dumps(tmp_path / "old", NAMED)
+    new = _dumps(tmp_path / "new", NAMED)
+    (new / "dl19" / "dense.tsv").write_text(DENSE.replace("1\tAP\t0.5", "1\tAP\t0.9"))
+    code, text = _run("diff", str(old), str(new))
+    assert code == 0, text
+    means = [line.split() for line in text.splitlines() if line.startswith("TREC DL 2019")]
+    assert [(r[3], r[4]) for r in means] == [("Dense", "MAP")]
+    cells = [line for line in text.splitlines() if line.startswith("Table 1 ")]
+    assert cells and all("table1" not in line for line in cells)
+    code, text = _run("diff", str(old), str(new), "--format", "json")
+    data, _ = json.JSONDecoder().raw_decode(text[text.index("{") :])
+    mean = data["means"][0]
+    assert (mean["dataset"], mean["system"], mean["metric"]) == ("dl19", "dense", "AP")
+    assert (mean["dataset_name"], mean["system_name"], mean["metric_label"]) == (
+        "TREC DL 2019",
+        "Dense",
+        "MAP",
+    )
+    assert data["cells"][0]["table"] == "table1" and data["cells"][0]["title"] == "Table 1"
+
+
+def test_diff_never_puts_a_no_cutoff_measure_under_a_k(tmp_path: Path) -> None:
+    # before: a MAP cell of Table S1 (one cell spanning the K columns) was reported as "K=5"
+    head = HEAD
+    bm25 = head + "".join(
+        f"{q}\t{m}\t{v}\n"
+        for q in ("1", "2")
+        for m, v in (("AP", 0.2), ("P@5", 0.4), ("P@10", 0.3))
+    )
+    dense = bm25.replace("\tAP\t0.2", "\tAP\t0.6")
+    for side, text in (("old", dense), ("new", dense.replace("1\tAP\t0.6", "1\tAP\t0.8"))):
+        (tmp_path / side / "d").mkdir(parents=True)
+        (tmp_path / side / "d" / "bm25.tsv").write_text(bm25)
+        (tmp_path / side / "d" / "dense.tsv").write_text(text)
+    code, out = _run("diff", str(tmp_path / "old"), str(tmp_path / "new"))
+    assert code == 0, out
+    s1 = [line.split() for line in out.splitlines() if line.startswith("Table S1 ")]
+    assert s1, out
+    assert [(r[2], r[4]) for r in s1 if r[2] == "MAP"] == [("MAP", "K=5…K=10")]
+
+
+def test_lint_names_datasets_and_systems_as_the_tables_do(tmp_path: Path) -> None:
+    root = _dumps(tmp_path / "study", NAMED)
+    (root / "dl19" / "bm25.tsv").write_text(BM25.replace("1\tP@10\t0.1", "1\tP@10\t1.2"))
+    code, text = _run("lint", str(root))
+    assert code == 1, text
+    assert "TREC DL 2019/BM25 query 1: [bounds]" in text

@@ -76,7 +76,7 @@ def lint_cmd(
         bounds=False,
     )
     report = study.lint(tolerance=tolerance, limit=limit)
-    click.echo(report.format(), nl=False)
+    click.echo(report.format(study.config.display_names()), nl=False)
     if not report.ok:
         click.get_current_context().exit(1)
 

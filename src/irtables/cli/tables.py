@@ -248,7 +248,10 @@ def compare(
     update, finish = progress_bar(f"{s.test} tests")
     comps = study.compare(baseline=baselines or None, progress=update, **changes)
     finish()
-    click.echo(format_comparisons(comps, "terminal"), nl=False)
+    names = study.config.display_names()
+    click.echo(format_comparisons(comps, "terminal", names=names), nl=False)
     if output is not None:
-        status = write_atomic(output, format_comparisons(comps, fmt), by="compare", force=force)
+        status = write_atomic(
+            output, format_comparisons(comps, fmt, names=names), by="compare", force=force
+        )
         click.echo(f"{status:>9}  {output}")

@@ -23,6 +23,7 @@ from irtables.config.reader import TomlReader
 from irtables.config.tables import TableSpec, parse_table_specs
 from irtables.errors import ConfigError
 from irtables.evaluator.versions import TREC_EVAL_VERSIONS
+from irtables.model.names import DisplayNames
 
 FORMATS = ("latex", "markdown", "csv", "html")
 DEFAULT_FORMATS = ("latex", "markdown", "csv")
@@ -269,6 +270,12 @@ class Config:
     def system_name(self, system_id: str) -> str:
         """Display name of a system (its id when none is configured)."""
         return next((s.name for s in self.systems if s.id == system_id), system_id)
+
+    def display_names(self) -> DisplayNames:
+        """The display names of the configured datasets and systems."""
+        return DisplayNames(
+            {d.id: d.name for d in self.datasets}, {s.id: s.name for s in self.systems}
+        )
 
     def check_distinct_names(self, rows: Sequence[tuple[str, str]], where: str) -> None:
         """Refuse two systems shown under one name in one part of a table.

@@ -13,6 +13,7 @@ from irtables.study.load import load_study
 
 if TYPE_CHECKING:  # imported where used: reading a study does not wait for the tables' code
     from irtables.lint import LintReport
+    from irtables.model.names import DisplayNames
     from irtables.output.writers import Written
 
 #: What :func:`write_tables` imports, for a command to import while it reads the results.
@@ -85,7 +86,7 @@ def write_tables(
             with warnings.catch_warnings(record=True) as held:
                 files = _table_files(results, config, formats, template_dirs, progress)
         finally:
-            warn_lint(results, report=checked.result())
+            warn_lint(results, report=checked.result(), names=config.display_names())
             for w in held:
                 warnings.showwarning(w.message, w.category, w.filename, w.lineno, w.file, w.line)
     return write_files(outdir, files, by="tables", force=force)
@@ -113,11 +114,15 @@ def _table_files(
             files[f"{stems[model.name]}.{ext}"] = render(model, fmt, template_dirs=template_dirs)
     if built.comparisons is not None:
         for fmt, ext in (("csv", "csv"), ("markdown", "md")):
-            files[f"significance.{ext}"] = format_comparisons(built.comparisons, fmt)
+            files[f"significance.{ext}"] = format_comparisons(
+                built.comparisons, fmt, names=config.display_names()
+            )
     return files
 
 
-def warn_lint(results: ResultSet, *, report: LintReport | None = None) -> None:
+def warn_lint(
+    results: ResultSet, *, report: LintReport | None = None, names: DisplayNames | None = None
+) -> None:
     """Emit one :class:`~irtables.errors.DataWarning` if ``irtables lint`` would complain
     (``report``: its report, if already made)."""
     from irtables.errors import DataWarning
@@ -125,7 +130,7 @@ def warn_lint(results: ResultSet, *, report: LintReport | None = None) -> None:
 
     report = lint(results, limit=1) if report is None else report
     if not report.ok:
-        first = report.violations[0].format()
+        first = report.violations[0].format(names)
         warnings.warn(
             f"lint: {report.summary()} (run `irtables lint` on the results for all); "
             f"first: {first}",

@@ -38,6 +38,8 @@ from irtables.tables.model import TableModel
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from irtables.model.names import DisplayNames
+
 Progress = Callable[[str, int, int], None]
 TABLE_FORMATS = ("latex", "markdown", "csv")
 TOP_CHANGES = 5
@@ -103,7 +105,7 @@ def build_supplement(
         figures = [entry for entry, _ in plans.ordered()]
         # the workers draw while this process writes the tables and the text
         stems = file_stems(t.name for t in built.tables)
-        tables = _tables(built, stems, template_dirs)
+        tables = _tables(built, stems, template_dirs, config.display_names())
         reports = _analysis_files(analyses, config)
         used = _used_metrics(results, config, built)
         queries = {d: int(n) for d, n in _query_counts(results).items() if d in used}
@@ -149,7 +151,9 @@ def _bib_header() -> str:
     return header_line("%") + "\n\n"
 
 
-def _tables(built: TableSet, stems: Mapping[str, str], dirs: Sequence[str | Path]) -> list[Output]:
+def _tables(
+    built: TableSet, stems: Mapping[str, str], dirs: Sequence[str | Path], names: DisplayNames
+) -> list[Output]:
     out = []
     for model in built.tables:
         for fmt in TABLE_FORMATS:
@@ -157,8 +161,9 @@ def _tables(built: TableSet, stems: Mapping[str, str], dirs: Sequence[str | Path
             text = render(model, fmt, template_dirs=dirs)
             out.append(_text(f"tables/{stems[model.name]}.{ext}", text))
     if built.comparisons is not None:
-        out.append(_text("significance.csv", format_comparisons(built.comparisons, "csv")))
-        out.append(_text("significance.md", format_comparisons(built.comparisons, "markdown")))
+        for fmt, ext in (("csv", "csv"), ("markdown", "md")):
+            text = format_comparisons(built.comparisons, fmt, names=names)
+            out.append(_text(f"significance.{ext}", text))
     return out
 
 
