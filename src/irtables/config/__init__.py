@@ -271,6 +271,15 @@ class Config:
         """Display name of a system (its id when none is configured)."""
         return next((s.name for s in self.systems if s.id == system_id), system_id)
 
+    def datasets_in_order(self, present: Sequence[str]) -> tuple[str, ...]:
+        """``present`` dataset ids in display order: configured ones first, in the order
+        of ``[[datasets]]``, then the others as they come."""
+        return _ordered(present, [d.id for d in self.datasets])
+
+    def systems_in_order(self, present: Sequence[str]) -> tuple[str, ...]:
+        """``present`` system ids in display order (``[[systems]]`` first)."""
+        return _ordered(present, [s.id for s in self.systems])
+
     def display_names(self) -> DisplayNames:
         """The display names of the configured datasets and systems."""
         return DisplayNames(
@@ -294,6 +303,12 @@ class Config:
                     f"systems {other!r} and {system!r} are both shown as {shown!r} in {where}; "
                     "give them distinct names"
                 )
+
+
+def _ordered(present: Sequence[str], preferred: Sequence[str]) -> tuple[str, ...]:
+    """Configured ids first (in their order), then the rest in order of appearance."""
+    first = [p for p in preferred if p in present]
+    return tuple(first + [p for p in present if p not in first])
 
 
 def find_config(results_dir: str | Path, explicit: str | Path | None = None) -> Config:

@@ -54,6 +54,15 @@ class Study:
         """Files and folders in the results folder that hold no results (not read)."""
         return self.files.skipped
 
+    @property
+    def datasets(self) -> tuple[str, ...]:
+        """The dataset ids in display order (``[[datasets]]`` first), as the tables show them."""
+        return self.config.datasets_in_order(self.results.datasets())
+
+    def systems(self, dataset: str | None = None) -> tuple[str, ...]:
+        """The system ids (of ``dataset``, or of any) in display order (``[[systems]]`` first)."""
+        return self.config.systems_in_order(self.results.systems(dataset))
+
     def dataset_name(self, dataset: str) -> str:
         """The display name of a dataset id (``robust03`` -> ``TREC Robust 2003``)."""
         return self.config.dataset_name(dataset)
@@ -153,7 +162,7 @@ def load_study(
     Examples
     --------
     >>> study = load_study("results")
-    >>> [study.dataset_name(d) for d in study.results.datasets()]
+    >>> [study.dataset_name(d) for d in study.datasets]
     ['TREC CAsT 2021', 'CACM']
     """
     root, config_path = study_path(Path(path), config)

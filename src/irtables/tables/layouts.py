@@ -83,8 +83,8 @@ def collect_means(
     queries: dict[str, int] = {}
     for (dataset, _, _), n in counts.items():
         queries[dataset] = max(queries.get(dataset, 0), n)
-    datasets = _ordered(results.datasets(), [d.id for d in config.datasets])
-    systems = {d: _ordered(results.systems(d), [s.id for s in config.systems]) for d in datasets}
+    datasets = config.datasets_in_order(results.datasets())
+    systems = {d: config.systems_in_order(results.systems(d)) for d in datasets}
     spread, runs = seed_spread(results.seeds if seeds is None else seeds)
     index = MetricIndex.from_results(results)
     intervals = {}
@@ -438,7 +438,7 @@ def _spread_text(m: Means, config: Config, dataset: str, system: str, key: str |
 
 def _average_group(config: Config, m: Means, columns: Sequence[Measure]) -> RowGroup:
     shown = (s for d in m.datasets for s in main_systems(m, config, d))
-    systems = _ordered(tuple(dict.fromkeys(shown)), [s.id for s in config.systems])
+    systems = config.systems_in_order(tuple(dict.fromkeys(shown)))
     if config.main.systems and not config.main.dataset_systems:
         systems = tuple(s for s in config.main.systems if s in systems)
     rows = []
@@ -464,12 +464,6 @@ def missing_policy(config: Config) -> MissingPolicy:
     """The configured policy for systems that miss queries of their dataset."""
     policy = config.output.missing
     return "intersect" if policy == "intersect" else "zero" if policy == "zero" else "error"
-
-
-def _ordered(present: Sequence[str], preferred: Sequence[str]) -> tuple[str, ...]:
-    """Configured ids first (in their order), then the rest in order of appearance."""
-    first = [p for p in preferred if p in present]
-    return tuple(first + [p for p in present if p not in first])
 
 
 __all__ = [
