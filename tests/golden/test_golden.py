@@ -62,8 +62,9 @@ def _render_all() -> dict[str, str]:
         for fmt, spec in FORMATS.items():
             out[f"layouts/{model.name}.{spec.extension}"] = render(model, fmt)
     assert built.comparisons is not None  # the example configures a baseline
-    out["significance.csv"] = format_comparisons(built.comparisons, "csv")
-    out["significance.md"] = format_comparisons(built.comparisons, "markdown")
+    names = config.display_names()  # as `irtables tables` writes them
+    out["significance.csv"] = format_comparisons(built.comparisons, "csv", names=names)
+    out["significance.md"] = format_comparisons(built.comparisons, "markdown", names=names)
     return out
 
 

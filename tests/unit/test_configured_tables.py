@@ -310,7 +310,8 @@ def test_to_frame_and_notebook_reprs() -> None:
     best = frame[frame["best"]]
     assert set(best["column_key"]) == {c.key for c in model.columns}
     assert model._repr_html_().startswith('<table class="irtables"')
-    assert model._repr_markdown_().lstrip().startswith("**Table (cols).**")
+    # the first configured table after Table 1 (no ablation): Table 2, never "Table (cols)"
+    assert model._repr_markdown_().lstrip().startswith("**Table 2.**")
 
 
 def test_supplement_holds_sensitivity_figures_and_honours_supplement_false() -> None:

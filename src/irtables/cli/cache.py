@@ -27,7 +27,7 @@ def cache_group() -> None:
 def cache_info(results: Path, config_path: Path | None) -> None:
     """Where the cache of a study is, how many entries it holds and their size."""
     from irtables.cache import CACHE_DIR_NAME, entries
-    from irtables.study.pipeline import study_config
+    from irtables.study.load import study_config
 
     _, base = study_config(results, config_path)
     found = entries(base)
@@ -42,7 +42,7 @@ def cache_info(results: Path, config_path: Path | None) -> None:
 def cache_clear(results: Path, config_path: Path | None) -> None:
     """Remove the cache of a study (only the files irtables wrote there)."""
     from irtables.cache import CACHE_DIR_NAME, clear
-    from irtables.study.pipeline import study_config
+    from irtables.study.load import study_config
 
     _, base = study_config(results, config_path)
     removed = clear(base)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from irtables.config.reader import TomlReader
+from irtables.errors import ConfigError
 
 #: Layouts a ``[tables.<name>]`` section may name, with what each shows.
 TABLE_LAYOUTS: dict[str, str] = {
@@ -120,11 +121,34 @@ def parse_table_specs(r: TomlReader, tables: Mapping[str, Any]) -> tuple[TableSp
     for name, section in tables.items():
         if name in ("k_breakdown", "ablation"):
             continue
+        _check_not_builtin(r, name)
         builtin = not isinstance(section, dict) or section.get("layout", "main") == "main"
         if name == "main" and builtin:
             continue
         out.append(parse_table_spec(r, name, section))
     return tuple(out)
+
+
+#: File names of the built-in outputs of ``irtables tables``: a configured table with
+#: one of them would replace it. (name or prefix, the key that writes it)
+BUILT_IN_FILES = (
+    ("table1", "tables.main"),
+    ("tableS1-", "tables.k_breakdown"),
+    ("significance", "compare"),
+)
+
+
+def _check_not_builtin(r: TomlReader, name: str) -> None:
+    """Refuse a ``[tables.<name>]`` whose files would be those of a built-in output
+    (``[tables.table1]`` would replace Table 1), naming both keys."""
+    for stem, key in BUILT_IN_FILES:
+        prefix = stem.endswith("-")
+        if name.startswith(stem) if prefix else name.lower() == stem.lower():
+            theirs = f"{stem}<dataset>.*" if prefix else f"{stem}.*"
+            raise ConfigError(
+                f"{r.source}: tables.{name}: its files ({name}.*) would clash with those of "
+                f"{key} ({theirs}); choose another name"
+            )
 
 
 def parse_table_spec(r: TomlReader, name: str, t: Any) -> TableSpec:

@@ -77,7 +77,7 @@ def evaluate_files(
     names = [system_name(p) for p in run_paths]
     if len(set(names)) != len(names):  # bm25.dl19 and bm25.dl20: keep the suffixes
         names = [p.name[:-3] if p.name.lower().endswith(".gz") else p.name for p in run_paths]
-    check_run_names(names)
+    check_run_names(names, paths=run_paths)
     runs: list[tuple[Path | Run, str]] = list(zip(run_paths, names, strict=True))
     at_once = not pooled and progress is None and _small(run_paths[0] if run_paths else None)
     with _first_run_read(runs, at_once=at_once) as first:

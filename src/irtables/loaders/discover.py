@@ -28,6 +28,7 @@ import numpy.typing as npt
 from irtables.base.record import Record, recorded_outputs, warn_if_changed
 from irtables.errors import InputError
 from irtables.loaders.base import LoadedFile, check_name
+from irtables.loaders.detect import UnknownFormatError
 from irtables.loaders.registry import load_file
 from irtables.loaders.source import KNOWN_EXTENSIONS, name_parts
 from irtables.model import COLUMNS, ResultSet
@@ -59,6 +60,7 @@ class Study:
     results: ResultSet
     files: tuple[LoadedFile, ...]
     run_means: pd.DataFrame | None = None
+    skipped: tuple[Path, ...] = ()  # files and folders holding no results (:func:`skipped_note`)
 
     @property
     def seeds(self) -> pd.DataFrame:
@@ -148,7 +150,7 @@ def load_results(
     walk = _Walk(frozenset(p.resolve() for p in exclude))
     if allow_empty and Path(path).is_dir() and not _has_results(Path(path), walk):
         return ResultSet.concat([])
-    return _study(Path(path), input_format, dataset, walk).results
+    return _study(Path(path), input_format, dataset, walk, allow_empty=allow_empty).results
 
 
 def load_study(
@@ -157,10 +159,40 @@ def load_study(
     input_format: str | None = None,
     dataset: str | None = None,
     exclude: Collection[Path] = (),
+    allow_empty: bool = False,
+    bounds: bool = True,
 ) -> Study:
-    """Like :func:`load_results`, keeping every file and its own means (for ``lint``)."""
-    walk = _Walk(frozenset(p.resolve() for p in exclude))
-    return _study(Path(path), input_format, dataset, walk)
+    """Like :func:`load_results`, keeping every file, its own means (for ``lint``) and
+    what was skipped as not results; with ``bounds`` false, values outside a measure's
+    range are kept (for ``lint`` to report them)."""
+    walk = _Walk(frozenset(p.resolve() for p in exclude), bounds=bounds)
+    if allow_empty and Path(path).is_dir() and not _has_results(Path(path), walk):
+        return Study(results=ResultSet.concat([]), files=(), skipped=tuple(walk.skipped))
+    return _study(Path(path), input_format, dataset, walk, allow_empty=allow_empty)
+
+
+def skipped_note(study: Study, *, verbose: bool = False) -> list[str]:
+    """The note about what discovery skipped as not results: one line, or with
+    ``verbose`` one line per skipped file or folder (empty if nothing was skipped).
+
+    Examples
+    --------
+    >>> from irtables.model import ResultSet
+    >>> s = Study(ResultSet.concat([]), (), skipped=(Path("r/notes.txt"), Path("r/figs")))
+    >>> skipped_note(s)
+    ['skipped 2 files or folders that hold no results: r/notes.txt, r/figs (--verbose lists them)']
+    >>> skipped_note(s, verbose=True)
+    ['skipped 2 files or folders that hold no results:', '  r/notes.txt', '  r/figs']
+    """
+    found = [str(p) for p in study.skipped]
+    if not found:
+        return []
+    what = "file or folder that holds" if len(found) == 1 else "files or folders that hold"
+    head = f"skipped {len(found)} {what} no results"
+    if verbose:
+        return [f"{head}:", *(f"  {p}" for p in found)]
+    shown = ", ".join(found[:3]) + (", ..." if len(found) > 3 else "")
+    return [f"{head}: {shown} (--verbose lists them)"]
 
 
 @dataclass(frozen=True)
@@ -172,17 +204,33 @@ class _Walk:
     skip: frozenset[Path]
     records: dict[Path, Record] = field(default_factory=dict)
     checked: set[Path] = field(default_factory=set)
+    skipped: list[Path] = field(default_factory=list)  # not results: reported in a note
+    bounds: bool = True  # refuse values outside a measure's range
 
 
-def _study(root: Path, input_format: str | None, dataset: str | None, walk: _Walk) -> Study:
+def _study(
+    root: Path,
+    input_format: str | None,
+    dataset: str | None,
+    walk: _Walk,
+    *,
+    allow_empty: bool = False,
+) -> Study:
     if root.is_file():
         default = dataset if dataset is not None else _folder_name(root.parent)
-        files = [_load(root, input_format, default, _reader(input_format))]
+        files = [_load(root, input_format, default, _reader(input_format, walk.bounds))]
     elif root.is_dir():
-        with _prefetched(_result_files(root, walk), input_format) as read:
-            files = _load_dir(root, input_format, dataset, walk, read)
+        with _prefetched(_result_files(root, walk), input_format, walk.bounds) as read:
+            files = _load_dir(root, input_format, dataset, walk, read, allow_empty=allow_empty)
     else:
         raise InputError("no such file or directory", path=str(root))
+    if not files:
+        return Study(results=ResultSet.concat([]), files=(), skipped=tuple(walk.skipped))
+    study = _assemble(root, files)
+    return replace(study, skipped=tuple(walk.skipped))
+
+
+def _assemble(root: Path, files: list[LoadedFile]) -> Study:
     _check_distinct(files)
     seeded = any(f.seed is not None or "seed" in f.factors for f in files)
     parts = None if seeded else _parts(files)
@@ -214,21 +262,23 @@ def _is_frame(obj: object) -> bool:
     return pandas is not None and isinstance(obj, pandas.DataFrame)
 
 
-def _reader(input_format: str | None) -> Reader:
+def _reader(input_format: str | None, bounds: bool = True) -> Reader:
     def read(path: Path) -> LoadedFile:
-        return load_file(path, input_format=input_format)
+        return load_file(path, input_format=input_format, bounds=bounds)
 
     return read
 
 
 @contextmanager
-def _prefetched(paths: list[Path], input_format: str | None) -> Iterator[Reader]:
+def _prefetched(
+    paths: list[Path], input_format: str | None, bounds: bool = True
+) -> Iterator[Reader]:
     """A reader of result files that has started reading ``paths`` on every core.
 
     The folders are still walked in order and each file's result (or error) is taken
     when the walk reaches it, so errors are the same as when reading one at a time.
     """
-    read = _reader(input_format)
+    read = _reader(input_format, bounds)
     if len(paths) < 2:
         yield read
         return
@@ -260,16 +310,44 @@ def _load_dir(
     dataset: str | None,
     walk: _Walk,
     read: Reader,
+    *,
+    allow_empty: bool = False,
 ) -> list[LoadedFile]:
     entries = _visible(root, walk)
-    top = [e for e in entries if e.is_file() and _is_candidate(e)]
     default = dataset if dataset is not None else _folder_name(root)
-    files = [_load(f, input_format, default, read) for f in top]
+    files = _load_files(entries, input_format, default, walk, read)
     for folder in (e for e in entries if e.is_dir()):
         files.extend(_load_dataset(folder, input_format, walk, read))
-    if not files:
-        raise InputError(f"no result files found; expected {LAYOUT}", path=str(root))
+    if not files and not allow_empty:
+        found = f" (skipped as not results: {_names(walk.skipped)})" if walk.skipped else ""
+        raise InputError(f"no result files found; expected {LAYOUT}{found}", path=str(root))
     return files
+
+
+def _names(paths: list[Path]) -> str:
+    return ", ".join(p.name for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
+
+
+def _load_files(
+    entries: list[Path], input_format: str | None, dataset: str, walk: _Walk, read: Reader
+) -> list[LoadedFile]:
+    """The result files among ``entries``; the others are noted in ``walk.skipped``: files
+    of other kinds (``.png``) and, unless ``input_format`` is given, files whose format
+    cannot be told from their first line (``notes.txt``, a README)."""
+    out = []
+    for entry in entries:
+        if not entry.is_file():
+            continue
+        if not _is_candidate(entry):
+            walk.skipped.append(entry)
+            continue
+        try:
+            out.append(_load(entry, input_format, dataset, read))
+        except UnknownFormatError:
+            if input_format is not None:
+                raise
+            walk.skipped.append(entry)
+    return out
 
 
 def _load_dataset(
@@ -277,18 +355,15 @@ def _load_dataset(
 ) -> list[LoadedFile]:
     """The files of one dataset folder: systems as files, or as folders of runs."""
     inside = _visible(folder, walk)
-    if not inside and _visible(folder):
+    if _only_inputs(folder, walk):
         return []  # a folder of the configuration's qrels or runs
-    files = [
-        _load(f, input_format, folder.name, read)
-        for f in inside
-        if f.is_file() and _is_candidate(f)
-    ]
+    before = len(walk.skipped)
+    files = _load_files(inside, input_format, folder.name, walk, read)
     for system in (e for e in inside if e.is_dir()):
         files.extend(_load_runs(system, input_format, folder.name, walk, read))
-    if not files:
-        reason = f"dataset folder has no result files; expected {LAYOUT}"
-        raise InputError(reason, path=str(folder))
+    if not files:  # notes, figures: not a dataset
+        del walk.skipped[before:]
+        walk.skipped.append(folder)
     return files
 
 
@@ -297,19 +372,30 @@ def _load_runs(
 ) -> list[LoadedFile]:
     """The runs of one system folder ``<dataset>/<system>/<seed>.<ext>``."""
     inside = _visible(folder, walk)
-    if not inside and _visible(folder):
+    if _only_inputs(folder, walk):
         return []
     nested = [e for e in inside if e.is_dir()]
     if nested:
         reason = f"unexpected folder {nested[0].name!r}; expected {LAYOUT}"
         raise InputError(reason, path=str(folder))
-    found = [e for e in inside if e.is_file() and _is_candidate(e)]
-    if not found:
-        reason = f"system folder has no result files; expected {LAYOUT}"
-        raise InputError(reason, path=str(folder))
+    before = len(walk.skipped)
+    found = []
+    for entry in inside:
+        if entry.is_file() and _is_candidate(entry):
+            try:
+                found.append((entry, read(entry)))
+            except UnknownFormatError:
+                if input_format is not None:
+                    raise
+                walk.skipped.append(entry)
+        else:
+            walk.skipped.append(entry)
+    if not found:  # figures of a dataset, not a system's runs
+        del walk.skipped[before:]
+        walk.skipped.append(folder)
+        return []
     runs = []
-    for path in found:
-        loaded = read(path)
+    for path, loaded in found:
         clash = [c for c in ("system", "seed", "dataset") if c in loaded.factors]
         if clash:
             reason = f"a run in a system folder cannot have a {clash[0]} column"
@@ -360,6 +446,20 @@ def _visible(folder: Path, walk: _Walk | None = None) -> list[Path]:
             continue
         out.append(entry)
     return out
+
+
+def _only_inputs(folder: Path, walk: _Walk, *, depth: int = 2) -> bool:
+    """Whether ``folder`` holds the configuration's qrels and runs (files the walk skips)
+    and nothing else but folders of them (hidden files aside)."""
+    found = False
+    for entry in _visible(folder):
+        named = bool(walk.skip) and entry.resolve() in walk.skip
+        if not named and not (
+            entry.is_dir() and depth > 0 and _only_inputs(entry, walk, depth=depth - 1)
+        ):
+            return False
+        found = True
+    return found
 
 
 def _only_outputs(folder: Path, walk: _Walk, *, depth: int) -> bool:

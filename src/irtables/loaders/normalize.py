@@ -33,8 +33,11 @@ BOUND_TOLERANCE = 1e-9
 KEY_COLUMNS = (*OPTIONAL_COLUMNS, "query", "metric")
 
 
-def finish(parsed: Parsed, path: str, fmt: str) -> LoadedFile:
+def finish(parsed: Parsed, path: str, fmt: str, *, bounds: bool = True) -> LoadedFile:
     """Resolve metric names, check values and keys, and build the :class:`LoadedFile`.
+
+    With ``bounds`` false, values outside a measure's range (P@10 = 1.2) and counts that
+    are no whole number are kept (for ``lint`` to report); non-finite values are errors.
 
     Raises
     ------
@@ -50,7 +53,7 @@ def finish(parsed: Parsed, path: str, fmt: str) -> LoadedFile:
     for column, factor in factors.items():
         _check_names(factor, column, path, parsed)
     factors["metric"], measures = _canonical(raw["metric"], path, parsed.line)
-    _check_values(factors, values, measures, path, parsed)
+    _check_values(factors, values, measures, path, parsed, bounds=bounds)
     shape = None
     if set(factors) == {"query", "metric"} and all(f.codes.min() >= 0 for f in factors.values()):
         shape = shape_of(factors["query"], factors["metric"], values)
@@ -116,18 +119,20 @@ def _check_values(
     measures: list[Measure],
     path: str,
     parsed: Parsed,
+    *,
+    bounds: bool = True,
 ) -> None:
     counts_present = any(_is_count(m) for m in measures)
     low, high = (float(values.min()), float(values.max())) if len(values) else (0.0, 0.0)
     if not counts_present and low >= -BOUND_TOLERANCE and high <= 1 + BOUND_TOLERANCE:
         return  # every value finite and in [0, 1]: nothing to check per row (NaN fails)
     codes = factors["metric"].codes
-    bounded = np.array([m.bounded for m in measures], dtype=bool)[codes]
+    bounded = np.array([m.bounded and bounds for m in measures], dtype=bool)[codes]
     counts = np.array([_is_count(m) for m in measures], dtype=bool)[codes]
     finite = np.isfinite(values)
     with np.errstate(invalid="ignore"):
         out_of_range = bounded & ((values < -BOUND_TOLERANCE) | (values > 1 + BOUND_TOLERANCE))
-        bad_count = counts & ((values < 0) | (values != np.round(values)))
+        bad_count = counts & ((values < 0) | (values != np.round(values))) & bounds
     bad = ~finite | out_of_range | bad_count
     if not bad.any():
         return

@@ -192,17 +192,21 @@ def _is_gzip(path: Path) -> bool:
 
 
 def system_name(path: Path) -> str:
-    """The system name of a run file: its name without ``.gz`` and one more suffix.
+    """The system name of a run file: its name without its known extensions only.
+
+    A dot that starts no known extension (:data:`~irtables.loaders.source.KNOWN_EXTENSIONS`)
+    is part of the name, so runs named with parameter values keep them.
 
     Examples
     --------
     >>> system_name(Path("runs/bm25.trec.gz")), system_name(Path("dl19.run"))
     ('bm25', 'dl19')
+    >>> system_name(Path("fuse_alpha=0.5_depth=1000")), system_name(Path("bm25.k1=0.9.run"))
+    ('fuse_alpha=0.5_depth=1000', 'bm25.k1=0.9')
     """
-    stem = path.name
-    if stem.lower().endswith(".gz"):
-        stem = stem[:-3]
-    return Path(stem).stem or stem
+    from irtables.loaders.source import name_parts
+
+    return name_parts(path)[0] or path.name
 
 
 def read_columns(

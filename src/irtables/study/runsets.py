@@ -76,7 +76,7 @@ def evaluate_datasets(
         )
         described = options.describe()
         runs = [(path, system_name(path)) for path in paths]
-        check_run_names([name for _, name in runs], context=f"datasets {spec.id}: ")
+        check_run_names([name for _, name in runs], context=f"datasets {spec.id}: ", paths=paths)
         found.append([None] * len(runs))
         for r, (path, name) in enumerate(runs):
             key = None

@@ -39,6 +39,8 @@ from irtables.tables.model import TableModel
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from irtables.model.names import DisplayNames
+
 Progress = Callable[[str, int, int], None]
 TABLE_FORMATS = ("latex", "markdown", "csv")
 TOP_CHANGES = 5
@@ -104,7 +106,7 @@ def build_supplement(
         figures = [entry for entry, _ in plans.ordered()]
         # the workers draw while this process writes the tables and the text
         stems = file_stems(t.name for t in built.tables)
-        tables = _tables(built, stems, template_dirs)
+        tables = _tables(built, stems, template_dirs, config.display_names())
         reports = _analysis_files(analyses, config)
         used = _used_metrics(results, config, built)
         queries = {d: int(n) for d, n in _query_counts(results).items() if d in used}
@@ -152,7 +154,9 @@ def _bib_header() -> str:
     return header_line("%") + "\n\n"
 
 
-def _tables(built: TableSet, stems: Mapping[str, str], dirs: Sequence[str | Path]) -> list[Output]:
+def _tables(
+    built: TableSet, stems: Mapping[str, str], dirs: Sequence[str | Path], names: DisplayNames
+) -> list[Output]:
     out = []
     for model in built.tables:
         for fmt in TABLE_FORMATS:
@@ -160,8 +164,9 @@ def _tables(built: TableSet, stems: Mapping[str, str], dirs: Sequence[str | Path
             text = render(model, fmt, template_dirs=dirs)
             out.append(_text(f"tables/{stems[model.name]}.{ext}", text))
     if built.comparisons is not None:
-        out.append(_text("significance.csv", format_comparisons(built.comparisons, "csv")))
-        out.append(_text("significance.md", format_comparisons(built.comparisons, "markdown")))
+        for fmt, ext in (("csv", "csv"), ("markdown", "md")):
+            text = format_comparisons(built.comparisons, fmt, names=names)
+            out.append(_text(f"significance.{ext}", text))
     return out
 
 
@@ -227,6 +232,21 @@ def _query_counts(results: ResultSet) -> dict[str, int]:
     frame = results.frame
     counts = frame.groupby("dataset", observed=True, sort=False)["query"].nunique()
     return {str(d): int(n) for d, n in counts.items()}
+
+
+def table_number(title: str) -> str | None:
+    """The number in a title ``Table S2`` (``S2``), for LaTeX to print the same; None for
+    a title of another form (LaTeX then counts).
+
+    Examples
+    --------
+    >>> table_number("Table S2"), table_number("Table 3"), table_number("Results & more")
+    ('S2', '3', None)
+    """
+    import re
+
+    found = re.fullmatch(r"Table ([A-Z]?[0-9]+)", title)
+    return found.group(1) if found else None
 
 
 def _in_supplement(table: TableModel, config: Config) -> bool:
@@ -458,7 +478,10 @@ def _context(
     return {
         "generated_tex": header_line("%"),
         "generated_md": header_line("<!--") + " -->",
-        "tables": [{"name": stems[t.name], "title": t.title} for t in built.tables],
+        "tables": [
+            {"name": stems[t.name], "title": t.title, "number": table_number(t.title)}
+            for t in built.tables
+        ],
         "significance": report.significance_rows(comparisons, dn, sn) if comparisons else [],
         "sig_header": report.SIG_HEADER,
         "wtl": report.wtl_rows(analyses, dn, sn),

@@ -100,11 +100,37 @@ def build_all(
         )
         for t in tables
     ]
+    tables = number_tables(tables)
     for t in tables:  # two rows shown as "BM25" in one group: which is which?
         for g in t.groups:
             where = f"{t.title}" + (f" ({g.label})" if g.label else "")
             config.check_distinct_names([(r.key, r.label) for r in g.rows], where)
     return TableSet(tuple(pad_markers(t) for t in tables), _merged(found))
+
+
+def number_tables(tables: Sequence[TableModel]) -> list[TableModel]:
+    """Titles as the paper shows them: the built-in Tables S1 numbered S1, S2, ... in
+    order; a table without a title (a configured one) takes the next free number after
+    Table 1 and the ablation's Table 2.
+
+    Examples
+    --------
+    >>> t = TableModel("grid", "grid", "", ("System",), (), (), "", "")
+    >>> s1 = replace(t, layout="k_breakdown", name="tableS1-b", title="Table S2")
+    >>> [x.title for x in number_tables([replace(t, title="Table 1"), s1, t, t])]
+    ['Table 1', 'Table S1', 'Table 2', 'Table 3']
+    """
+    taken = {t.title for t in tables if t.title}
+    numbers = (f"Table {n}" for n in range(2, 1000) if f"Table {n}" not in taken)
+    supplementary = (f"Table S{n}" for n in range(1, 1000))
+    out = []
+    for t in tables:
+        if t.layout == "k_breakdown" and t.name.startswith("tableS1-"):
+            t = replace(t, title=next(supplementary))
+        elif not t.title:
+            t = replace(t, title=next(numbers))
+        out.append(t)
+    return out
 
 
 def _warn_dropped(means: Means, config: Config) -> None:
