@@ -40,8 +40,8 @@ COMPRESSED_EXTENSIONS = frozenset({"gz", "bz2", "xz", "zst"})
 #: The longest line of a text input, in bytes (1 MiB).
 MAX_LINE_BYTES = 1 << 20
 #: Decompressed bytes allowed per byte of a compressed file (beyond the allowance).
-MAX_EXPANSION = 200
-EXPANSION_ALLOWANCE = 64 << 20
+MAX_EXPANSION = 100
+EXPANSION_ALLOWANCE = 16 << 20
 _CHUNK = MAX_LINE_BYTES  # lines inside one chunk are shorter than the limit
 
 #: Extensions that end a system name: ``bm25.run.tsv.gz`` is system ``bm25``.
@@ -87,11 +87,17 @@ class CheckedStream(io.RawIOBase):
 
     ``text`` checks lines and NUL bytes (None: decided from the first bytes, which are
     text unless they start a Parquet file). Failures raise :class:`InputError` naming
-    the file and the line reached.
+    the file and the line reached. With ``defer``, for readers that call :meth:`read`
+    from their own threads (pyarrow's), a failure instead ends the stream (reads return
+    no bytes) and is raised when the ``with`` block is left, whatever the reader made
+    of the shortened stream: an exception thrown into such a thread can abort the
+    process.
     """
 
-    def __init__(self, path: Path, *, text: bool | None = None) -> None:
+    def __init__(self, path: Path, *, text: bool | None = None, defer: bool = False) -> None:
         super().__init__()
+        self.failure: InputError | None = None
+        self._defer = defer
         self.path = path
         self._raw: BinaryIO = path.open("rb")
         try:
@@ -144,15 +150,23 @@ class CheckedStream(io.RawIOBase):
     def read(self, size: int | None = -1) -> bytes:
         if size is None or size < 0:
             return self.readall()
-        data = self._read_inner(min(size, _CHUNK))
-        self._check(data)
+        if self.failure is not None:
+            return b""
+        try:
+            data = self._read_inner(min(size, _CHUNK))
+            self._check(data)
+        except InputError as exc:
+            if not self._defer:
+                raise
+            self.failure = exc
+            return b""
         return data
 
     def readall(self) -> bytes:
-        parts = []
+        buffer = io.BytesIO()  # getvalue() shares its bytes: no second copy
         while chunk := self.read(_CHUNK):
-            parts.append(chunk)
-        return b"".join(parts)
+            buffer.write(chunk)
+        return buffer.getvalue()
 
     def _read_inner(self, size: int) -> bytes:
         try:
@@ -197,6 +211,11 @@ class CheckedStream(io.RawIOBase):
         self._lines += data.count(b"\n")
         self._pending = len(data) - data.rfind(b"\n") - 1
 
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+        if self.failure is not None:  # the cause of whatever the reader raised
+            raise self.failure
+
     def close(self) -> None:
         try:
             if self._inner is not self._raw:
@@ -206,8 +225,11 @@ class CheckedStream(io.RawIOBase):
             super().close()
 
 
-def open_input(path: str | os.PathLike[str], *, text: bool | None = None) -> CheckedStream:
-    """Open an input file for reading its decompressed, checked bytes (see the module).
+def open_input(
+    path: str | os.PathLike[str], *, text: bool | None = None, defer: bool = False
+) -> CheckedStream:
+    """Open an input file for reading its decompressed, checked bytes (see the module;
+    ``defer``: see :class:`CheckedStream`).
 
     Raises
     ------
@@ -216,7 +238,7 @@ def open_input(path: str | os.PathLike[str], *, text: bool | None = None) -> Che
     """
     name = os.fspath(path)
     try:
-        return CheckedStream(Path(name), text=text)
+        return CheckedStream(Path(name), text=text, defer=defer)
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror or exc}", path=name) from exc
 

@@ -137,7 +137,7 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
     n = 0
     tag = b""
     try:
-        with open_input(path, text=True) as stream:
+        with open_input(path, text=True, defer=True) as stream:
             reader = pacsv.open_csv(stream, read, parse, convert)
             for batch in reader:
                 local = pc.dictionary_encode(batch.column(0))
@@ -244,7 +244,7 @@ def _read_fast(path: Path, ncols: int, keep: dict[int, pa.DataType]) -> pa.Table
     )
     read = pacsv.ReadOptions(column_names=names, block_size=1 << 24)
     try:
-        with open_input(path, text=True) as stream:
+        with open_input(path, text=True, defer=True) as stream:
             table = pacsv.read_csv(stream, read, parse, convert)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError):
         return None
