@@ -192,3 +192,75 @@ def test_expansion_is_counted_against_the_file_on_disk(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="expands more than 100 times"), open_input(path) as s:
         s.readall()
     assert zlib.decompress(gzip.compress(b"ok"), 31) == b"ok"  # the format is plain gzip
+
+
+def _count_calls(
+    monkeypatch: pytest.MonkeyPatch, owner: object, name: str, counter: dict[str, int]
+) -> None:
+    original = getattr(owner, name)
+
+    def counted(*args: object, **kwargs: object) -> object:
+        counter[name] = counter.get(name, 0) + 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+
+
+def test_many_tiny_files_are_each_read_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """1,000 tiny result files: each opened once, each folder listed a bounded number of
+    times and its record read once (the work grows with the files, not their square)."""
+    import irtables.base.record as record
+    import irtables.loaders.source as source
+    from irtables.loaders import load_results
+
+    n = 1000
+    folder = tmp_path / "r" / "dl"
+    folder.mkdir(parents=True)
+    for i in range(n):
+        (folder / f"s{i:04d}.txt").write_text(f"map\t1\t{i / n}\nmap\t2\t0.25\n")
+    counter: dict[str, int] = {}
+    _count_calls(monkeypatch, source, "open_input", counter)
+    _count_calls(monkeypatch, record, "read_record", counter)
+    _count_calls(monkeypatch, Path, "iterdir", counter)
+    assert len(load_results(tmp_path / "r").systems()) == n
+    assert counter["open_input"] == n
+    assert counter["read_record"] <= 2  # r/ and r/dl/: records above r/ are not read
+    assert counter["iterdir"] <= 6
+
+
+def _listings_of_nested(root: Path, where: str, depth: int, mp: pytest.MonkeyPatch) -> int:
+    """How many folder listings discovery makes when a folder ``depth`` levels deep
+    sits at ``where``."""
+    from irtables.loaders import load_results
+
+    results = root / "r"
+    (results / "dl").mkdir(parents=True)
+    (results / "dl" / "bm25.txt").write_text("map\t1\t0.5\n")
+    top = {"system folder": results / "dl" / "deep", "dataset folder": results / "deep"}
+    deep = top.get(where, results / ".deep")
+    for _ in range(depth):
+        deep = deep / "n"
+    deep.mkdir(parents=True)
+    (deep / "x.txt").write_text("map\t1\t0.5\n")
+    counter: dict[str, int] = {}
+    with mp.context() as patch:
+        _count_calls(patch, Path, "iterdir", counter)
+        if where == "hidden":
+            assert load_results(results).systems() == ("bm25",)
+        else:
+            with pytest.raises(InputError, match="unexpected folder 'n'"):
+                load_results(results)
+    return counter["iterdir"]
+
+
+@pytest.mark.parametrize("where", ["system folder", "dataset folder", "hidden"])
+def test_deeply_nested_folders_cost_what_the_top_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """A folder nested 300 levels deep is refused (or skipped) after listing as many
+    folders as one nested 5 levels: discovery never descends past a run's folder."""
+    shallow = _listings_of_nested(tmp_path / "a", where, 5, monkeypatch)
+    deep = _listings_of_nested(tmp_path / "b", where, 300, monkeypatch)
+    assert deep == shallow <= 40
