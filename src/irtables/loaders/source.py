@@ -65,6 +65,18 @@ KNOWN_EXTENSIONS = frozenset(
 )
 
 
+def without_compression(name: str) -> str:
+    """A file name without its compression suffix (``.gz``, ``.bz2``, ``.xz``, ``.zst``).
+
+    Examples
+    --------
+    >>> without_compression("bm25.dl19.run.zst"), without_compression("x.gz")
+    ('bm25.dl19.run', 'x')
+    """
+    head, dot, last = name.rpartition(".")
+    return head if dot and head and last.lower() in COMPRESSED_EXTENSIONS else name
+
+
 def compressed_format(head: bytes) -> str | None:
     """The compression format whose magic bytes start ``head`` (None: not compressed).
 

@@ -31,7 +31,12 @@ from irtables.base.arrow import to_numpy
 from irtables.base.numbers import check_finite, parse_number
 from irtables.errors import DataWarning, InputError
 from irtables.loaders.base import check_name
-from irtables.loaders.source import COMPRESSED_EXTENSIONS, open_input, text_lines
+from irtables.loaders.source import (
+    COMPRESSED_EXTENSIONS,
+    open_input,
+    text_lines,
+    without_compression,
+)
 from irtables.model.runs import Run, encode_queries, run_from_frame
 
 if TYPE_CHECKING:  # tabular runs only: a TREC run file is read without pandas
@@ -202,10 +207,7 @@ def system_name(path: Path) -> str:
     >>> system_name(Path("runs/bm25.trec.zst")), system_name(Path("x.run.xz"))
     ('bm25', 'x')
     """
-    stem = path.name
-    head, dot, last = stem.rpartition(".")
-    if dot and head and last.lower() in COMPRESSED_EXTENSIONS:
-        stem = head
+    stem = without_compression(path.name)
     return Path(stem).stem or stem
 
 
