@@ -11,6 +11,7 @@ import resource
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -255,3 +256,19 @@ def run_with_file_limit(
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
     return subprocess.run(argv, capture_output=True, text=True, preexec_fn=preexec, timeout=timeout)
+
+
+def peak_memory_of(code: str, timeout: float = 300) -> tuple[int, subprocess.CompletedProcess[str]]:
+    """Run the Python ``code`` in a child process; its peak resident memory (bytes, as
+    ``getrusage`` counts it) and the finished process (output captured as text)."""
+    probe = (
+        "\nimport resource, sys\n"
+        "sys.stdout.write(f'\\nPEAK {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code + probe], capture_output=True, text=True, timeout=timeout
+    )
+    lines = [line for line in done.stdout.splitlines() if line.startswith("PEAK ")]
+    if not lines:
+        raise AssertionError(f"the child failed: {done.stderr[-2000:]}")
+    return int(lines[-1].split()[1]) * 1024, done

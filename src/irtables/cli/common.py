@@ -98,8 +98,8 @@ def handle_errors(func: F) -> F:
                     raise
                 raise _CliError(error_message(e)) from e
             finally:
-                for w in caught:
-                    click.echo(f"Warning: {printable(str(w.message))}", err=True)
+                for message in dict.fromkeys(str(w.message) for w in caught):  # each once
+                    click.echo(f"Warning: {printable(message)}", err=True)
 
     return wrapper  # type: ignore[return-value]
 

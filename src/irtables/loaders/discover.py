@@ -147,7 +147,7 @@ def load_results(
 
         return results_from_object(cast("pd.DataFrame", path), dataset=dataset, system=system)
     path = cast("str | os.PathLike[str]", path)
-    walk = _Walk(frozenset(p.resolve() for p in exclude))
+    walk = _Walk(frozenset(p.resolve() for p in exclude), root=Path(path))
     if allow_empty and Path(path).is_dir() and not _has_results(Path(path), walk):
         return ResultSet.concat([])
     return _study(Path(path), input_format, dataset, walk, allow_empty=allow_empty).results
@@ -165,7 +165,7 @@ def load_study(
     """Like :func:`load_results`, keeping every file, its own means (for ``lint``) and
     what was skipped as not results; with ``bounds`` false, values outside a measure's
     range are kept (for ``lint`` to report them)."""
-    walk = _Walk(frozenset(p.resolve() for p in exclude), bounds=bounds)
+    walk = _Walk(frozenset(p.resolve() for p in exclude), root=Path(path), bounds=bounds)
     if allow_empty and Path(path).is_dir() and not _has_results(Path(path), walk):
         return Study(results=ResultSet.concat([]), files=(), skipped=tuple(walk.skipped))
     return _study(Path(path), input_format, dataset, walk, allow_empty=allow_empty)
@@ -197,15 +197,18 @@ def skipped_note(study: Study, *, verbose: bool = False) -> list[str]:
 
 @dataclass(frozen=True)
 class _Walk:
-    """What one discovery's walks over the folders share: the files to skip, the records
-    read so far (each folder's is read once) and the recorded outputs already checked
-    (each is hashed, and warned about if edited, once)."""
+    """What one discovery's walks over the folders share: the files to skip, the folder
+    being read (records above it grant nothing), the records read so far (each folder's
+    is read once), the recorded outputs already checked (each is hashed, and warned about
+    if edited, once) and those left out that would otherwise be read (named in a note)."""
 
     skip: frozenset[Path]
+    root: Path | None = None
     records: dict[Path, Record] = field(default_factory=dict)
     checked: set[Path] = field(default_factory=set)
     skipped: list[Path] = field(default_factory=list)  # not results: reported in a note
     bounds: bool = True  # refuse values outside a measure's range
+    left_out: dict[Path, None] = field(default_factory=dict)
 
 
 def _study(
@@ -222,6 +225,7 @@ def _study(
     elif root.is_dir():
         with _prefetched(_result_files(root, walk), input_format, walk.bounds) as read:
             files = _load_dir(root, input_format, dataset, walk, read, allow_empty=allow_empty)
+        _note_left_out(root, walk)
     else:
         raise InputError("no such file or directory", path=str(root))
     if not files:
@@ -424,25 +428,27 @@ def _visible(folder: Path, walk: _Walk | None = None) -> list[Path]:
     (:func:`irtables.base.record.recorded_outputs`) are left out too; an output edited
     since is warned about (once per walk).
     """
-    outputs = recorded_outputs(folder, walk.records) if walk is not None else {}
+    outputs = recorded_outputs(folder, walk.records, root=walk.root) if walk is not None else {}
     out = []
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         name = entry.name
         if walk is not None and walk.skip and entry.resolve() in walk.skip:
             continue
-        if name in outputs and (entry.is_file() or entry.is_symlink()):
-            assert walk is not None  # outputs come from a walk's records
-            if entry not in walk.checked:
-                walk.checked.add(entry)
-                warn_if_changed(entry, outputs[name])
-            continue
-        if walk is not None and entry.is_dir() and _only_outputs(entry, walk, depth=2):
-            continue  # a supplement's tables/ or figures/, wherever it was written
         if name.startswith((".", "_")) or name in IGNORED_FILES:
             continue
         if entry.is_dir() and name in IGNORED_DIRS:
             continue
         if entry.is_file() and name.lower().endswith(IGNORED_SUFFIXES):
+            continue
+        if name in outputs and (entry.is_file() or entry.is_symlink()):
+            assert walk is not None  # outputs come from a walk's records
+            if entry not in walk.checked:
+                walk.checked.add(entry)
+                if not warn_if_changed(entry, outputs[name]) and _is_candidate(entry):
+                    walk.left_out[entry] = None
+            continue
+        if walk is not None and entry.is_dir() and _only_outputs(entry, walk, depth=2):
+            walk.left_out[entry] = None  # a supplement's tables/ or figures/, wherever written
             continue
         out.append(entry)
     return out
@@ -462,9 +468,37 @@ def _only_inputs(folder: Path, walk: _Walk, *, depth: int = 2) -> bool:
     return found
 
 
+def _note_left_out(root: Path, walk: _Walk) -> None:
+    """Say, in one note, which files and folders were not read because a record in
+    ``root`` lists them as irtables' outputs."""
+    if not walk.left_out:
+        return
+    import warnings
+
+    from irtables.base.record import RECORD
+    from irtables.errors import DataWarning
+
+    names = [_shown(p, root) for p in walk.left_out]
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    warnings.warn(
+        f"not read as results: {shown} (listed as irtables' outputs in {RECORD}; remove "
+        "them from it to read them)",
+        DataWarning,
+        stacklevel=4,
+    )
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        rel = path.absolute().relative_to(root.absolute()).as_posix()
+    except ValueError:
+        rel = str(path)
+    return rel + ("/" if path.is_dir() else "")
+
+
 def _only_outputs(folder: Path, walk: _Walk, *, depth: int) -> bool:
     """Whether ``folder`` holds outputs of irtables and nothing else (hidden files aside)."""
-    outputs = recorded_outputs(folder, walk.records)
+    outputs = recorded_outputs(folder, walk.records, root=walk.root)
     found = False
     for entry in folder.iterdir():
         if entry.name in outputs:
@@ -573,7 +607,7 @@ def result_files(path: str | os.PathLike[str], *, exclude: Collection[Path] = ()
         return [root]
     if not root.is_dir():
         return []
-    return _result_files(root, _Walk(frozenset(p.resolve() for p in exclude)))
+    return _result_files(root, _Walk(frozenset(p.resolve() for p in exclude), root=root))
 
 
 def _result_files(root: Path, walk: _Walk) -> list[Path]:
