@@ -143,14 +143,17 @@ def difference_bars(title: str, metric: str, panels: Sequence[tuple[str, PerQuer
     bars of one colour are drawn as one filled step outline (:meth:`Axes.stairs`), so the
     cost of drawing does not grow with the number of artists; panels of more than
     :data:`RASTER_ABOVE` queries are rasterized in the PDF (at :data:`PDF_RASTER_DPI`),
-    which keeps the file small while axes and text stay vector.
+    which keeps the file small while axes and text stay vector. The panels share one
+    y-scale, so that the same height is the same difference in every panel.
     """
     from matplotlib.figure import Figure
 
     with _style():
         fig = Figure(figsize=(WIDTH, 1.9 * max(len(panels), 1)), layout="constrained")
+        first: Axes | None = None
         for i, (name, pq) in enumerate(panels):
-            ax = fig.add_subplot(len(panels), 1, i + 1)
+            ax = fig.add_subplot(len(panels), 1, i + 1, sharey=first)  # one scale: comparable
+            first = first or ax
             _difference_panel(ax, pq)
             ax.set_ylabel(f"Δ {metric}")
             ax.set_title(f"{name}: {pq.wins} better, {pq.ties} tied, {pq.losses} worse", loc="left")
