@@ -2,9 +2,11 @@
 
 Deterministic: matplotlib's own defaults (not the user's matplotlibrc), fixed sizes and
 resolution, and no dates, producer or software name in the files, so the same data gives
-byte-identical files. No pyplot: each figure is a standalone :class:`Figure` (thread-safe,
-no global backend switch). matplotlib is imported when a figure is drawn, not with this
-module: when worker processes draw the figures, the main process never loads it.
+byte-identical files. Text is set in a cut-down DejaVu Sans (:mod:`.fonts`), embedded as
+TrueType (never Type 3), one font subset per PDF. No pyplot: each figure is a standalone
+:class:`Figure` (thread-safe, no global backend switch). matplotlib is imported when a
+figure is drawn, not with this module: when worker processes draw the figures, the main
+process never loads it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from irtables.supplement.analysis import PerQuery
+from irtables.supplement.fonts import font_families
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -39,6 +42,7 @@ _RC: dict[str, Any] = {
     "svg.hashsalt": "irtables",
     "pdf.compression": 6,
     "pdf.fonttype": 42,
+    "ps.fonttype": 42,  # matplotlib sizes the PDF's font subsets by it: one subset, not two
     "font.size": 9,
     "axes.titlesize": 9,
     "legend.fontsize": 7,
@@ -67,7 +71,8 @@ def _style() -> Iterator[None]:
     import matplotlib
     import matplotlib.style
 
-    with matplotlib.style.context("default"), matplotlib.rc_context(_RC):  # type: ignore[arg-type]
+    rc = {**_RC, "font.family": font_families()}
+    with matplotlib.style.context("default"), matplotlib.rc_context(rc):  # type: ignore[arg-type]
         yield
 
 
