@@ -12,7 +12,7 @@ from irtables.measures import parse_measure
 from irtables.model import ResultSet
 from irtables.stats.meta import MetaAnalysis, meta_analyse
 from irtables.stats.topicset import TopicSetSize, topic_set_sizes
-from irtables.supplement.forest import forest_plot
+from irtables.supplement.forest import forest_plot, shown
 from irtables.supplement.meta import (
     META_HEADER,
     META_NOTE,
@@ -74,6 +74,11 @@ def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Acro
             label = parse_measure(metric).label
             title = f"Meta-analysis of {label} across datasets"
             mine = [m for m in analyses if m.metric == metric]
+            if len(mine) > (count := len(shown(mine))):
+                title += (
+                    f" (the {count} of {len(mine)} comparisons with the largest pooled "
+                    "effects; all in meta_analysis.csv)"
+                )
             stem = f"forest-{file_slugs(metrics)[metric]}"
             out.plans.append((FigureEntry(stem, title), partial(forest_plot, title, mine, dn, sn)))
     else:
