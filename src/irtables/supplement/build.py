@@ -28,6 +28,7 @@ from irtables.supplement.bibliography import bibtex
 from irtables.supplement.drawing import FigureDrawing
 from irtables.supplement.methods import MethodsModel, methods_model
 from irtables.supplement.methods_text import render_sections
+from irtables.supplement.outputs import FigureEntry, Output, Plan
 from irtables.supplement.templates import render_page
 from irtables.tables import build_all
 from irtables.tables.build import TableSet
@@ -44,22 +45,6 @@ if TYPE_CHECKING:
 Progress = Callable[[str, int, int], None]
 TABLE_FORMATS = ("latex", "markdown", "csv")
 TOP_CHANGES = 5
-
-
-@dataclass(frozen=True)
-class Output:
-    """One file of the supplement: its path inside the output folder and its bytes."""
-
-    path: str
-    data: bytes
-
-
-@dataclass(frozen=True)
-class FigureEntry:
-    """A figure for the LaTeX and Markdown indexes: file stem (no extension) and caption."""
-
-    stem: str
-    caption: str
 
 
 @dataclass(frozen=True)
@@ -260,11 +245,9 @@ def _spec(config: Config, table: TableModel) -> TableSpec | None:
     return next((s for s in config.tables if s.name == table.name), None)
 
 
-def _sensitivity_plan(
-    config: Config, tables: Sequence[TableModel]
-) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
+def _sensitivity_plan(config: Config, tables: Sequence[TableModel]) -> list[Plan]:
     """The figure of every sensitivity table whose section keeps ``figure = true``."""
-    plans: list[tuple[FigureEntry, Callable[[], Figure]]] = []
+    plans: list[Plan] = []
     for table in tables:
         spec = _spec(config, table)
         if table.layout != "sensitivity" or (spec is not None and not spec.figure):
@@ -275,9 +258,6 @@ def _sensitivity_plan(
         entry = FigureEntry(stem, table.caption.rstrip("."))
         plans.append((entry, partial(sensitivity_figure, table)))
     return plans
-
-
-Plan = tuple[FigureEntry, Callable[[], "Figure"]]
 
 
 @dataclass
@@ -397,7 +377,7 @@ def _k_plan(
     shown: Sequence[Sequence[tuple[int, str]]],
     bars: dict[tuple[str, str, str], float],
     slug: str,
-) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
+) -> list[Plan]:
     systems = _systems_of(means, dataset, config)
     panels: dict[str, list[fig.Series]] = {}
     for found in shown:
@@ -421,9 +401,7 @@ def _k_plan(
     return [(entry, partial(fig.k_curves, title, panels))]
 
 
-def _diff_plan(
-    config: Config, dataset: str, analyses: Sequence[PerQuery], slug: str
-) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
+def _diff_plan(config: Config, dataset: str, analyses: Sequence[PerQuery], slug: str) -> list[Plan]:
     mine = [p for p in analyses if p.dataset == dataset]
     if not mine:
         return []
@@ -436,9 +414,7 @@ def _diff_plan(
     return [(entry, partial(fig.difference_bars, title, label, panels))]
 
 
-def _pr_plan(
-    config: Config, dataset: str, means: Means, slug: str
-) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
+def _pr_plan(config: Config, dataset: str, means: Means, slug: str) -> list[Plan]:
     levels: dict[str, dict[float, float]] = {}
     for (d, system, metric), value in means.items():
         m = parse_measure(metric)

@@ -14,10 +14,11 @@ from irtables.model import ResultSet
 from irtables.output.writers import Written, write_files
 from irtables.study.load import load_study
 from irtables.study.pipeline import template_dirs_for
-from irtables.supplement.build import Output, build_supplement, readme
+from irtables.supplement.build import build_supplement, readme
 from irtables.supplement.drawing import warm_up
 from irtables.supplement.index_page import index_page
 from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, relative
+from irtables.supplement.outputs import Output
 from irtables.supplement.pdf import compile_pdf, pdflatex_available
 from irtables.supplement.study import config_file, default_outdir, input_files
 
