@@ -13,7 +13,7 @@ help:  ## show this help
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,docs]'
 	@touch $(STAMP)
 
 install: $(STAMP)  ## create .venv and install irtables with its test dependencies

@@ -298,7 +298,7 @@ def _open_binary(path: Path) -> io.BufferedIOBase:
     with path.open("rb") as fh:
         magic = fh.read(2)
     if magic == b"\x1f\x8b":
-        return gzip.open(path, "rb")  # type: ignore[return-value]
+        return gzip.open(path, "rb")
     return path.open("rb")
 
 
