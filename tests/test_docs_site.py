@@ -31,7 +31,7 @@ from irtables.cli import main
 from irtables.config import parse_config
 from irtables.config.keys import DESCRIPTIONS, accepted_keys, stale_descriptions, undescribed_keys
 from tests.acceptance.test_browser import DevTools
-from tests.conftest import REPO, RUNS, git
+from tests.conftest import REPO, RUNS, git, require_pdflatex
 
 DOCS = REPO / "docs"
 SCRIPTS = DOCS / "scripts"
@@ -282,8 +282,25 @@ def test_every_layout_has_a_picture_shown_in_the_tables_guide() -> None:
         assert golden.is_file(), golden
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", png
         assert png.stat().st_size < 60_000, f"{png} is not small"
-        if name != "table1":
-            assert f"images/layouts/{name}.png" in guide, name
+        assert f"images/layouts/{name}.png" in guide, name
+
+
+def test_the_layout_pictures_show_the_goldens_as_they_are(tmp_path: Path) -> None:
+    """Drawn again from today's goldens, each picture is the committed one (else rerun
+    ``docs/scripts/layout_pictures.py``)."""
+    from PIL import Image, ImageChops, ImageStat
+
+    require_pdflatex()
+    script = _script("layout_pictures")
+    for name, golden in script.PICTURES.items():
+        work = tmp_path / name
+        work.mkdir()
+        script.picture(golden, work / "new.png", work)
+        new = Image.open(work / "new.png").convert("L")
+        old = Image.open(DOCS / "images" / "layouts" / f"{name}.png").convert("L")
+        assert new.size == old.size, f"{name}.png is stale: rerun docs/scripts/layout_pictures.py"
+        difference = ImageStat.Stat(ImageChops.difference(new, old)).mean[0]
+        assert difference < 2.0, f"{name}.png is stale: rerun docs/scripts/layout_pictures.py"
 
 
 # --- the built site, in a browser -------------------------------------------------------
