@@ -126,6 +126,26 @@ def test_the_config_reference_shows_every_key_with_the_code_defaults() -> None:
     assert '| `formats` | `["latex", "markdown", "csv"]` |' in output
 
 
+def test_the_api_reference_documents_every_public_name() -> None:
+    import irtables
+
+    page = _script("reference").api_reference()
+    for name in irtables.__all__:
+        if name != "__version__":
+            assert f"::: irtables.{name}\n" in page, name
+    assert "::: irtables.stats.compare\n" in page
+
+
+def test_help_text_is_shown_as_written_not_as_markup() -> None:
+    """``DIR/<dataset>/<system>.<ext>`` in a help text once rendered as ``DIR//.``."""
+    import markdown
+
+    plain = _script("reference")._plain("DIR/<dataset>/<system>.<ext>, table* and `a*b<c>`")
+    html = markdown.markdown(plain)
+    assert "DIR/&lt;dataset&gt;/&lt;system&gt;.&lt;ext&gt;, table* and" in html
+    assert "<code>a*b&lt;c&gt;</code>" in html
+
+
 def test_the_metric_reference_labels_as_tables_do() -> None:
     page = _script("reference").metrics_reference()
     assert "| `ndcg_cut_10` | `nDCG@10` | NDCG@10 | yes |" in page

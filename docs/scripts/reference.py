@@ -10,7 +10,9 @@ help text or description fails the build.
 from __future__ import annotations
 
 import dataclasses
+import html
 import inspect
+import re
 from collections.abc import Iterator
 
 import click
@@ -21,12 +23,28 @@ PAGES = {
     "reference/config.md": "config_reference",
     "reference/metrics.md": "metrics_reference",
     "reference/formats.md": "formats_reference",
+    "reference/api.md": "api_reference",
 }
+
+#: Packages whose ``__all__`` is the Python API, with the heading of each.
+API_PACKAGES = {
+    "irtables": "The package",
+    "irtables.stats": "Statistics",
+}
+
+
+def _plain(text: str) -> str:
+    """Plain text for Markdown: ``<dataset>`` and ``table*`` shown as written (code spans
+    in backticks are kept as they are)."""
+    parts = re.split(r"(`[^`]*`)", text)
+    for i in range(0, len(parts), 2):
+        parts[i] = html.escape(parts[i], quote=False).replace("*", "\\*")
+    return "".join(parts)
 
 
 def _cell(text: str) -> str:
     """Text made safe for one cell of a Markdown table."""
-    return " ".join(text.split()).replace("|", "\\|")
+    return _plain(" ".join(text.split())).replace("|", "\\|")
 
 
 def walk_commands(
@@ -68,7 +86,7 @@ def _default_text(param: click.Option) -> str:
 def _command_section(path: tuple[str, ...], command: click.Command) -> list[str]:
     ctx = click.Context(command, info_name=" ".join(path))
     lines = [f"## `{' '.join(path)}`", "", "```text", f"Usage: {command.get_usage(ctx)[7:]}"]
-    lines += ["```", "", inspect.cleandoc(command.help or ""), ""]
+    lines += ["```", "", _plain(inspect.cleandoc(command.help or "")), ""]
     args = [p for p in command.params if isinstance(p, click.Argument)]
     if args:
         names = ", ".join(f"`{a.human_readable_name}`" for a in args)
@@ -228,6 +246,35 @@ def formats_reference() -> str:
     for name, text in LAYOUTS.items():
         lines.append(f"| `{name}` | {_cell(text)} |")
     lines += ["", "Pictures of each layout: [tables and layouts](../guides/tables.md)."]
+    return "\n".join(lines) + "\n"
+
+
+def api_reference() -> str:
+    """Every public name of :data:`API_PACKAGES` (``__all__``), documented from its
+    docstring by mkdocstrings; constants (upper-case names) are left to the guides."""
+    import importlib
+
+    lines = [
+        "# Python API",
+        "",
+        "Generated from the docstrings of every name in `__all__`; the",
+        "[Python guide](../guides/python.md) shows them at work.",
+        "",
+    ]
+    for package, title in API_PACKAGES.items():
+        module = importlib.import_module(package)
+        lines += [f"## {title}: `{package}`", ""]
+        for name in module.__all__:
+            if name.startswith("_") or name.isupper():
+                continue
+            lines += [f"::: {package}.{name}", ""]
+    lines += [
+        "## Tables and the supplement",
+        "",
+        "::: irtables.tables.model.TableModel",
+        "",
+        "::: irtables.supplement.run.make_supplement",
+    ]
     return "\n".join(lines) + "\n"
 
 
