@@ -250,19 +250,47 @@ def _sh_commands(page: Path) -> list[str]:
 
 
 def _sandbox(root: Path) -> Path:
-    """The example study in a git repository, with qrels and runs beside it."""
+    """The example study in a git repository, qrels and runs beside it, and ``my-study/``:
+    getting started's ``irtables.toml`` with those qrels and runs."""
     ignore = shutil.ignore_patterns("tables", "supplement", ".irtables-cache")
     shutil.copytree(REPO / "results", root / "results", ignore=ignore)
     for copy in ("old", "new"):
         shutil.copytree(REPO / "results", root / copy, ignore=ignore)
-    (root / "runs").mkdir()
-    shutil.copy(RUNS / "tiny.qrels", root / "qrels.txt")
-    shutil.copy(RUNS / "tiny.run", root / "runs" / "bm25.run")
     run = (RUNS / "tiny.run").read_text(encoding="utf-8")
-    (root / "runs" / "dense.run").write_text(run.replace(" ", "\t"), encoding="utf-8")
+    for folder in (root, root / "my-study"):
+        (folder / "runs").mkdir(parents=True)
+        shutil.copy(RUNS / "tiny.qrels", folder / "qrels.txt")
+        shutil.copy(RUNS / "tiny.run", folder / "runs" / "bm25.run")
+        (folder / "runs" / "dense.run").write_text(run.replace(" ", "\t"), encoding="utf-8")
+    (root / "my-study" / "irtables.toml").write_text(_study_config(), encoding="utf-8")
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "results"]):
         git(root, *args)
     return root
+
+
+def _study_config() -> str:
+    """The ``toml`` block of getting started's "A study from runs and qrels"."""
+    text = (DOCS / "getting-started.md").read_text(encoding="utf-8")
+    section = text.split("## A study from runs and qrels", 1)[1].split("\n## ", 1)[0]
+    match = next(m for m in BLOCK.finditer(section) if m.group("lang") == "toml")
+    return match.group("body")
+
+
+def test_getting_started_evaluates_its_study(tmp_path: Path) -> None:
+    """The runs-and-qrels study of getting started: a Table 1 of its two runs, evaluated
+    once (the second command reads the cache)."""
+    root = _sandbox(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
+    env["PATH"] = f"{IRTABLES.parent}{os.pathsep}{env.get('PATH', '')}"
+    for command in _sh_commands(DOCS / "getting-started.md"):
+        if command.startswith("irtables tables my-study/"):
+            done = subprocess.run(
+                ["bash", "-c", command], cwd=root, env=env, capture_output=True, text=True
+            )
+            assert done.returncode == 0, done.stderr
+    table = (root / "my-study" / "tables" / "table1.md").read_text(encoding="utf-8")
+    assert "TREC DL 2019" in table and "| dense " in table
+    assert (root / "my-study" / ".irtables-cache").is_dir()
 
 
 SH_PAGES = [p for p in _pages() if _sh_commands(p)]
