@@ -111,7 +111,8 @@ def main() -> None:
 
     Point it at a folder of per-query results laid out as DIR/<dataset>/<system>.<ext>
     (trec_eval -q output, tidy or wide CSV/TSV/Parquet/JSONL, pytrec_eval JSON, PyTerrier
-    CSV) and optionally an irtables.toml; see README.md for the formats and config keys.
+    CSV) and optionally an irtables.toml. The documentation (docs/, or make docs) describes
+    the formats and every configuration key.
     """
 
 

@@ -180,7 +180,12 @@ def tables(
     show_default=True,
     help="Format of the -o file.",
 )
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the comparisons to this file in --format (default: print them).",
+)
 @INPUT_FORMAT_OPT
 @MISSING_OPT
 @click.option("--force", is_flag=True, help="Overwrite a file that irtables did not generate.")

@@ -316,7 +316,7 @@ def _mean_hits(grid: Grid, sgrid: Grid) -> list[Hit]:
                 f"{n[r]} per-query values is {fmt(got[r])}"
             )
             vals = np.array([[stated[r], got[r]]])
-            message = lambda _x, t=text: t  # type: ignore[misc]  # noqa: E731
+            message = lambda _x, t=text: t  # noqa: E731
             hits.append(Hit("mean", np.array([r]), (name,), message, values=vals))
     return hits
 
