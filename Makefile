@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install lint typecheck pytest test golden tables supplement example-data bench clean
+.PHONY: help install lint typecheck pytest test test-fast golden tables supplement example-data docs bench clean
 
 help:  ## show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-14s %s\n", $$1, $$2}'
@@ -13,25 +13,38 @@ help:  ## show this help
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,docs]'
 	@touch $(STAMP)
 
 install: $(STAMP)  ## create .venv and install irtables with its test dependencies
 
 lint: $(STAMP)  ## ruff check and format check
-	$(BIN)/ruff check src tests bench results
-	$(BIN)/ruff format --check src tests bench results
+	$(BIN)/ruff check src tests bench results docs
+	$(BIN)/ruff format --check src tests bench results docs
 
 typecheck: $(STAMP)  ## mypy --strict on src/
 	$(BIN)/mypy
 
-pytest: $(STAMP)  ## run the test suite only
-	$(BIN)/pytest -q
+# Tests run on every core (pytest-xdist), in an order shuffled anew each run (pytest-randomly):
+# a test that leaks process-wide state into another fails in some orders. The seed is
+# printed first; `make test SEED=N` repeats an order.
+ifndef SEED
+SEED := $(shell $(PYTHON) -c 'import random; print(random.randrange(10**9))')
+endif
+PYTEST := $(BIN)/pytest -q -n auto -p randomly --randomly-seed=$(SEED)
+
+pytest: $(STAMP)  ## run the test suite only (every test, in parallel, random order)
+	@echo "test order: random, seed $(SEED) (make test SEED=$(SEED) repeats it)"
+	$(PYTEST)
+
+test-fast: $(STAMP)  ## the tests without those marked slow (end-to-end, simulations): for the edit-test loop
+	@echo "test order: random, seed $(SEED)"
+	$(PYTEST) -m "not slow"
 
 test: lint typecheck pytest  ## lint + typecheck + tests (what CI runs)
 
 golden: $(STAMP)  ## rewrite the golden files from the current code (review the diff!)
-	$(BIN)/pytest -q tests/golden --update-golden
+	$(BIN)/pytest -q -p no:randomly tests/golden --update-golden
 
 tables: $(STAMP)  ## render the example in results/ into results/tables/
 	$(BIN)/irtables tables results/ -o results/tables
@@ -41,6 +54,9 @@ supplement: $(STAMP)  ## the example's supplementary material (tables, tests, fi
 
 example-data: $(STAMP)  ## regenerate results/ per-query files from the fixtures (pytrec_eval)
 	$(BIN)/python results/make_example.py
+
+docs: $(STAMP)  ## build the documentation site into site/ (mkdocs --strict; references generated from the code)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 bench: $(STAMP)  ## run the benchmarks in bench/ (start-up, trec_eval, scaling, incremental, tables, evaluate, stats, supplement; slow)
 	$(BIN)/python bench/bench_startup.py
@@ -53,4 +69,4 @@ bench: $(STAMP)  ## run the benchmarks in bench/ (start-up, trec_eval, scaling, 
 	$(BIN)/python bench/bench_supplement.py
 
 clean:  ## remove the virtual environment and caches
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist site

@@ -3,11 +3,17 @@ fixtures folder, one-line errors and child processes under limits."""
 
 from __future__ import annotations
 
+import locale
+import multiprocessing
+import multiprocessing.process
 import os
 import resource
 import shutil
+import signal
 import subprocess
-from collections.abc import Sequence
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -26,10 +32,77 @@ RUNS = REPO / "tests" / "data" / "runs"
 COLUMNS = ["dataset", "system", "query", "metric", "value"]
 
 
+# Test modules of end-to-end runs (pdflatex, chromium, whole supplements, the real
+# trec_eval binaries) and long simulations: marked ``slow``, run by ``make test`` and CI,
+# left out by ``make test-fast``.
+SLOW_MODULES = frozenset(
+    {
+        "tests/property/test_hostile_names.py",
+        "tests/unit/test_supplement_run.py",
+        "tests/unit/test_supplement_figures.py",
+        "tests/acceptance/test_trec_eval_binaries.py",
+        "tests/acceptance/test_browser.py",
+        "tests/acceptance/test_paper_fit.py",
+        "tests/golden/test_supplement_golden.py",
+    }
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.relative_to(REPO).as_posix() in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden", action="store_true", help="rewrite golden files from the current code"
     )
+
+
+def _process_state() -> dict[str, object]:
+    """What one test must leave as it found it: every other test runs in this process."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    mp_tempdir = multiprocessing.process.current_process()._config.get("tempdir")
+    return {
+        "tempfile.tempdir": tempfile.tempdir,
+        "working directory": os.getcwd(),
+        "environment": {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"},
+        "umask": umask,
+        "locale": locale.setlocale(locale.LC_ALL, None),
+        # unset and the platform's default are one state: the first pool fixes the default
+        "multiprocessing start method": multiprocessing.get_start_method(allow_none=True)
+        or multiprocessing.get_all_start_methods()[0],
+        "multiprocessing temporary folder exists": mp_tempdir is None or os.path.isdir(mp_tempdir),
+        "SIGINT handler": signal.getsignal(signal.SIGINT),
+        "SIGTERM handler": signal.getsignal(signal.SIGTERM),
+    }
+
+
+@pytest.fixture(autouse=True)
+def _process_state_unchanged() -> Iterator[None]:
+    """Fail a test that changes process-wide state and does not restore it.
+
+    Tests share one process (one per xdist worker) and run in random order: a leaked
+    temporary folder, working directory, environment variable, umask, locale, start
+    method or signal handler breaks other tests only in some orders.
+    """
+    before = _process_state()
+    yield
+    after = _process_state()
+    changed = sorted(k for k in before if before[k] != after[k])
+    if "environment" in changed:
+        env_before, env_after = before["environment"], after["environment"]
+        assert isinstance(env_before, dict) and isinstance(env_after, dict)
+        keys = {
+            k for k in env_before.keys() | env_after.keys() if env_before.get(k) != env_after.get(k)
+        }
+        changed[changed.index("environment")] = f"environment ({', '.join(sorted(keys))})"
+    if changed:
+        tempfile.tempdir = before["tempfile.tempdir"]  # type: ignore[assignment]
+        os.chdir(str(before["working directory"]))
+        pytest.fail(f"the test changed process-wide state and left it so: {', '.join(changed)}")
 
 
 @pytest.fixture
@@ -183,3 +256,19 @@ def run_with_file_limit(
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
     return subprocess.run(argv, capture_output=True, text=True, preexec_fn=preexec, timeout=timeout)
+
+
+def peak_memory_of(code: str, timeout: float = 300) -> tuple[int, subprocess.CompletedProcess[str]]:
+    """Run the Python ``code`` in a child process; its peak resident memory (bytes, as
+    ``getrusage`` counts it) and the finished process (output captured as text)."""
+    probe = (
+        "\nimport resource, sys\n"
+        "sys.stdout.write(f'\\nPEAK {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code + probe], capture_output=True, text=True, timeout=timeout
+    )
+    lines = [line for line in done.stdout.splitlines() if line.startswith("PEAK ")]
+    if not lines:
+        raise AssertionError(f"the child failed: {done.stderr[-2000:]}")
+    return int(lines[-1].split()[1]) * 1024, done

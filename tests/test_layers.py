@@ -36,10 +36,9 @@ LAYERS: dict[str, int] = {
 }
 
 # (importing module, imported part): why the upward import is the lesser evil.
-EXCEPTIONS: dict[tuple[str, str], str] = {
-    # Jupyter's display protocol: a table renders itself (_repr_html_), lazily.
-    ("irtables.tables.model", "render"): "notebook display of a TableModel",
-}
+# None today: a table's notebook display is registered by irtables.render.display in
+# irtables.base.display, where the model looks it up.
+EXCEPTIONS: dict[tuple[str, str], str] = {}
 
 
 def _part(module: str) -> str:
@@ -88,3 +87,75 @@ def test_no_import_reaches_up() -> None:
 def test_exceptions_are_still_needed() -> None:
     used = {(m, _part(i)) for m, i in _imports()}
     assert set(EXCEPTIONS) <= used, set(EXCEPTIONS) - used
+
+
+def _module_graph(package: str) -> dict[str, set[str]]:
+    """Imports between the modules of one package (``irtables.<package>``): module ->
+    the modules of the same package it imports (at any level, ``TYPE_CHECKING`` too)."""
+    root = PACKAGE / package
+    names = {
+        ".".join(("irtables", package, *p.relative_to(root).with_suffix("").parts))
+        for p in root.rglob("*.py")
+    }
+    names = {n.removesuffix(".__init__") for n in names}
+    graph: dict[str, set[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).with_suffix("").parts
+        module = ".".join(("irtables", package, *rel)).removesuffix(".__init__")
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for alias in node.names:  # `from irtables.pkg import module` names a module
+                    full = f"{node.module}.{alias.name}"
+                    targets.add(full if full in names else node.module)
+            elif isinstance(node, ast.Import):
+                targets.update(a.name for a in node.names)
+        graph[module] = {t for t in targets if t in names and t != module}
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_circles_are_found() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _circles(graph) == [["a", "b", "c"]]
+    assert _circles({"a": {"b"}, "b": set()}) == []
+
+
+# Packages whose modules import each other without a circle.
+NO_CIRCLES = ("supplement",)
+
+
+def test_no_module_circles_within_a_package() -> None:
+    circles = {p: _circles(_module_graph(p)) for p in NO_CIRCLES}
+    assert circles == {p: [] for p in NO_CIRCLES}

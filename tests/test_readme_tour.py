@@ -23,13 +23,16 @@ TOUR_SECTIONS = ("Set up", "30-second tour")
 NOT_RUN = {"make test": "the test suite itself: it would run this test again"}
 
 
-def readme_commands(sections: tuple[str, ...] = TOUR_SECTIONS) -> list[str]:
-    """The commands of the ``sh`` blocks of the given README sections, comments removed."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+def readme_commands(
+    sections: tuple[str, ...] = TOUR_SECTIONS, page: str = "README.md"
+) -> list[str]:
+    """The commands of the ``sh`` blocks of the given sections of ``page`` (README.md or a
+    page of the docs), comments removed."""
+    text = (REPO / page).read_text(encoding="utf-8") + "\n## "
     commands = []
     for title in sections:
         match = re.search(rf"^## {re.escape(title)}.*?$(.*?)(?=^## )", text, re.M | re.S)
-        assert match, f"README has no section {title!r}"
+        assert match, f"{page} has no section {title!r}"
         for block in re.findall(r"```sh\n(.*?)```", match.group(1), re.S):
             for line in block.splitlines():
                 command = re.sub(r"\s+#.*$", "", line).strip()
@@ -100,11 +103,15 @@ def test_every_tour_command_runs_in_a_fresh_copy(tmp_path: Path) -> None:
     others = {n for n in paper if not n.endswith(".tex")}
     assert others == {"significance.csv", "significance.md", ".irtables-written.json"}
     assert "table1.tex" in paper and "ablation.tex" in paper
+    # the supplement of the tour, and the check that finds it current
+    assert (root / "results" / "supplement" / "manifest.json").is_file()
+    assert "irtables check results/ -o results/supplement" in readme_commands()
 
 
 def test_the_diff_example_compares_the_last_commit(tmp_path: Path) -> None:
     """``irtables diff HEAD:results results``: the last commit against the working tree."""
-    (line,) = [c for c in readme_commands(("What changed",)) if " HEAD" in c]
+    commands = readme_commands(("What changed",), "docs/guides/workflow.md")
+    (line,) = [c for c in commands if " HEAD" in c]
     if shutil.which("git") is None:
         pytest.skip("git not installed")
     root = tmp_path / "study"
@@ -123,15 +130,15 @@ def test_the_diff_example_compares_the_last_commit(tmp_path: Path) -> None:
     assert changed.returncode == 0 and "no differences" not in changed.stdout
 
 
-def test_the_readme_output_keys_show_the_defaults() -> None:
+def test_the_documented_output_keys_show_the_defaults() -> None:
     """``second_best = true`` was once documented as the default; the code said false."""
     import tomllib
 
     from irtables.config import Output, parse_config
 
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    text = (REPO / "docs" / "getting-started.md").read_text(encoding="utf-8")
     block = re.search(r"^\[output\]\n(.*?)\n\n", text, re.M | re.S)
-    assert block, "README has no [output] block"
+    assert block, "getting-started.md has no [output] block"
     documented = tomllib.loads("[output]\n" + block.group(1))
     documented["output"].pop("templates")  # an example folder, not a default
     parsed = parse_config(documented).output

@@ -1,6 +1,8 @@
 """irtables: paper tables, significance tests and supplementary material from IR results.
 
-The steps of ``irtables tables`` as a library: :func:`load_results` reads per-query
+:func:`load_study` reads a study (a results folder and its ``irtables.toml``) as every
+command sees it; ``study.table("main")`` and ``study.compare()`` return what the commands
+write. The steps one by one: :func:`load_results` reads per-query
 results into a :class:`ResultSet` (or :func:`evaluate` computes them from runs and qrels),
 :func:`build_table` makes a table model and :func:`render` writes it as LaTeX, Markdown or
 CSV.
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from irtables.loaders import load_results
     from irtables.measures import Measure, parse_measure
     from irtables.model import Aligned, ResultSet
+    from irtables.study import Study, load_study
     from irtables.tables import build_table
 
 __getattr__, __dir__ = lazy_exports(
@@ -35,6 +38,7 @@ __getattr__, __dir__ = lazy_exports(
         "irtables.loaders": ("load_results",),
         "irtables.measures": ("Measure", "parse_measure"),
         "irtables.model": ("Aligned", "ResultSet"),
+        "irtables.study": ("Study", "load_study"),
         "irtables.tables": ("build_table",),
     },
 )
@@ -45,11 +49,13 @@ __all__ = [
     "IrtablesError",
     "Measure",
     "ResultSet",
+    "Study",
     "__version__",
     "build_table",
     "evaluate",
     "load_config",
     "load_results",
+    "load_study",
     "parse_measure",
     "render",
 ]

@@ -81,6 +81,11 @@ class DroppedMetricWarning(DataWarning):
     """A table leaves out a default metric that the results do not hold."""
 
 
+class LayoutWarning(IrtablesWarning):
+    """A LaTeX table will not read well on the page: scaled to small type, or taller
+    than a page (LaTeX then moves it to the end or loses it)."""
+
+
 def unknown_name_message(kind: str, name: str, known: Iterable[str]) -> str:
     """Say that ``name`` is unknown, suggest the closest known name and list the choices.
 

@@ -14,6 +14,7 @@ Each must lie in the output folder or in a private temporary folder (pdflatex's)
 from __future__ import annotations
 
 import json
+import multiprocessing.util
 import os
 import sys
 import tempfile
@@ -86,6 +87,10 @@ sys.addaudithook(_audit)
 def watched(scratch: Path) -> Iterator[list[tuple[str, str]]]:
     """Record write events; temporary folders go to ``scratch`` meanwhile."""
     events: list[tuple[str, str]] = []
+    # multiprocessing keeps one temporary folder per process for its sockets (the fork
+    # server's among them), made on first use under tempfile's folder of the moment: make
+    # it now, in the real one, so that no later process pool depends on ``scratch``.
+    multiprocessing.util.get_temp_dir()
     old = tempfile.tempdir
     tempfile.tempdir = str(scratch)
     _WATCHED.append(events)
@@ -97,7 +102,8 @@ def watched(scratch: Path) -> Iterator[list[tuple[str, str]]]:
 
 
 def outside(events: list[tuple[str, str]], *allowed: Path) -> list[tuple[str, str]]:
-    roots = [os.path.realpath(a) for a in allowed]
+    # multiprocessing's own private folder (the fork server's socket) is allowed too
+    roots = [os.path.realpath(a) for a in (*allowed, multiprocessing.util.get_temp_dir())]
     bad = []
     for kind, path in events:
         real = os.path.realpath(path)

@@ -117,20 +117,14 @@ def test_explicit_input_format_applies_to_every_file(tmp_path: Path) -> None:
     assert rs.systems() == ("a", "b")
 
 
-ERROR_CASES = ["empty_dataset_folder", "nothing_loadable", "missing_path", "nested", "same_system"]
+ERROR_CASES = ["nothing_loadable", "missing_path", "nested", "same_system"]
 
 
 @pytest.mark.parametrize("case", ERROR_CASES, ids=ERROR_CASES)
 def test_layout_errors_name_the_place(case: str, tmp_path: Path) -> None:
     root = tmp_path / "results"
     root.mkdir()
-    if case == "empty_dataset_folder":
-        (root / "dl19").mkdir()
-        shutil.copy(CLEAN / "bm25.eval", root / "dl19" / "bm25.eval")
-        (root / "dl20").mkdir()
-        (root / "dl20" / "notes.md").write_text("x\n")
-        expected, where = "dataset folder has no result files", root / "dl20"
-    elif case == "nothing_loadable":
+    if case == "nothing_loadable":
         (root / "README.md").write_text("x\n")
         expected, where = "no result files found", root
     elif case == "missing_path":

@@ -152,3 +152,40 @@ def test_string_ids_with_one_hash_are_told_apart(
     assert trec.index_qrels(read_qrels(qrels)).hashed is None
     got = evaluate(qrels, run, measures).frame
     pd.testing.assert_frame_equal(got, expected)
+
+
+@pytest.mark.parametrize(
+    ("shape", "n"),
+    [("one document", 300_000), ("every document twice", 200_000), ("string ids", 100_000)],
+)
+def test_the_duplicate_check_is_linear(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shape: str, n: int
+) -> None:
+    """A concatenated or looped run (issue 23 §2: 10,000 identical lines took 27 s,
+    300,000 did not finish in 13 minutes) is refused reading each row a bounded number of
+    times: the rows whose ids are fetched to confirm repeats are counted, and the count
+    stops the old per-repeat scan (n repeats x n rows) at once."""
+    import irtables.evaluator.trec as trec
+
+    fetched = [0]
+    original = trec.take
+
+    def counting_take(array: pa.Array, rows: np.ndarray) -> pa.Array:
+        fetched[0] += len(rows)
+        if fetched[0] > 2 * n:
+            raise AssertionError(f"{fetched[0]} rows fetched for a run of {n}: not linear")
+        return original(array, rows)
+
+    monkeypatch.setattr(trec, "take", counting_take)
+    if shape == "one document":
+        docs = ["7"] * n
+    elif shape == "every document twice":
+        docs = [str(i // 2) for i in range(n)]
+    else:
+        docs = [f"LA{i // 2:06d}-0001" for i in range(n)]
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_text("".join(f"1 Q0 {d} {i + 1} {n - i} t\n" for i, d in enumerate(docs)))
+    qrels.write_text(f"1 0 {docs[0]} 1\n")
+    with pytest.raises(InputError, match=f"document {docs[0]} is retrieved twice for query 1"):
+        evaluate(qrels, run, "AP")
+    assert 0 < fetched[0] <= 2 * n

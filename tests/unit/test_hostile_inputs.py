@@ -489,7 +489,10 @@ def test_outputs_inside_the_results_are_not_read_back(tmp_path: Path, args: list
     for _ in range(3):
         result = invoke(*filled)
         assert result.exit_code == 0, result.output
-    assert "Warning" not in without_left_out(result.output)
+    warned = [line for line in without_left_out(result.output).splitlines() if "Warning" in line]
+    # skipping what irtables wrote is said, in one note (issue 24 §2)
+    assert len(warned) == 1, result.output
+    assert all(w.startswith("Warning: not read as results: ") for w in warned), warned
 
 
 def test_edited_output_in_the_results_is_skipped_with_a_warning(tmp_path: Path) -> None:

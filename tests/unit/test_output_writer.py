@@ -143,13 +143,15 @@ def test_one_refusal_means_nothing_is_replaced(tmp_path: Path) -> None:
     assert all((tmp_path / f"f{i}.csv").read_text() == f"old {i}\n" for i in range(19))
 
 
-def test_dropped_outputs_are_removed_only_when_untouched(tmp_path: Path) -> None:
+def test_dropped_outputs_are_moved_aside_only_when_untouched(tmp_path: Path) -> None:
     write_files(tmp_path, {"a.csv": "a\n", "b.csv": "b\n", "c.csv": "c\n"}, by="supplement")
     (tmp_path / "b.csv").write_text("edited\n")
     (tmp_path / "c.csv").unlink()
     done = write_files(tmp_path, {"d.csv": "d\n"}, by="supplement", remove_dropped=True)
-    assert {(w.path.name, w.status) for w in done} == {("d.csv", "written"), ("a.csv", "removed")}
+    statuses = {(w.path.name, w.status) for w in done}
+    assert statuses == {("d.csv", "written"), ("a.csv", "moved aside")}
     assert not (tmp_path / "a.csv").exists()
+    assert (tmp_path / ".irtables-aside" / "a.csv").read_text() == "a\n"
     assert (tmp_path / "b.csv").read_text() == "edited\n"
     files = read_record(tmp_path).files
     assert set(files) == {"b.csv", "d.csv"}  # an edited output stays an output

@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 from tabulate import tabulate
 
+from irtables.base.markdown import escape_markdown
 from irtables.model import ResultSet
 from irtables.stats import compare
 from irtables.stats.comparisons import Comparisons
@@ -65,9 +66,14 @@ def _pandas_table(c: Comparisons, fmt: str, digits: int = 4) -> str:
             for v in shown[label].astype(object)
         ]
     shown["sig"] = shown["sig"].map({"better": "+", "worse": "-", "none": ""})
+    rows = shown.to_numpy(dtype=object).tolist()
+    headers = list(shown.columns)
+    if fmt == "markdown":  # the names from the data are escaped as Markdown text
+        rows = [[escape_markdown(str(v)) for v in row] for row in rows]
+        headers = [escape_markdown(h) for h in headers]
     table = tabulate(
-        shown.to_numpy(dtype=object).tolist(),
-        headers=list(shown.columns),
+        rows,
+        headers=headers,
         tablefmt="github" if fmt == "markdown" else "simple",
         showindex=False,
         disable_numparse=True,
@@ -77,7 +83,7 @@ def _pandas_table(c: Comparisons, fmt: str, digits: int = 4) -> str:
         f"test: {c.test} ({c.alternative}); correction: {c.correction} per {c.family}; "
         f"+/-: significantly better/worse than the baseline at alpha = {c.alpha}"
     )
-    return f"{table}{gap}{legend}\n"
+    return f"{table}{gap}{escape_markdown(legend) if fmt == 'markdown' else legend}\n"
 
 
 CASES = [

@@ -184,3 +184,21 @@ def test_jobs_submitted_in_two_batches_come_back_in_order() -> None:
         drawing.submit(jobs[1:])
         parallel = drawing.results()
     assert parallel == render_jobs(jobs, workers=1)
+
+
+def test_difference_panels_share_one_y_scale() -> None:
+    rng = np.random.default_rng(3)
+    base = rng.random(200)
+    small = base + rng.normal(0, 0.01, 200)  # differences of about 0.01
+    large = base + rng.normal(0, 0.3, 200)  # of about 0.3
+    rows = [
+        ("d", system, f"q{i:03d}", "AP", float(v))
+        for system, values in (("base", base), ("x", small), ("y", large))
+        for i, v in enumerate(values)
+    ]
+    fig = difference_bars("T", "AP", _panels(results_from_rows(rows)))
+    render_all(fig)
+    limits = {ax.get_ylim() for ax in fig.axes}
+    assert len(limits) == 1  # the same scale in every panel
+    (low, high), diffs = limits.pop(), np.concatenate([small - base, large - base])
+    assert low <= diffs.min() and high >= diffs.max()  # the largest difference of all fits

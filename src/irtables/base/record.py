@@ -2,14 +2,18 @@
 
 Each output folder (``tables/``, a supplement, the folder of an ``-o`` file) holds one
 record: the relative path of every file irtables wrote there, its SHA-256 and the
-command that wrote it. It decides three things:
+command that wrote it. It decides two things, and grants a third:
 
 - overwriting: a file may be replaced only if its bytes are what irtables wrote
   (else ``--force``), so a hand-edited output or a user's own file is never lost;
-- removing: ``irtables supplement`` deletes an output it no longer makes only if the
-  file's bytes are still what it wrote;
 - reading: discovery skips outputs (every command but ``evaluate``, whose TSV is meant
-  to be read back), so a folder can hold results and tables side by side.
+  to be read back), so a folder can hold results and tables side by side; only records
+  inside the folder being read count, and a skipped file that would otherwise be read
+  is named in one note;
+- moving aside: an output ``supplement`` no longer makes is moved to
+  ``.irtables-aside/`` if its bytes are still what the record says; nothing is
+  deleted on a record's word (a record edited to list a user's file would otherwise
+  delete it).
 
 The record is input like any other file: anyone may have edited it. Reading it, every
 path must pass :func:`~irtables.base.paths.relative_path`, every hash be 64 hex digits
@@ -199,18 +203,22 @@ def _untrusted(path: Path, reason: str, warn: bool) -> Record:
 RECORD_DEPTH = 3
 
 
-def recorded_outputs(folder: Path, records: dict[Path, Record] | None = None) -> dict[str, Entry]:
+def recorded_outputs(
+    folder: Path, records: dict[Path, Record] | None = None, *, root: Path | None = None
+) -> dict[str, Entry]:
     """Entries of ``folder`` that a record lists as outputs (not results): name -> entry.
 
     The records of ``folder`` and of up to :data:`RECORD_DEPTH` folders above it are
-    read (a supplement's record lists ``tables/table1.csv``). Discovery skips these.
-    ``records`` keeps the records read, by folder, for later calls (one discovery reads
-    each record once).
+    read (a supplement's record lists ``tables/table1.csv``), but none above ``root``,
+    the folder being read: a record outside it grants nothing there. Discovery skips
+    these. ``records`` keeps the records read, by folder, for later calls (one discovery
+    reads each record once).
     """
     out: dict[str, Entry] = {}
     base = folder.absolute()
+    top = (root if root is not None else folder).absolute()
     for up, anc in enumerate((base, *base.parents)):
-        if up > RECORD_DEPTH:
+        if up > RECORD_DEPTH or (anc != top and top not in anc.parents):
             break
         prefix = base.parts[len(anc.parts) :]
         record = records.get(anc) if records is not None else None
@@ -225,8 +233,9 @@ def recorded_outputs(folder: Path, records: dict[Path, Record] | None = None) ->
     return out
 
 
-def warn_if_changed(path: Path, entry: Entry) -> None:
-    """Warn that a recorded output left out of discovery was edited since irtables wrote it."""
+def warn_if_changed(path: Path, entry: Entry) -> bool:
+    """Warn that a recorded output left out of discovery was edited since irtables wrote
+    it; whether it was."""
     try:
         current = file_sha256(path) if path.is_file() and not path.is_symlink() else None
     except OSError:
@@ -238,3 +247,5 @@ def warn_if_changed(path: Path, entry: Entry) -> None:
             DataWarning,
             stacklevel=3,
         )
+        return True
+    return False

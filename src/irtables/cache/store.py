@@ -1,4 +1,19 @@
-"""The cache folder: entries keyed by content, written atomically, checked when read."""
+"""The cache folder: entries keyed by what determines their values, checked when read.
+
+An entry is a Parquet file that carries the full description of what it was computed
+from (:class:`Request`: content hashes of the qrels and the run, the run's name, the
+evaluation options, the evaluator's semantics version). Reading one, everything is
+checked against the request before a number is used: the description, the names and
+types of its columns, the query positions (strictly increasing), and its values pass
+the checks a loader applies to any input (finite, bounded measures in [0, 1], counts
+non-negative integers). Memory is bounded by what the entry declares (its rows, and
+column sizes consistent with them), links are not followed, and an entry that does not
+check out is evaluated again with a warning, never used.
+
+A forged entry whose description and values are all plausible cannot be told from a
+real one without evaluating again: the cache is as trusted as the folder it is in
+(``irtables cache verify`` evaluates again and compares).
+"""
 
 from __future__ import annotations
 
@@ -7,10 +22,12 @@ import hashlib
 import json
 import os
 import re
+import stat
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -18,14 +35,27 @@ from irtables._version import __version__
 from irtables.base.paths import new_file
 from irtables.base.record import file_sha256
 from irtables.errors import DataWarning
-from irtables.evaluator.values import RunValues
+from irtables.evaluator.semantics import SEMANTICS
+from irtables.evaluator.values import Options, RunValues
+
+if TYPE_CHECKING:
+    import pyarrow.parquet as pq
 
 CACHE_DIR_NAME = ".irtables-cache"
-FORMAT = 1
+FORMAT = 2
+#: The most query rows an entry may declare whatever its qrels (2,097,152 queries).
+MAX_ROWS = 1 << 21
+#: The shortest qrels line, ``q 0 d r`` and its newline: a qrels file of n bytes judges
+#: at most n / 8 queries.
+MIN_QRELS_LINE = 8
+#: Largest entry file read (bytes), and largest metadata (bytes).
+MAX_ENTRY_BYTES = 1 << 30
+MAX_META_BYTES = 1 << 20
 _ENTRY = re.compile(r"^[0-9a-f]{64}\.parquet$")
 _PARTIAL = re.compile(r"^\.[0-9a-f]{64}\.parquet\.[A-Za-z0-9_-]+\.part$")
 _META = b"irtables-cache"
 _GITIGNORE = "# written by irtables: the cache is not part of the study\n*\n"
+_SLACK = 1 << 16  # bytes per column chunk beyond 8 per row: page headers, statistics
 
 
 def content_hashes(paths: Sequence[Path]) -> dict[Path, str]:
@@ -40,6 +70,51 @@ def content_hashes(paths: Sequence[Path]) -> dict[Path, str]:
 
     with ThreadPoolExecutor(max_workers=min(available_cores(), len(unique))) as pool:
         return dict(zip(unique, pool.map(file_sha256, unique), strict=True))
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the values of one (qrels, run) evaluation are computed from.
+
+    ``qrels`` and ``run`` are SHA-256 of the files' bytes; ``options`` the evaluation
+    options. The :attr:`description` is stored in the entry and compared when it is read;
+    the :attr:`key` (its hash) names the entry's file. ``max_rows`` bounds the rows an
+    entry may declare (:func:`rows_bound` of the qrels file).
+    """
+
+    qrels: str
+    run: str
+    name: str
+    options: Options
+    max_rows: int = MAX_ROWS
+
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        """The metric names the values must have, in order."""
+        suffix = " (micro)" if self.options.average == "micro" else ""
+        return tuple(m.name + suffix for m in self.options.measures)
+
+    @property
+    def description(self) -> dict[str, Any]:
+        """Everything that determines the values (irtables' version does not)."""
+        return {
+            "format": FORMAT,
+            "semantics": SEMANTICS,
+            "qrels": self.qrels,
+            "run": self.run,
+            "name": self.name,
+            "options": self.options.describe(),
+        }
+
+    @property
+    def key(self) -> str:
+        """The SHA-256 of the description: the entry's file name."""
+        text = json.dumps(self.description, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+class DamagedEntry(ValueError):
+    """An entry that does not check out against its request (the reason is the message)."""
 
 
 @dataclass(frozen=True)
@@ -63,39 +138,34 @@ class Cache:
         return cls(folder)
 
     @staticmethod
-    def key(*, qrels: str, run: str, name: str, options: str) -> str:
-        """The key of an evaluation: content hashes of the files, the run's name, the
-        options and irtables' version."""
-        text = json.dumps(
-            {
-                "format": FORMAT,
-                "irtables": __version__,
-                "qrels": qrels,
-                "run": run,
-                "name": name,
-                "options": options,
-            },
-            sort_keys=True,
-        )
-        return hashlib.sha256(text.encode()).hexdigest()
+    def request(
+        *, qrels: str, run: str, name: str, options: Options, max_rows: int = MAX_ROWS
+    ) -> Request:
+        """The request of an evaluation (content hashes of the files, name, options)."""
+        return Request(qrels, run, name, options, max_rows)
 
-    def path(self, key: str) -> Path:
-        """Where the entry of ``key`` lives."""
-        return self.folder / f"{key}.parquet"
+    def path(self, request: Request) -> Path:
+        """Where the entry of ``request`` lives."""
+        return self.folder / f"{request.key}.parquet"
 
-    def get(self, key: str) -> RunValues | None:
-        """The entry of ``key``, or None when there is none or it does not check out
-        (then it is left to be rewritten)."""
-        path = self.path(key)
-        if not path.is_file():
-            return None
+    def get(self, request: Request) -> RunValues | None:
+        """The values of ``request``, or None when there is no entry or it does not check
+        out (then a :class:`~irtables.errors.DataWarning` says why, and it is left to be
+        rewritten)."""
+        path = self.path(request)
         try:
-            return _read_entry(path, key)
-        except Exception:  # any damage: unreadable, truncated, edited, wrong key
+            return read_entry(path, request)
+        except FileNotFoundError:
             return None
+        except DamagedEntry as exc:
+            reason = str(exc)
+        except Exception as exc:  # unreadable, truncated, not Parquet: damage of any kind
+            reason = f"unreadable ({type(exc).__name__})"
+        warn_damaged(path, reason)
+        return None
 
-    def put(self, key: str, values: RunValues) -> None:
-        """Store the values of ``key`` (atomically: a reader never sees half a file).
+    def put(self, request: Request, values: RunValues) -> None:
+        """Store the values of ``request`` (atomically: a reader never sees half a file).
 
         A cache that cannot be written (read-only folder, full disk) is not an error:
         the results are right without it.
@@ -104,9 +174,41 @@ class Cache:
             if not self.folder.is_dir():
                 self.folder.mkdir()
                 (self.folder / ".gitignore").write_text(_GITIGNORE)
-            _write_entry(self.path(key), key, values)
+            _write_entry(self.path(request), request, values)
         except OSError as exc:
             warnings.warn(f"cache not written ({exc})", DataWarning, stacklevel=2)
+
+
+def warn_damaged(path: Path, reason: str) -> None:
+    """Say that an entry was not used, and why."""
+    warnings.warn(
+        f"{path}: cache entry not used ({reason}): the run is evaluated again",
+        DataWarning,
+        stacklevel=3,
+    )
+
+
+def rows_bound(qrels: Path) -> int:
+    """At most how many queries the qrels file ``qrels`` judges: one per line of at least
+    :data:`MIN_QRELS_LINE` bytes (:data:`MAX_ROWS` for a compressed file, which expands)."""
+    from irtables.loaders.source import compressed_format
+
+    try:
+        with qrels.open("rb") as handle:
+            magic = handle.read(8)
+        size = qrels.stat().st_size
+    except OSError:
+        return MAX_ROWS
+    if compressed_format(magic) is not None:
+        return MAX_ROWS
+    return min(size // MIN_QRELS_LINE + 1, MAX_ROWS)
+
+
+def beyond(values: RunValues, n_queries: int) -> bool:
+    """Whether cached ``values`` name a query position past the qrels' ``n_queries``
+    (their positions were checked to increase when read: the last is the largest)."""
+    index = values.query_index
+    return bool(len(index)) and int(index[-1]) >= n_queries
 
 
 def clear(base: Path) -> int:
@@ -171,13 +273,13 @@ def _checksum(values: RunValues) -> str:
     return digest.hexdigest()
 
 
-def _write_entry(path: Path, key: str, values: RunValues) -> None:
+def _write_entry(path: Path, request: Request, values: RunValues) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     meta = {
-        "format": FORMAT,
-        "key": key,
+        "description": request.description,
+        "irtables": __version__,  # who wrote it: information only, not checked
         "system": values.system,
         "runid": values.runid,
         "metrics": list(values.metrics),
@@ -202,31 +304,131 @@ def _write_entry(path: Path, key: str, values: RunValues) -> None:
         raise
 
 
-def _read_entry(path: Path, key: str) -> RunValues:
+def read_entry(path: Path, request: Request) -> RunValues:
+    """The values of the entry at ``path``, checked against ``request``.
+
+    Raises
+    ------
+    FileNotFoundError
+        There is no entry.
+    DamagedEntry
+        It is not a regular file, or it does not check out (the message says what).
+    """
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from irtables.base.arrow import to_numpy
+    data = _entry_bytes(path)
+    try:
+        parquet = pq.ParquetFile(pa.BufferReader(data))
+    except (pa.ArrowException, OSError) as exc:
+        raise DamagedEntry(f"not a Parquet file ({type(exc).__name__})") from None
+    meta = _metadata(parquet)
+    if meta.get("description") != request.description:
+        raise DamagedEntry("computed from other inputs or options than this run's")
+    metrics = request.metrics
+    if meta.get("metrics") != list(metrics) or meta.get("system") != request.name:
+        raise DamagedEntry("its metrics or run name are not this run's")
+    _check_declared(parquet, len(metrics), request.max_rows)
+    table = parquet.read(use_threads=False)
+    values = _values(table, meta, request)
+    if _checksum(values) != meta.get("checksum"):
+        raise DamagedEntry("checksum mismatch")
+    return values
 
-    table = pq.read_table(path)
-    meta = json.loads(table.schema.metadata[_META])
-    if meta["format"] != FORMAT or meta["key"] != key:
-        raise ValueError("an entry of another key or format")
-    metrics = tuple(str(m) for m in meta["metrics"])
-    matrix = (
-        np.vstack([to_numpy(table.column(f"m{i}")).astype(np.float64) for i in range(len(metrics))])
-        if metrics
-        else np.zeros((0, table.num_rows))
-    )
-    values = RunValues(
-        system=str(meta["system"]),
-        runid=str(meta["runid"]),
-        query_index=to_numpy(table.column("query_index")).astype(np.int64),
-        retrieved=to_numpy(table.column("retrieved")).astype(np.bool_),
+
+def _entry_bytes(path: Path) -> bytes:
+    """The bytes of a regular file (a link is not followed), at most MAX_ENTRY_BYTES."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:  # ELOOP: a link
+        raise DamagedEntry(f"not a regular file ({exc.strerror or exc})") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise DamagedEntry("not a regular file")
+        if info.st_size > MAX_ENTRY_BYTES:
+            raise DamagedEntry(f"larger than {MAX_ENTRY_BYTES >> 20} MiB")
+        return handle.read(MAX_ENTRY_BYTES + 1)
+
+
+def _metadata(parquet: pq.ParquetFile) -> dict[str, Any]:
+    raw = (parquet.schema_arrow.metadata or {}).get(_META)
+    if raw is None or len(raw) > MAX_META_BYTES:
+        raise DamagedEntry("no irtables metadata")
+    try:
+        meta = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise DamagedEntry("unreadable metadata") from None
+    if not isinstance(meta, dict):
+        raise DamagedEntry("unreadable metadata")
+    return meta
+
+
+def _check_declared(parquet: pq.ParquetFile, n_metrics: int, max_rows: int) -> None:
+    """Refuse, before reading any value, an entry whose declared shape is not an
+    entry's: the columns, at most ``max_rows`` rows, and no column chunk declaring more
+    bytes than its rows hold (so reading costs what the rows declare)."""
+    import pyarrow as pa
+
+    expected = ["query_index", "retrieved", *(f"m{i}" for i in range(n_metrics))]
+    types = [pa.int64(), pa.bool_(), *([pa.float64()] * n_metrics)]
+    schema = parquet.schema_arrow
+    if schema.names != expected or [f.type for f in schema] != types:
+        raise DamagedEntry("its columns are not an entry's")
+    info = parquet.metadata
+    if info.num_rows > max_rows:
+        raise DamagedEntry(f"declares {info.num_rows} queries, more than its qrels can judge")
+    for g in range(info.num_row_groups):
+        group = info.row_group(g)
+        limit = 8 * group.num_rows + _SLACK
+        for c in range(group.num_columns):
+            chunk = group.column(c)
+            if max(chunk.total_uncompressed_size, chunk.total_compressed_size) > limit:
+                raise DamagedEntry("a column declares more bytes than its rows hold")
+
+
+def _values(table: Any, meta: dict[str, Any], request: Request) -> RunValues:
+    """The entry's values, checked as a loader checks any input."""
+    from irtables.base.arrow import to_numpy
+    from irtables.loaders.normalize import first_bad_value
+    from irtables.measures import parse_measure
+
+    metrics = request.metrics
+    columns = [table.column(i) for i in range(table.num_columns)]
+    if any(c.null_count for c in columns):
+        raise DamagedEntry("missing values")
+    index = to_numpy(columns[0]).astype(np.int64)
+    micro = request.options.average == "micro"
+    if micro and not np.array_equal(index, [-1]):
+        raise DamagedEntry("query positions are not a micro average's")
+    if not micro and len(index) and (index[0] < 0 or (np.diff(index) <= 0).any()):
+        raise DamagedEntry("query positions are not increasing")
+    n = len(index)
+    matrix = np.zeros((len(metrics), n))
+    for i, column in enumerate(columns[2:]):
+        matrix[i] = to_numpy(column)
+    measures = [parse_measure(m.removesuffix(" (micro)")) for m in metrics]
+    codes = np.repeat(np.arange(len(metrics)), n)
+    bad = first_bad_value(matrix.reshape(-1), measures, codes)
+    if bad is not None:
+        raise DamagedEntry(f"a value no input may hold: {bad[1]}")
+    total, notes, runid = meta.get("relevant_total"), meta.get("notes"), meta.get("runid")
+    if not isinstance(total, int) or isinstance(total, bool) or total < 0:
+        raise DamagedEntry("relevant_total is not a count")
+    if not isinstance(notes, list) or not all(isinstance(x, str) for x in notes):
+        raise DamagedEntry("notes are not texts")
+    if not isinstance(runid, str):
+        raise DamagedEntry("runid is not a text")
+    return RunValues(
+        system=request.name,
+        runid=runid,
+        query_index=index,
+        retrieved=to_numpy(columns[1]).astype(np.bool_),
         metrics=metrics,
         values=matrix,
-        relevant_total=int(meta["relevant_total"]),
-        notes=tuple(str(n) for n in meta["notes"]),
+        relevant_total=total,
+        notes=tuple(notes),
     )
-    if _checksum(values) != meta["checksum"]:
-        raise ValueError("checksum mismatch")
-    return values

@@ -9,11 +9,13 @@ import click
 
 from irtables.base.names import TEST_NAMES
 from irtables.cli.common import (
+    CONFIG_OPT,
     INPUT_FORMAT_OPT,
     JOBS_OPT,
     MISSING_OPT,
     NO_CACHE_OPT,
     RESULTS_ARG,
+    VERBOSE_OPT,
     handle_errors,
     main,
     resolve_for_command,
@@ -22,6 +24,7 @@ from irtables.cli.common import (
 
 @main.command("lint")
 @RESULTS_ARG
+@CONFIG_OPT
 @INPUT_FORMAT_OPT
 @click.option(
     "--tolerance",
@@ -35,9 +38,19 @@ from irtables.cli.common import (
     type=click.IntRange(min=0),
     help="Print at most this many violations (default: all); the summary counts all.",
 )
+@JOBS_OPT
+@NO_CACHE_OPT
+@VERBOSE_OPT
 @handle_errors
 def lint_cmd(
-    results: Path, input_format: str | None, tolerance: float | None, limit: int | None
+    results: Path,
+    config_path: Path | None,
+    input_format: str | None,
+    tolerance: float | None,
+    limit: int | None,
+    jobs: int,
+    no_cache: bool,
+    verbose: bool,
 ) -> None:
     """Report numbers that cannot all be true; exit status 1 if any.
 
@@ -48,13 +61,22 @@ def lint_cmd(
     P@K = 1 or R@K = 1 at every K; RR@K >= 1/K when Success@K = 1; and the mean of the
     per-query values against the `all` row. Measures are compared only with measures
     of the same relevance threshold. Each violation names file, dataset/system, query
-    and the numbers involved.
+    and the numbers involved. Datasets given as qrels + runs in the configuration are
+    evaluated (through the cache) and checked too.
     """
-    from irtables.lint import lint
-    from irtables.loaders.discover import load_study
-
-    report = lint(load_study(results, input_format=input_format), tolerance=tolerance, limit=limit)
-    click.echo(report.format(), nl=False)
+    study = resolve_for_command(
+        results,
+        config_path=config_path,
+        input_format=input_format,
+        missing=None,
+        jobs=jobs,
+        no_cache=no_cache,
+        progress=None,
+        verbose=verbose,
+        bounds=False,
+    )
+    report = study.lint(tolerance=tolerance, limit=limit)
+    click.echo(report.format(study.config.display_names()), nl=False)
     if not report.ok:
         click.get_current_context().exit(1)
 
@@ -115,6 +137,7 @@ def lint_cmd(
 @click.option("--force", is_flag=True, help="Overwrite an -o file that irtables did not generate.")
 @JOBS_OPT
 @NO_CACHE_OPT
+@VERBOSE_OPT
 @handle_errors
 def diff_cmd(
     old: str,
@@ -131,6 +154,7 @@ def diff_cmd(
     force: bool,
     jobs: int,
     no_cache: bool,
+    verbose: bool,
 ) -> None:
     """Show what changed from OLD to NEW: means, queries, systems and table cells.
 
@@ -161,14 +185,15 @@ def diff_cmd(
                     jobs=jobs,
                     no_cache=no_cache,
                     progress=None,
+                    verbose=verbose,
                 )
             )
-    (old_rs, old_cfg, _), (new_rs, new_cfg, _) = sides
+    old_study, new_study = sides
     report = diff(
-        old_rs,
-        new_rs,
-        old_config=old_cfg,
-        new_config=new_cfg,
+        old_study.results,
+        new_study.results,
+        old_config=old_study.config,
+        new_config=new_study.config,
         tolerance=tolerance,
         test=test,
         alpha=alpha,

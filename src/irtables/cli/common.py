@@ -20,8 +20,8 @@ from irtables.loaders.registry import LOADERS
 from irtables.model.policy import MISSING_POLICIES
 
 if TYPE_CHECKING:
-    from irtables.config import Config
-    from irtables.model import ResultSet
+    from irtables.loaders.discover import Study as Files
+    from irtables.study import Study
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -98,8 +98,8 @@ def handle_errors(func: F) -> F:
                     raise
                 raise _CliError(error_message(e)) from e
             finally:
-                for w in caught:
-                    click.echo(f"Warning: {printable(str(w.message))}", err=True)
+                for message in dict.fromkeys(str(w.message) for w in caught):  # each once
+                    click.echo(f"Warning: {printable(message)}", err=True)
 
     return wrapper  # type: ignore[return-value]
 
@@ -111,12 +111,14 @@ def main() -> None:
 
     Point it at a folder of per-query results laid out as DIR/<dataset>/<system>.<ext>
     (trec_eval -q output, tidy or wide CSV/TSV/Parquet/JSONL, pytrec_eval JSON, PyTerrier
-    CSV) and optionally an irtables.toml; see README.md for the formats and config keys.
+    CSV) and optionally an irtables.toml. The documentation (docs/, or make docs) describes
+    the formats and every configuration key.
     """
 
 
+# Not click's exists=True: a missing DIR is one `Error:` line, as every other failure.
 RESULTS_ARG = click.argument(
-    "results", default=".", type=click.Path(exists=True, path_type=Path), metavar="[DIR]"
+    "results", default=".", type=click.Path(path_type=Path), metavar="[DIR]"
 )
 CONFIG_OPT = click.option(
     "--config",
@@ -152,6 +154,14 @@ NO_CACHE_OPT = click.option(
 )
 
 
+VERBOSE_OPT = click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    help="List every file and folder skipped as not results (default: one note).",
+)
+
+
 def resolve_for_command(
     results: Path,
     *,
@@ -161,20 +171,33 @@ def resolve_for_command(
     jobs: int,
     no_cache: bool,
     progress: Callable[[str, int, int], None] | None,
-) -> tuple[ResultSet, Config, Path]:
-    """:func:`~irtables.study.pipeline.resolve_study` with the command's options
-    (``--jobs 0``: every core; ``--no-cache``)."""
-    from irtables.study.pipeline import resolve_study
+    verbose: bool = False,
+    bounds: bool = True,
+) -> Study:
+    """:func:`~irtables.study.load_study` with the command's options (``--jobs 0``: every
+    core; ``--no-cache``); prints the note on what was skipped as not results."""
+    from irtables.study import load_study
 
-    return resolve_study(
+    study = load_study(
         results,
-        config_path=config_path,
+        config=config_path,
         input_format=input_format,
         missing=missing,
         jobs=jobs or None,
         cache=not no_cache,
         progress=progress,
+        bounds=bounds,
     )
+    print_skipped(study.files, verbose=verbose)
+    return study
+
+
+def print_skipped(files: Files, *, verbose: bool) -> None:
+    """The note on standard error about files and folders skipped as not results."""
+    from irtables.loaders.discover import skipped_note
+
+    for i, line in enumerate(skipped_note(files, verbose=verbose)):
+        click.echo(f"{'Note: ' if i == 0 else ''}{printable(line)}", err=True)
 
 
 def study_progress() -> tuple[

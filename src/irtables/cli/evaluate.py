@@ -57,7 +57,12 @@ from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TREC_EVAL_VERSIONS
     help="Evaluate only the top N documents of each query (trec_eval -M).",
 )
 @click.option(
-    "--format", "fmt", type=click.Choice(["tsv", "trec_eval"]), default="tsv", show_default=True
+    "--format",
+    "fmt",
+    type=click.Choice(["tsv", "trec_eval"]),
+    default="tsv",
+    show_default=True,
+    help="tsv: tidy rows that irtables tables reads; trec_eval: trec_eval's own layout.",
 )
 @click.option(
     "-o",

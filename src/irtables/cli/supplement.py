@@ -75,7 +75,8 @@ def supplement_cmd(
     finally:
         finish()
     for item in done.written:
-        click.echo(f"{item.status:>9}  {printable(str(item.path))}")
+        moved = f" -> {printable(str(item.moved_to))}" if item.moved_to is not None else ""
+        click.echo(f"{item.status:>9}  {printable(str(item.path))}{moved}")
     for note in done.notes:
         click.echo(f"Note: {printable(note)}", err=True)
 

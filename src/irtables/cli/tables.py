@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import cast
 
 import click
 
@@ -16,6 +15,7 @@ from irtables.cli.common import (
     MISSING_OPT,
     NO_CACHE_OPT,
     RESULTS_ARG,
+    VERBOSE_OPT,
     handle_errors,
     main,
     printable,
@@ -23,8 +23,6 @@ from irtables.cli.common import (
     resolve_for_command,
     study_progress,
 )
-from irtables.config import CompareSettings, baseline_overrides
-from irtables.model.policy import MissingPolicy
 from irtables.render import FORMATS
 
 
@@ -64,6 +62,7 @@ from irtables.render import FORMATS
 @click.option("--force", is_flag=True, help="Overwrite files that irtables did not generate.")
 @JOBS_OPT
 @NO_CACHE_OPT
+@VERBOSE_OPT
 @handle_errors
 def tables(
     results: Path,
@@ -77,6 +76,7 @@ def tables(
     force: bool,
     jobs: int,
     no_cache: bool,
+    verbose: bool,
 ) -> None:
     """Write Table 1, Table S1 per dataset, the ablation and every [tables.<name>] table.
 
@@ -93,7 +93,7 @@ def tables(
     preload(TABLE_MODULES)  # while the results are read
     evaluated, tested, finish = study_progress()
     try:
-        rs, config, base = resolve_for_command(
+        study = resolve_for_command(
             results,
             config_path=config_path,
             input_format=input_format,
@@ -101,9 +101,11 @@ def tables(
             jobs=jobs,
             no_cache=no_cache,
             progress=evaluated,
+            verbose=verbose,
         )
+        rs, config, base = study.results, study.config, study.base
         if baselines:
-            config = replace(config, compare=baseline_option(config.compare, baselines))
+            config = replace(config, compare=config.compare.with_baselines(baselines))
         target = outdir or base / config.output.dir
         extra = [template_dir] if template_dir else []
         written = write_tables(
@@ -131,7 +133,12 @@ def tables(
     help="Baseline system; repeatable; DATASET=SYSTEM for one dataset "
     "(default: compare.baseline of the config, else the first system).",
 )
-@click.option("--all-pairs", is_flag=True, help="Test every pair of systems instead.")
+@click.option(
+    "--all-pairs/--no-all-pairs",
+    default=None,
+    help="Test every pair of systems instead (--no-all-pairs: against the baseline(s), "
+    "whatever compare.all_pairs says).",
+)
 @click.option(
     "--test",
     type=click.Choice(ALL_TEST_NAMES),
@@ -173,18 +180,24 @@ def tables(
     show_default=True,
     help="Format of the -o file.",
 )
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the comparisons to this file in --format (default: print them).",
+)
 @INPUT_FORMAT_OPT
 @MISSING_OPT
 @click.option("--force", is_flag=True, help="Overwrite a file that irtables did not generate.")
 @JOBS_OPT
 @NO_CACHE_OPT
+@VERBOSE_OPT
 @handle_errors
 def compare(
     results: Path,
     config_path: Path | None,
     baselines: tuple[str, ...],
-    all_pairs: bool,
+    all_pairs: bool | None,
     test: str | None,
     correction: str | None,
     family: str | None,
@@ -199,6 +212,7 @@ def compare(
     force: bool,
     jobs: int,
     no_cache: bool,
+    verbose: bool,
 ) -> None:
     """Significance tests of every system against the baseline(s), or of all pairs, per metric.
 
@@ -207,15 +221,13 @@ def compare(
     system of a dataset at once on the system x topic design.
     """
     from irtables.output.writers import check_destination, write_atomic
-    from irtables.stats import compare as run
     from irtables.stats.report import format_comparisons
-    from irtables.study.pipeline import with_overrides
 
     if output is not None:
         check_destination(output, force=force)
     evaluated, _, finish = study_progress()
     try:
-        rs, config, _ = resolve_for_command(
+        study = resolve_for_command(
             results,
             config_path=config_path,
             input_format=input_format,
@@ -223,50 +235,28 @@ def compare(
             jobs=jobs,
             no_cache=no_cache,
             progress=evaluated,
+            verbose=verbose,
         )
     finally:
         finish()
-    base = baseline_option(config.compare, baselines) if baselines else config.compare
-    s = with_overrides(
-        base,
-        all_pairs=all_pairs or None,
-        test=test,
-        correction=correction,
-        family=family,
-        alternative=alternative,
-        alpha=alpha,
-        resamples=resamples,
-        seed=seed,
-    )
+    changes = {
+        "all_pairs": all_pairs,
+        "test": test,
+        "correction": correction,
+        "family": family,
+        "alternative": alternative,
+        "alpha": alpha,
+        "resamples": resamples,
+        "seed": seed,
+    }
+    s = study.compare_settings(baseline=baselines or None, **changes)
     update, finish = progress_bar(f"{s.test} tests")
-    from irtables.base.names import RESAMPLED_TEST_NAMES
-
-    opts = {"n_resamples": s.resamples} if s.test in RESAMPLED_TEST_NAMES else {}
-    comps = run(
-        rs,
-        baseline=s.baseline_spec(rs.datasets()) or None,
-        test=s.test,
-        pairs="all" if s.all_pairs else "baseline",
-        correction=s.correction,
-        family=s.family,
-        alternative=s.alternative,
-        alpha=s.alpha,
-        missing=cast(MissingPolicy, config.output.missing),
-        rng=s.seed,
-        options=opts,
-        progress=update,
-    )
+    comps = study.compare(baseline=baselines or None, progress=update, **changes)
     finish()
-    click.echo(format_comparisons(comps, "terminal"), nl=False)
+    names = study.config.display_names()
+    click.echo(format_comparisons(comps, "terminal", names=names), nl=False)
     if output is not None:
-        status = write_atomic(output, format_comparisons(comps, fmt), by="compare", force=force)
+        status = write_atomic(
+            output, format_comparisons(comps, fmt, names=names), by="compare", force=force
+        )
         click.echo(f"{status:>9}  {output}")
-
-
-def baseline_option(settings: CompareSettings, values: tuple[str, ...]) -> CompareSettings:
-    """``--baseline`` values over the configured ones: ``none`` turns markers off,
-    ``DATASET=SYSTEM`` names one dataset's baseline, anything else every dataset's."""
-    if tuple(v.lower() for v in values) == ("none",):
-        return replace(settings, baseline=(), dataset_baselines=(), all_pairs=False, markers=False)
-    every, per = baseline_overrides(values)
-    return replace(settings, baseline=every, dataset_baselines=per)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +20,10 @@ from irtables.base.names import (
     FAMILY_NAMES,
 )
 from irtables.config.reader import TomlReader
-from irtables.config.tables import TableSpec, parse_table_specs
+from irtables.config.tables import CAPTION_NOTES, TableSpec, caption_notes, parse_table_specs
 from irtables.errors import ConfigError
 from irtables.evaluator.versions import TREC_EVAL_VERSIONS
+from irtables.model.names import DisplayNames
 
 FORMATS = ("latex", "markdown", "csv", "html")
 DEFAULT_FORMATS = ("latex", "markdown", "csv")
@@ -89,6 +90,7 @@ class Output:
     wide: bool | None = None
     resize: bool = False  # LaTeX: scale the tabular to the line width (needs graphicx)
     seeds: str = "mean"  # systems with several runs: "mean" or "mean_std" (mean ± std)
+    caption_notes: str = "full"  # where the caption notes go: one of CAPTION_NOTES
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,46 @@ class CompareSettings:
         own = dict(self.dataset_baselines)
         return own.get(dataset, self.baseline)
 
+    def with_baselines(self, values: Sequence[str]) -> CompareSettings:
+        """These settings with ``values`` as the baselines (``--baseline``, or the
+        ``baseline`` of the file): ``none`` alone turns the markers off, ``DATASET=SYSTEM``
+        names one dataset's baseline, anything else every dataset's.
+
+        Examples
+        --------
+        >>> s = CompareSettings(baseline=("bm25",))
+        >>> s.with_baselines(["none"]).enabled
+        False
+        >>> s.with_baselines(["dl19=dense"]).baselines_of("dl19")
+        ('dense',)
+        """
+        if tuple(v.lower() for v in values) == ("none",):
+            return replace(self, baseline=(), dataset_baselines=(), all_pairs=False, markers=False)
+        every, per = baseline_overrides(values)
+        return replace(self, baseline=every, dataset_baselines=per)
+
+    def overridden(self, **changes: Any) -> CompareSettings:
+        """These settings with every change that is not None (command-line options win).
+
+        A test changed to an all-pairs procedure (``tukey``) without a correction drops
+        the configured correction: the procedure adjusts for all pairs itself.
+
+        Examples
+        --------
+        >>> s = CompareSettings(correction="holm")
+        >>> s.overridden(test="tukey", all_pairs=True).correction is None
+        True
+        >>> s.overridden(alpha=0.01, test=None).alpha, s.overridden(all_pairs=False).all_pairs
+        (0.01, False)
+        """
+        given = {k: v for k, v in changes.items() if v is not None}
+        unknown = sorted(set(given) - set(self.__dataclass_fields__))
+        if unknown:
+            raise TypeError(f"unknown compare setting {unknown[0]!r}")
+        if given.get("test") in ALL_PAIRS_TEST_NAMES and "correction" not in given:
+            given["correction"] = None
+        return replace(self, **given)
+
     def baseline_spec(self, datasets: Sequence[str]) -> list[str] | dict[str, tuple[str, ...]]:
         """What :func:`~irtables.stats.compare` takes as ``baseline``: a list, or per dataset.
 
@@ -153,6 +195,14 @@ class MainTable:
     average: bool = False
     caption: str | None = None
     label: str = "tab:main"
+    caption_notes: str | None = None  # None: output.caption_notes
+    # the systems shown and their order (empty: every system), for every dataset or per dataset
+    systems: tuple[str, ...] = ()
+    dataset_systems: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def systems_of(self, dataset: str) -> tuple[str, ...]:
+        """The configured systems of ``dataset``, in order (empty: every system)."""
+        return dict(self.dataset_systems).get(dataset, self.systems)
 
 
 @dataclass(frozen=True)
@@ -163,6 +213,7 @@ class KBreakdownTable:
     k: tuple[int, ...] = DEFAULT_KS
     caption: str | None = None
     label: str = "tab:s1-{dataset}"
+    caption_notes: str | None = None
 
 
 @dataclass(frozen=True)
@@ -193,6 +244,7 @@ class AblationTable:
     delta: bool = False
     caption: str | None = None
     label: str = "tab:ablation"
+    caption_notes: str | None = None
 
 
 @dataclass(frozen=True)
@@ -223,6 +275,36 @@ class Config:
         """Display name of a system (its id when none is configured)."""
         return next((s.name for s in self.systems if s.id == system_id), system_id)
 
+    def caption_notes_of(self, table: str) -> str | None:
+        """The ``caption_notes`` of the section that makes the table named ``table``
+        (``table1``, ``tableS1-<dataset>``, ``ablation`` or a ``[tables.<name>]``), or
+        None when the section does not set it."""
+        spec = next((t for t in self.tables if t.name == table), None)
+        if spec is not None:
+            return spec.caption_notes
+        if table == "table1":
+            return self.main.caption_notes
+        if table.startswith("tableS1-"):
+            return self.k_breakdown.caption_notes
+        if table == "ablation" and self.ablation is not None:
+            return self.ablation.caption_notes
+        return None
+
+    def datasets_in_order(self, present: Sequence[str]) -> tuple[str, ...]:
+        """``present`` dataset ids in display order: configured ones first, in the order
+        of ``[[datasets]]``, then the others as they come."""
+        return _ordered(present, [d.id for d in self.datasets])
+
+    def systems_in_order(self, present: Sequence[str]) -> tuple[str, ...]:
+        """``present`` system ids in display order (``[[systems]]`` first)."""
+        return _ordered(present, [s.id for s in self.systems])
+
+    def display_names(self) -> DisplayNames:
+        """The display names of the configured datasets and systems."""
+        return DisplayNames(
+            {d.id: d.name for d in self.datasets}, {s.id: s.name for s in self.systems}
+        )
+
     def check_distinct_names(self, rows: Sequence[tuple[str, str]], where: str) -> None:
         """Refuse two systems shown under one name in one part of a table.
 
@@ -240,6 +322,12 @@ class Config:
                     f"systems {other!r} and {system!r} are both shown as {shown!r} in {where}; "
                     "give them distinct names"
                 )
+
+
+def _ordered(present: Sequence[str], preferred: Sequence[str]) -> tuple[str, ...]:
+    """Configured ids first (in their order), then the rest in order of appearance."""
+    first = [p for p in preferred if p in present]
+    return tuple(first + [p for p in present if p not in first])
 
 
 def find_config(results_dir: str | Path, explicit: str | Path | None = None) -> Config:
@@ -396,6 +484,9 @@ def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
     d = CompareSettings()
     r.only(t, w, set(CompareSettings.__dataclass_fields__) - {"dataset_baselines"})
     baselines, per_dataset = _baselines(r, t)
+    no_markers = tuple(b.lower() for b in baselines) == ("none",)
+    if no_markers:
+        baselines = ()
     alpha = _fraction(r, t, "alpha", d.alpha)
     resamples = r.int_(t, w, "resamples", d.resamples)
     if resamples < 1:
@@ -404,7 +495,7 @@ def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
     correction = None
     if "correction" in t:
         correction = r.choice(t, w, "correction", CORRECTION_NAMES, "holm")
-        if test in ALL_PAIRS_TEST_NAMES:
+        if test in ALL_PAIRS_TEST_NAMES and correction != "none":
             raise r.error(
                 f"{w}.correction",
                 f"no correction with test {test} (it adjusts for all pairs itself)",
@@ -430,7 +521,7 @@ def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
         alternative=r.choice(t, w, "alternative", ("two-sided", "greater", "less"), d.alternative),
         resamples=resamples,
         seed=r.int_(t, w, "seed", d.seed),
-        markers=r.bool_(t, w, "markers", d.markers),
+        markers=r.bool_(t, w, "markers", d.markers) and not no_markers,
         better=r.text(t, w, "better") or d.better,
         worse=r.text(t, w, "worse") or d.worse,
         interval=r.choice(t, w, "interval", INTERVALS, d.interval),
@@ -500,6 +591,7 @@ def _output(r: TomlReader, t: Mapping[str, Any]) -> Output:
             "wide",
             "resize",
             "seeds",
+            "caption_notes",
         },
     )
     formats = r.str_list(t, w, "formats", Output.formats)
@@ -524,6 +616,7 @@ def _output(r: TomlReader, t: Mapping[str, Any]) -> Output:
         wide=_wide(r, t, w),
         resize=r.bool_(t, w, "resize", False),
         seeds=r.choice(t, w, "seeds", SEED_DISPLAYS, "mean"),
+        caption_notes=r.choice(t, w, "caption_notes", CAPTION_NOTES, "full"),
     )
 
 
@@ -556,24 +649,39 @@ def _wide(r: TomlReader, t: Mapping[str, Any], w: str) -> bool | None:
 
 def _main(r: TomlReader, t: Mapping[str, Any]) -> MainTable:
     w = "tables.main"
-    r.only(t, w, {"layout", "metrics", "average", "caption", "label"})
+    r.only(t, w, {"layout", "metrics", "average", "caption", "label", "systems", "caption_notes"})
+    every: tuple[str, ...] = ()
+    per: list[tuple[str, tuple[str, ...]]] = []
+    value = t.get("systems", [])
+    if isinstance(value, dict):
+        for dataset in value:
+            ids = r.str_list(value, f"{w}.systems", dataset, ())
+            if not ids:
+                raise r.error(f"{w}.systems.{dataset}", "a non-empty list of system ids", ids)
+            per.append((dataset, ids))
+    else:
+        every = r.str_list(t, w, "systems", ())
     return MainTable(
         metrics=r.str_list(t, w, "metrics", DEFAULT_MAIN_METRICS),
         average=r.bool_(t, w, "average", False),
         caption=r.text(t, w, "caption"),
         label=r.label(t, w, "label", MainTable.label),
+        caption_notes=caption_notes(r, t, w),
+        systems=every,
+        dataset_systems=tuple(per),
     )
 
 
 def _k_breakdown(r: TomlReader, t: Mapping[str, Any]) -> KBreakdownTable:
     w = "tables.k_breakdown"
-    r.only(t, w, {"metrics", "k", "caption", "label"})
+    r.only(t, w, {"metrics", "k", "caption", "label", "caption_notes"})
     ks = r.positive_ints(t, w, "k", DEFAULT_KS, non_empty=True)
     return KBreakdownTable(
         metrics=r.str_list(t, w, "metrics", DEFAULT_K_METRICS),
         k=ks,
         caption=r.text(t, w, "caption"),
         label=r.label(t, w, "label", KBreakdownTable.label),
+        caption_notes=caption_notes(r, t, w),
     )
 
 
@@ -583,7 +691,8 @@ def _ablation(r: TomlReader, t: Any) -> AblationTable | None:
     w = "tables.ablation"
     if not isinstance(t, dict):
         raise r.error(w, "a table", t)
-    r.only(t, w, {"dataset", "metrics", "delta", "caption", "label", "groups", "full", "rows"})
+    keys = {"dataset", "metrics", "delta", "caption", "label", "groups", "full", "rows"}
+    r.only(t, w, keys | {"caption_notes"})
     groups = t.get("groups")
     if groups is None:  # a single group written flat: full = ..., rows = [...]
         groups = [{"full": t.get("full"), "rows": t.get("rows")}]
@@ -596,6 +705,7 @@ def _ablation(r: TomlReader, t: Any) -> AblationTable | None:
         delta=r.bool_(t, w, "delta", False),
         caption=r.text(t, w, "caption"),
         label=r.label(t, w, "label", AblationTable.label),
+        caption_notes=caption_notes(r, t, w),
     )
 
 

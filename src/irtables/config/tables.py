@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from irtables.config.reader import TomlReader
+from irtables.errors import ConfigError
 
 #: Layouts a ``[tables.<name>]`` section may name, with what each shows.
 TABLE_LAYOUTS: dict[str, str] = {
@@ -23,9 +24,15 @@ TABLE_LAYOUTS: dict[str, str] = {
     "grid": "BEIR style: one row per dataset, one column per system, one metric, an average row",
     "sensitivity": "one metric against one or two parameters of a system (table and figure)",
 }
+#: Where a table's notes go: all in the caption (``full``); in the caption only those
+#: that explain the marks in the cells (``short``: bold, underline, Δ, significance
+#: markers); below the table in small type (``footnote``); nowhere (``none``). What the
+#: caption leaves out is kept in the supplement's methods.
+CAPTION_NOTES = ("full", "short", "footnote", "none")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _SHARED_KEYS = {
     "layout", "caption", "label", "title", "wide", "systems", "datasets", "supplement",
+    "caption_notes",
 }  # fmt: skip
 _LAYOUT_KEYS: dict[str, set[str]] = {
     "main": {"metrics", "average"},
@@ -82,6 +89,7 @@ class TableSpec:
     label: str | None = None
     title: str | None = None
     wide: bool | None = None  # None: decided from the content
+    caption_notes: str | None = None  # None: output.caption_notes
     metrics: tuple[str, ...] = ()
     datasets: tuple[DatasetColumns, ...] = ()
     systems: tuple[str, ...] = ()
@@ -113,11 +121,34 @@ def parse_table_specs(r: TomlReader, tables: Mapping[str, Any]) -> tuple[TableSp
     for name, section in tables.items():
         if name in ("k_breakdown", "ablation"):
             continue
+        _check_not_builtin(r, name)
         builtin = not isinstance(section, dict) or section.get("layout", "main") == "main"
         if name == "main" and builtin:
             continue
         out.append(parse_table_spec(r, name, section))
     return tuple(out)
+
+
+#: File names of the built-in outputs of ``irtables tables``: a configured table with
+#: one of them would replace it. (name or prefix, the key that writes it)
+BUILT_IN_FILES = (
+    ("table1", "tables.main"),
+    ("tableS1-", "tables.k_breakdown"),
+    ("significance", "compare"),
+)
+
+
+def _check_not_builtin(r: TomlReader, name: str) -> None:
+    """Refuse a ``[tables.<name>]`` whose files would be those of a built-in output
+    (``[tables.table1]`` would replace Table 1), naming both keys."""
+    for stem, key in BUILT_IN_FILES:
+        prefix = stem.endswith("-")
+        if name.startswith(stem) if prefix else name.lower() == stem.lower():
+            theirs = f"{stem}<dataset>.*" if prefix else f"{stem}.*"
+            raise ConfigError(
+                f"{r.source}: tables.{name}: its files ({name}.*) would clash with those of "
+                f"{key} ({theirs}); choose another name"
+            )
 
 
 def parse_table_spec(r: TomlReader, name: str, t: Any) -> TableSpec:
@@ -145,6 +176,7 @@ def parse_table_spec(r: TomlReader, name: str, t: Any) -> TableSpec:
         "systems": r.str_list(t, w, "systems", ()),
         "datasets": _dataset_columns(r, t, w),
         "supplement": r.bool_(t, w, "supplement", True),
+        "caption_notes": caption_notes(r, t, w),
     }
     return TableSpec(**common, **_LAYOUT_PARSERS[layout](r, t, w))
 
@@ -268,3 +300,10 @@ _LAYOUT_PARSERS = {
     "grid": _grid_keys,
     "sensitivity": _sensitivity_keys,
 }
+
+
+def caption_notes(r: TomlReader, t: Mapping[str, Any], w: str) -> str | None:
+    """A table's own ``caption_notes`` (None: ``output.caption_notes`` applies)."""
+    if "caption_notes" not in t:
+        return None
+    return r.choice(t, w, "caption_notes", CAPTION_NOTES, "full")

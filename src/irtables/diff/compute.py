@@ -28,6 +28,7 @@ import pandas as pd
 from irtables.config import Config
 from irtables.measures import parse_measure
 from irtables.model import KEY, ResultSet
+from irtables.model.names import DisplayNames
 from irtables.stats.paired import get_test
 from irtables.tables import TableModel, build_all
 from irtables.tables.model import Cell
@@ -101,13 +102,14 @@ class Presence:
 class CellChange:
     """A displayed cell that differs: its text with bold/underline/markers on each side."""
 
-    table: str
+    table: str  # the file stem (table1, tableS1-dl19)
     group: str
     row: str
     column: str
     old: str
     new: str
     what: tuple[str, ...]  # among "value", "best", "second", "markers"
+    title: str = ""  # the table's title as the paper shows it (Table 1, Table S2)
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,7 @@ class DiffReport:
     test: str = "t"
     alpha: float = 0.05
     compared: int = field(default=0)  # (dataset, system, metric) triples on both sides
+    names: DisplayNames = field(default_factory=DisplayNames)  # how the paper shows the ids
 
     @property
     def identical(self) -> bool:
@@ -177,8 +180,12 @@ def diff(
     means, compared = _mean_changes(merged, tolerance, test, alpha, top, lower)
     cells, tables = _cell_changes(old, new, old_cfg, new_cfg, means, tolerance)
     presence = (*_presence(merged), *tables)
+    names = DisplayNames(
+        {**old_cfg.display_names().datasets, **new_cfg.display_names().datasets},
+        {**old_cfg.display_names().systems, **new_cfg.display_names().systems},
+    )
     return DiffReport(
-        labels[0], labels[1], means, presence, cells, tolerance, test, alpha, compared
+        labels[0], labels[1], means, presence, cells, tolerance, test, alpha, compared, names
     )
 
 
@@ -295,12 +302,22 @@ def table_presence(old: list[str], new: list[str]) -> list[Presence]:
 
 
 def _cells(table: TableModel) -> dict[tuple[str, str, str], tuple[str, str, Cell]]:
+    """Every cell by (group, row key, column key), with its row and column labels; a cell
+    spanning columns (MAP across the K columns of Table S1) is labelled with its span."""
     out = {}
     for group in table.groups:
         for row in group.rows:
-            for column, cell in zip(table.columns, row.cells, strict=False):
-                key = (group.label or "", row.key, column.key)
-                out[key] = (row.label, column.label, cell)
+            j = 0
+            for cell in row.cells:
+                spanned = table.columns[j : j + max(cell.span, 1)]
+                if not spanned:
+                    break
+                label = spanned[0].label
+                if len(spanned) > 1:
+                    label = f"{spanned[0].label}…{spanned[-1].label}"
+                key = (group.label or "", row.key, "+".join(c.key for c in spanned))
+                out[key] = (row.label, label, cell)
+                j += len(spanned)
     return out
 
 
@@ -329,7 +346,8 @@ def _table_changes(
         if what == ("value",) and tolerance > 0 and key[1] not in listed:
             continue
         if what:
-            out.append(CellChange(new.name, key[0], row, column, show(a), show(b), what))
+            change = CellChange(new.name, key[0], row, column, show(a), show(b), what, new.title)
+            out.append(change)
     return out
 
 

@@ -12,9 +12,11 @@ import math
 from typing import Any
 
 from irtables.base.header import header_line
+from irtables.base.markdown import code_span, escape_markdown
 from irtables.base.texttable import text_table
 from irtables.diff.compute import CellChange, DiffReport, MeanChange, Presence
 from irtables.errors import UnknownNameError, unknown_name_message
+from irtables.model.names import DisplayNames
 
 DIFF_FORMATS: tuple[str, ...] = ("terminal", "markdown", "json")
 _MEAN_HEADERS = ("dataset", "system", "metric", "old", "new", "Δ", "Δ%", "p", "", "changed", "most")
@@ -59,13 +61,13 @@ def _pvalue(p: float | None) -> str:
     return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
 
 
-def _mean_row(m: MeanChange) -> list[str]:
+def _mean_row(m: MeanChange, names: DisplayNames) -> list[str]:
     rel = m.relative
     most = ", ".join(f"{q.query} ({q.delta:+.4f})" for q in m.queries)
     return [
-        m.dataset,
-        m.system,
-        m.metric,
+        names.dataset(m.dataset),
+        names.system(m.system),
+        names.metric(m.metric),
         _number(m.old),
         _number(m.new),
         _number(m.delta, "+.4f"),
@@ -78,7 +80,7 @@ def _mean_row(m: MeanChange) -> list[str]:
 
 
 def _cell_row(c: CellChange) -> list[str]:
-    return [c.table, c.group, c.row, c.column, c.old, c.new, ", ".join(c.what)]
+    return [c.title or c.table, c.group, c.row, c.column, c.old, c.new, ", ".join(c.what)]
 
 
 def _presence_line(p: Presence) -> str:
@@ -98,7 +100,7 @@ def _terminal(report: DiffReport, color: bool) -> str:
     if report.identical:
         return "\n".join([*lines, "no differences", ""])
     if report.means:
-        rows = [_mean_row(m) for m in report.means]
+        rows = [_mean_row(m, report.names) for m in report.means]
         if color:
             rows = [_paint(r, m) for r, m in zip(rows, report.means, strict=True)]
         lines += ["", f"Means ({len(report.means)} of {report.compared} changed):"]
@@ -119,16 +121,13 @@ def _paint(row: list[str], m: MeanChange) -> list[str]:
     return [f"{colour}{cell}{_RESET}" if i in (5, 6, 8) else cell for i, cell in enumerate(row)]
 
 
-def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
 def _markdown(report: DiffReport) -> str:
-    out = [f"## irtables diff: `{report.old_label}` → `{report.new_label}`", ""]
+    old, new = code_span(report.old_label), code_span(report.new_label)
+    out = [f"## irtables diff: {old} → {new}", ""]
     if report.identical:
         return "\n".join([*out, "No differences.", ""])
     if report.means:
-        rows = [[_md_escape(c) for c in _mean_row(m)] for m in report.means]
+        rows = [[escape_markdown(c) for c in _mean_row(m, report.names)] for m in report.means]
         for row, m in zip(rows, report.means, strict=True):
             if m.significant:
                 row[5] = f"**{row[5]}**"
@@ -137,9 +136,13 @@ def _markdown(report: DiffReport) -> str:
         out += ["", _legend(report) + ".", ""]
     if report.presence:
         out += ["### Appeared or disappeared", ""]
-        out += [f"- {p.change} {p.kind} `{p.item}`" for p in report.presence] + [""]
+        out += [f"- {p.change} {p.kind} {code_span(p.item)}" for p in report.presence] + [""]
     if report.cells:
-        rows = [[_md_escape(c) for c in _cell_row(x)] for x in report.cells]
+        # old and new are Markdown already: bold best, italic second, markers
+        rows = [
+            [c if j in (4, 5) else escape_markdown(c) for j, c in enumerate(_cell_row(x))]
+            for x in report.cells
+        ]
         out += ["### Table cells that change", ""]
         out += [text_table(rows, _CELL_HEADERS, style="github")]
         out += ["", "**bold**: best, _italic_: second best (underlined in the paper).", ""]
@@ -153,12 +156,17 @@ def _clean(value: Any) -> Any:
 
 
 def to_dict(report: DiffReport) -> dict[str, Any]:
-    """A JSON-ready dict: every field, plus ``delta``, ``relative`` and ``worse`` per mean."""
+    """A JSON-ready dict: every field, plus ``delta``, ``relative``, ``worse`` and the
+    display names (``dataset_name``, ``system_name``, ``metric_label``) per mean."""
+    names = report.names
     means = []
     for m in report.means:
         means.append(
             {
                 **{k: _clean(getattr(m, k)) for k in MeanChange.__slots__ if k != "queries"},
+                "dataset_name": names.dataset(m.dataset),
+                "system_name": names.system(m.system),
+                "metric_label": names.metric(m.metric),
                 "delta": m.delta,
                 "relative": m.relative,
                 "worse": m.worse,

@@ -185,7 +185,8 @@ def _run_sources(items: Sequence[RunLike]) -> list[tuple[Path | Run, str]]:
             from irtables.loaders.trec_run import system_name
 
             out.append((Path(item), system_name(Path(item))))
-    check_run_names([name for _, name in out])
+    paths = [p if isinstance(p, Path) else f"the run object {n!r}" for p, n in out]
+    check_run_names([name for _, name in out], paths=paths)
     return out
 
 

@@ -26,6 +26,7 @@ from irtables.evaluator.jobs import (
 from irtables.evaluator.output import format_trec_eval, format_tsv
 from irtables.evaluator.values import Average, RunValues, check_options
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion
+from irtables.loaders.source import without_compression
 from irtables.loaders.trec_run import system_name
 from irtables.measures import parse_measure
 from irtables.model.runs import Run
@@ -76,8 +77,8 @@ def evaluate_files(
     pooled = in_pool(jobs, len(run_paths))
     names = [system_name(p) for p in run_paths]
     if len(set(names)) != len(names):  # bm25.dl19 and bm25.dl20: keep the suffixes
-        names = [p.name[:-3] if p.name.lower().endswith(".gz") else p.name for p in run_paths]
-    check_run_names(names)
+        names = [without_compression(p.name) for p in run_paths]
+    check_run_names(names, paths=run_paths)
     runs: list[tuple[Path | Run, str]] = list(zip(run_paths, names, strict=True))
     at_once = not pooled and progress is None and _small(run_paths[0] if run_paths else None)
     with _first_run_read(runs, at_once=at_once) as first:

@@ -80,10 +80,18 @@ def in_pool(workers: int | None, jobs: int) -> bool:
     return worker_count(workers, jobs) > 1
 
 
-def check_run_names(names: Sequence[str], context: str = "") -> None:
-    """:class:`InputError` (its message after ``context``) when two runs share a name."""
-    if len(set(names)) != len(names):
-        raise InputError(f"{context}two runs have the same name: {', '.join(names)}")
+def check_run_names(
+    names: Sequence[str], context: str = "", *, paths: Sequence[object] = ()
+) -> None:
+    """:class:`InputError` (its message after ``context``) when two runs share a name;
+    with ``paths`` (one per name), the message names the files of the first collision."""
+    first: dict[str, int] = {}
+    for i, name in enumerate(names):
+        j = first.setdefault(name, i)
+        if j == i:
+            continue
+        files = f" ({paths[j]} and {paths[i]})" if len(paths) == len(names) else ""
+        raise InputError(f"{context}two runs have the same name {name!r}{files}")
 
 
 def qrels_queries(path: Path, *, index: bool) -> tuple[str, ...]:

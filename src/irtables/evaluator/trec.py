@@ -525,7 +525,11 @@ def _matrix_repeats(
     if sentinel is not None:
         hit &= matrix[:, 1:] != sentinel
     rows, cols = np.nonzero(hit)
-    return [(int(blocks[r]), int(matrix[r, c])) for r, c in zip(rows, cols, strict=True)]
+    if not len(rows):
+        return []
+    # each (block, code) once, however often it repeats: 300,000 copies are one candidate
+    pairs = np.unique(np.stack([blocks[rows], matrix[rows, cols].astype(np.int64)]), axis=1)
+    return [(int(b), int(c)) for b, c in pairs.T.tolist()]
 
 
 def _confirm_duplicates(
@@ -534,18 +538,20 @@ def _confirm_duplicates(
     candidates: list[tuple[int, int]],
     depth: int | None,
 ) -> None:
+    """Confirm candidate repeats on the strings: each block (query) is visited once, for
+    all its candidate codes, so the work is linear in the run whatever the repeats."""
     codes, _ = _doc_codes(run.docid)
-    found: list[tuple[int, str]] = []
+    by_block: dict[int, list[int]] = {}
     for block, code in candidates:
+        by_block.setdefault(block, []).append(code)
+    found: list[tuple[int, str]] = []
+    for block, block_codes in by_block.items():
         lo = int(view.starts[block])
-        positions = np.arange(lo, lo + int(view.lengths[block]))
-        rows = view.row(positions)
-        rows = np.sort(rows[codes[rows] == code])
+        rows = view.row(np.arange(lo, lo + int(view.lengths[block])))
+        rows = np.sort(rows[np.isin(codes[rows], np.asarray(block_codes))])
         if depth is not None:
             rows = rows[view.ranks(rows) <= depth]
         names = take(run.docid, rows).to_pylist()
-        if len(set(names)) == len(names):
-            continue
         seen: set[str] = set()
         for row, name in zip(rows.tolist(), names, strict=True):
             if name in seen:

@@ -35,6 +35,8 @@ from irtables.model import ResultSet
 if TYPE_CHECKING:
     import pandas as pd
 
+    from irtables.model.names import DisplayNames
+
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 FULL_PRECISION = 1e-9  # eps of values printed with more than 9 decimals
@@ -61,11 +63,15 @@ class Violation:
     values: tuple[float, ...]
     message: str
 
-    def format(self) -> str:
-        """One line: ``file: dataset/system query q: [check] message``."""
+    def format(self, names: DisplayNames | None = None) -> str:
+        """One line: ``file: dataset/system query q: [check] message`` (the dataset and
+        system by their display ``names``, when given)."""
         where = f"{self.file}: " if self.file else ""
         query = "mean (all)" if self.query is None else f"query {self.query}"
-        return f"{where}{self.dataset}/{self.system} {query}: [{self.check}] {self.message}"
+        dataset, system = self.dataset, self.system
+        if names is not None:
+            dataset, system = names.dataset(dataset), names.system(system)
+        return f"{where}{dataset}/{system} {query}: [{self.check}] {self.message}"
 
 
 @dataclass(frozen=True)
@@ -90,9 +96,9 @@ class LintReport:
         noun = "violation" if self.total == 1 else "violations"
         return f"{self.total} {noun} ({parts}) in {self.values_checked:,} values"
 
-    def format(self) -> str:
+    def format(self, names: DisplayNames | None = None) -> str:
         """Every kept violation on its own line, then the summary."""
-        lines = [v.format() for v in self.violations]
+        lines = [v.format(names) for v in self.violations]
         if len(self.violations) < self.total:
             lines.append(f"... {self.total - len(self.violations)} more not shown")
         return "\n".join([*lines, self.summary()]) + "\n"
@@ -310,7 +316,7 @@ def _mean_hits(grid: Grid, sgrid: Grid) -> list[Hit]:
                 f"{n[r]} per-query values is {fmt(got[r])}"
             )
             vals = np.array([[stated[r], got[r]]])
-            message = lambda _x, t=text: t  # type: ignore[misc]  # noqa: E731
+            message = lambda _x, t=text: t  # noqa: E731
             hits.append(Hit("mean", np.array([r]), (name,), message, values=vals))
     return hits
 

@@ -21,6 +21,10 @@ _HINT = (
 _PYTERRIER = frozenset({"name", "qid", "measure", "value"})
 
 
+class UnknownFormatError(InputError):
+    """A file whose format cannot be told from its first line: in a folder, no result file."""
+
+
 def detect_format(path: str | os.PathLike[str]) -> str:
     """Name of the loader that reads ``path`` (a key of :data:`~irtables.loaders.LOADERS`).
 
@@ -96,7 +100,9 @@ def _text_kind(first: str, ext: str, path: str) -> str:
         return "tidy"  # tidy_roles() reports what is missing or unexpected
     if "query" in roles and len(header) > 1:
         return "wide"
-    raise InputError("cannot tell the format from the first line; " + _HINT, path=path, line=1)
+    raise UnknownFormatError(
+        "cannot tell the format from the first line; " + _HINT, path=path, line=1
+    )
 
 
 def _parquet_kind(data: bytes, path: str) -> str:

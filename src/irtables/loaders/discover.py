@@ -28,6 +28,7 @@ import numpy.typing as npt
 from irtables.base.record import Record, recorded_outputs, warn_if_changed
 from irtables.errors import InputError
 from irtables.loaders.base import LoadedFile, check_name
+from irtables.loaders.detect import UnknownFormatError
 from irtables.loaders.registry import load_file
 from irtables.loaders.source import KNOWN_EXTENSIONS, name_parts
 from irtables.model import COLUMNS, ResultSet
@@ -59,6 +60,7 @@ class Study:
     results: ResultSet
     files: tuple[LoadedFile, ...]
     run_means: pd.DataFrame | None = None
+    skipped: tuple[Path, ...] = ()  # files and folders holding no results (:func:`skipped_note`)
 
     @property
     def seeds(self) -> pd.DataFrame:
@@ -145,10 +147,10 @@ def load_results(
 
         return results_from_object(cast("pd.DataFrame", path), dataset=dataset, system=system)
     path = cast("str | os.PathLike[str]", path)
-    walk = _Walk(frozenset(p.resolve() for p in exclude))
+    walk = _Walk(frozenset(p.resolve() for p in exclude), root=Path(path))
     if allow_empty and Path(path).is_dir() and not _has_results(Path(path), walk):
         return ResultSet.concat([])
-    return _study(Path(path), input_format, dataset, walk).results
+    return _study(Path(path), input_format, dataset, walk, allow_empty=allow_empty).results
 
 
 def load_study(
@@ -157,32 +159,82 @@ def load_study(
     input_format: str | None = None,
     dataset: str | None = None,
     exclude: Collection[Path] = (),
+    allow_empty: bool = False,
+    bounds: bool = True,
 ) -> Study:
-    """Like :func:`load_results`, keeping every file and its own means (for ``lint``)."""
-    walk = _Walk(frozenset(p.resolve() for p in exclude))
-    return _study(Path(path), input_format, dataset, walk)
+    """Like :func:`load_results`, keeping every file, its own means (for ``lint``) and
+    what was skipped as not results; with ``bounds`` false, values outside a measure's
+    range are kept (for ``lint`` to report them)."""
+    walk = _Walk(frozenset(p.resolve() for p in exclude), root=Path(path), bounds=bounds)
+    if allow_empty and Path(path).is_dir() and not _has_results(Path(path), walk):
+        return Study(results=ResultSet.concat([]), files=(), skipped=tuple(walk.skipped))
+    return _study(Path(path), input_format, dataset, walk, allow_empty=allow_empty)
+
+
+def skipped_note(study: Study, *, verbose: bool = False) -> list[str]:
+    """The note about what discovery skipped as not results: one line, or with
+    ``verbose`` one line per skipped file or folder (empty if nothing was skipped).
+
+    Examples
+    --------
+    >>> from irtables.model import ResultSet
+    >>> s = Study(ResultSet.concat([]), (), skipped=(Path("r/notes.txt"), Path("r/figs")))
+    >>> skipped_note(s)
+    ['skipped 2 files or folders that hold no results: r/notes.txt, r/figs (--verbose lists them)']
+    >>> skipped_note(s, verbose=True)
+    ['skipped 2 files or folders that hold no results:', '  r/notes.txt', '  r/figs']
+    """
+    found = [str(p) for p in study.skipped]
+    if not found:
+        return []
+    what = "file or folder that holds" if len(found) == 1 else "files or folders that hold"
+    head = f"skipped {len(found)} {what} no results"
+    if verbose:
+        return [f"{head}:", *(f"  {p}" for p in found)]
+    shown = ", ".join(found[:3]) + (", ..." if len(found) > 3 else "")
+    return [f"{head}: {shown} (--verbose lists them)"]
 
 
 @dataclass(frozen=True)
 class _Walk:
-    """What one discovery's walks over the folders share: the files to skip, the records
-    read so far (each folder's is read once) and the recorded outputs already checked
-    (each is hashed, and warned about if edited, once)."""
+    """What one discovery's walks over the folders share: the files to skip, the folder
+    being read (records above it grant nothing), the records read so far (each folder's
+    is read once), the recorded outputs already checked (each is hashed, and warned about
+    if edited, once) and those left out that would otherwise be read (named in a note)."""
 
     skip: frozenset[Path]
+    root: Path | None = None
     records: dict[Path, Record] = field(default_factory=dict)
     checked: set[Path] = field(default_factory=set)
+    skipped: list[Path] = field(default_factory=list)  # not results: reported in a note
+    bounds: bool = True  # refuse values outside a measure's range
+    left_out: dict[Path, None] = field(default_factory=dict)
 
 
-def _study(root: Path, input_format: str | None, dataset: str | None, walk: _Walk) -> Study:
+def _study(
+    root: Path,
+    input_format: str | None,
+    dataset: str | None,
+    walk: _Walk,
+    *,
+    allow_empty: bool = False,
+) -> Study:
     if root.is_file():
         default = dataset if dataset is not None else _folder_name(root.parent)
-        files = [_load(root, input_format, default, _reader(input_format))]
+        files = [_load(root, input_format, default, _reader(input_format, walk.bounds))]
     elif root.is_dir():
-        with _prefetched(_result_files(root, walk), input_format) as read:
-            files = _load_dir(root, input_format, dataset, walk, read)
+        with _prefetched(_result_files(root, walk), input_format, walk.bounds) as read:
+            files = _load_dir(root, input_format, dataset, walk, read, allow_empty=allow_empty)
+        _note_left_out(root, walk)
     else:
         raise InputError("no such file or directory", path=str(root))
+    if not files:
+        return Study(results=ResultSet.concat([]), files=(), skipped=tuple(walk.skipped))
+    study = _assemble(root, files)
+    return replace(study, skipped=tuple(walk.skipped))
+
+
+def _assemble(root: Path, files: list[LoadedFile]) -> Study:
     _check_distinct(files)
     seeded = any(f.seed is not None or "seed" in f.factors for f in files)
     parts = None if seeded else _parts(files)
@@ -214,21 +266,23 @@ def _is_frame(obj: object) -> bool:
     return pandas is not None and isinstance(obj, pandas.DataFrame)
 
 
-def _reader(input_format: str | None) -> Reader:
+def _reader(input_format: str | None, bounds: bool = True) -> Reader:
     def read(path: Path) -> LoadedFile:
-        return load_file(path, input_format=input_format)
+        return load_file(path, input_format=input_format, bounds=bounds)
 
     return read
 
 
 @contextmanager
-def _prefetched(paths: list[Path], input_format: str | None) -> Iterator[Reader]:
+def _prefetched(
+    paths: list[Path], input_format: str | None, bounds: bool = True
+) -> Iterator[Reader]:
     """A reader of result files that has started reading ``paths`` on every core.
 
     The folders are still walked in order and each file's result (or error) is taken
     when the walk reaches it, so errors are the same as when reading one at a time.
     """
-    read = _reader(input_format)
+    read = _reader(input_format, bounds)
     if len(paths) < 2:
         yield read
         return
@@ -260,16 +314,44 @@ def _load_dir(
     dataset: str | None,
     walk: _Walk,
     read: Reader,
+    *,
+    allow_empty: bool = False,
 ) -> list[LoadedFile]:
     entries = _visible(root, walk)
-    top = [e for e in entries if e.is_file() and _is_candidate(e)]
     default = dataset if dataset is not None else _folder_name(root)
-    files = [_load(f, input_format, default, read) for f in top]
+    files = _load_files(entries, input_format, default, walk, read)
     for folder in (e for e in entries if e.is_dir()):
         files.extend(_load_dataset(folder, input_format, walk, read))
-    if not files:
-        raise InputError(f"no result files found; expected {LAYOUT}", path=str(root))
+    if not files and not allow_empty:
+        found = f" (skipped as not results: {_names(walk.skipped)})" if walk.skipped else ""
+        raise InputError(f"no result files found; expected {LAYOUT}{found}", path=str(root))
     return files
+
+
+def _names(paths: list[Path]) -> str:
+    return ", ".join(p.name for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
+
+
+def _load_files(
+    entries: list[Path], input_format: str | None, dataset: str, walk: _Walk, read: Reader
+) -> list[LoadedFile]:
+    """The result files among ``entries``; the others are noted in ``walk.skipped``: files
+    of other kinds (``.png``) and, unless ``input_format`` is given, files whose format
+    cannot be told from their first line (``notes.txt``, a README)."""
+    out = []
+    for entry in entries:
+        if not entry.is_file():
+            continue
+        if not _is_candidate(entry):
+            walk.skipped.append(entry)
+            continue
+        try:
+            out.append(_load(entry, input_format, dataset, read))
+        except UnknownFormatError:
+            if input_format is not None:
+                raise
+            walk.skipped.append(entry)
+    return out
 
 
 def _load_dataset(
@@ -277,18 +359,15 @@ def _load_dataset(
 ) -> list[LoadedFile]:
     """The files of one dataset folder: systems as files, or as folders of runs."""
     inside = _visible(folder, walk)
-    if not inside and _visible(folder):
+    if _only_inputs(folder, walk):
         return []  # a folder of the configuration's qrels or runs
-    files = [
-        _load(f, input_format, folder.name, read)
-        for f in inside
-        if f.is_file() and _is_candidate(f)
-    ]
+    before = len(walk.skipped)
+    files = _load_files(inside, input_format, folder.name, walk, read)
     for system in (e for e in inside if e.is_dir()):
         files.extend(_load_runs(system, input_format, folder.name, walk, read))
-    if not files:
-        reason = f"dataset folder has no result files; expected {LAYOUT}"
-        raise InputError(reason, path=str(folder))
+    if not files:  # notes, figures: not a dataset
+        del walk.skipped[before:]
+        walk.skipped.append(folder)
     return files
 
 
@@ -297,19 +376,30 @@ def _load_runs(
 ) -> list[LoadedFile]:
     """The runs of one system folder ``<dataset>/<system>/<seed>.<ext>``."""
     inside = _visible(folder, walk)
-    if not inside and _visible(folder):
+    if _only_inputs(folder, walk):
         return []
     nested = [e for e in inside if e.is_dir()]
     if nested:
         reason = f"unexpected folder {nested[0].name!r}; expected {LAYOUT}"
         raise InputError(reason, path=str(folder))
-    found = [e for e in inside if e.is_file() and _is_candidate(e)]
-    if not found:
-        reason = f"system folder has no result files; expected {LAYOUT}"
-        raise InputError(reason, path=str(folder))
+    before = len(walk.skipped)
+    found = []
+    for entry in inside:
+        if entry.is_file() and _is_candidate(entry):
+            try:
+                found.append((entry, read(entry)))
+            except UnknownFormatError:
+                if input_format is not None:
+                    raise
+                walk.skipped.append(entry)
+        else:
+            walk.skipped.append(entry)
+    if not found:  # figures of a dataset, not a system's runs
+        del walk.skipped[before:]
+        walk.skipped.append(folder)
+        return []
     runs = []
-    for path in found:
-        loaded = read(path)
+    for path, loaded in found:
         clash = [c for c in ("system", "seed", "dataset") if c in loaded.factors]
         if clash:
             reason = f"a run in a system folder cannot have a {clash[0]} column"
@@ -338,33 +428,77 @@ def _visible(folder: Path, walk: _Walk | None = None) -> list[Path]:
     (:func:`irtables.base.record.recorded_outputs`) are left out too; an output edited
     since is warned about (once per walk).
     """
-    outputs = recorded_outputs(folder, walk.records) if walk is not None else {}
+    outputs = recorded_outputs(folder, walk.records, root=walk.root) if walk is not None else {}
     out = []
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         name = entry.name
         if walk is not None and walk.skip and entry.resolve() in walk.skip:
             continue
-        if name in outputs and (entry.is_file() or entry.is_symlink()):
-            assert walk is not None  # outputs come from a walk's records
-            if entry not in walk.checked:
-                walk.checked.add(entry)
-                warn_if_changed(entry, outputs[name])
-            continue
-        if walk is not None and entry.is_dir() and _only_outputs(entry, walk, depth=2):
-            continue  # a supplement's tables/ or figures/, wherever it was written
         if name.startswith((".", "_")) or name in IGNORED_FILES:
             continue
         if entry.is_dir() and name in IGNORED_DIRS:
             continue
         if entry.is_file() and name.lower().endswith(IGNORED_SUFFIXES):
             continue
+        if name in outputs and (entry.is_file() or entry.is_symlink()):
+            assert walk is not None  # outputs come from a walk's records
+            if entry not in walk.checked:
+                walk.checked.add(entry)
+                if not warn_if_changed(entry, outputs[name]) and _is_candidate(entry):
+                    walk.left_out[entry] = None
+            continue
+        if walk is not None and entry.is_dir() and _only_outputs(entry, walk, depth=2):
+            walk.left_out[entry] = None  # a supplement's tables/ or figures/, wherever written
+            continue
         out.append(entry)
     return out
 
 
+def _only_inputs(folder: Path, walk: _Walk, *, depth: int = 2) -> bool:
+    """Whether ``folder`` holds the configuration's qrels and runs (files the walk skips)
+    and nothing else but folders of them (hidden files aside)."""
+    found = False
+    for entry in _visible(folder):
+        named = bool(walk.skip) and entry.resolve() in walk.skip
+        if not named and not (
+            entry.is_dir() and depth > 0 and _only_inputs(entry, walk, depth=depth - 1)
+        ):
+            return False
+        found = True
+    return found
+
+
+def _note_left_out(root: Path, walk: _Walk) -> None:
+    """Say, in one note, which files and folders were not read because a record in
+    ``root`` lists them as irtables' outputs."""
+    if not walk.left_out:
+        return
+    import warnings
+
+    from irtables.base.record import RECORD
+    from irtables.errors import DataWarning
+
+    names = [_shown(p, root) for p in walk.left_out]
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    warnings.warn(
+        f"not read as results: {shown} (listed as irtables' outputs in {RECORD}; remove "
+        "them from it to read them)",
+        DataWarning,
+        stacklevel=4,
+    )
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        rel = path.absolute().relative_to(root.absolute()).as_posix()
+    except ValueError:
+        rel = str(path)
+    return rel + ("/" if path.is_dir() else "")
+
+
 def _only_outputs(folder: Path, walk: _Walk, *, depth: int) -> bool:
     """Whether ``folder`` holds outputs of irtables and nothing else (hidden files aside)."""
-    outputs = recorded_outputs(folder, walk.records)
+    outputs = recorded_outputs(folder, walk.records, root=walk.root)
     found = False
     for entry in folder.iterdir():
         if entry.name in outputs:
@@ -473,7 +607,7 @@ def result_files(path: str | os.PathLike[str], *, exclude: Collection[Path] = ()
         return [root]
     if not root.is_dir():
         return []
-    return _result_files(root, _Walk(frozenset(p.resolve() for p in exclude)))
+    return _result_files(root, _Walk(frozenset(p.resolve() for p in exclude), root=root))
 
 
 def _result_files(root: Path, walk: _Walk) -> list[Path]:

@@ -33,8 +33,11 @@ BOUND_TOLERANCE = 1e-9
 KEY_COLUMNS = (*OPTIONAL_COLUMNS, "query", "metric")
 
 
-def finish(parsed: Parsed, path: str, fmt: str) -> LoadedFile:
+def finish(parsed: Parsed, path: str, fmt: str, *, bounds: bool = True) -> LoadedFile:
     """Resolve metric names, check values and keys, and build the :class:`LoadedFile`.
+
+    With ``bounds`` false, values outside a measure's range (P@10 = 1.2) and counts that
+    are no whole number are kept (for ``lint`` to report); non-finite values are errors.
 
     Raises
     ------
@@ -50,7 +53,7 @@ def finish(parsed: Parsed, path: str, fmt: str) -> LoadedFile:
     for column, factor in factors.items():
         _check_names(factor, column, path, parsed)
     factors["metric"], measures = _canonical(raw["metric"], path, parsed.line)
-    _check_values(factors, values, measures, path, parsed)
+    _check_values(factors, values, measures, path, parsed, bounds=bounds)
     shape = None
     if set(factors) == {"query", "metric"} and all(f.codes.min() >= 0 for f in factors.values()):
         shape = shape_of(factors["query"], factors["metric"], values)
@@ -116,33 +119,64 @@ def _check_values(
     measures: list[Measure],
     path: str,
     parsed: Parsed,
+    *,
+    bounds: bool = True,
 ) -> None:
+    metric = factors["metric"]
+    problem = first_bad_value(values, measures, metric.codes, bounds=bounds)
+    if problem is None:
+        return
+    row, reason = problem
+    query = factors["query"].categories[factors["query"].codes[row]]
+    name = metric.categories[metric.codes[row]]
+    where = f"query {query}" if f" for {name}," in reason else f"query {query}, metric {name}"
+    raise InputError(f"{reason} ({where})", path=path, line=parsed.line(row))
+
+
+def first_bad_value(
+    values: npt.NDArray[np.float64],
+    measures: list[Measure],
+    codes: npt.NDArray[np.integer],
+    *,
+    bounds: bool = True,
+) -> tuple[int, str] | None:
+    """The first value that no measure can take, and why; None if every value is valid.
+
+    Every value must be finite, in [0, 1] (within :data:`BOUND_TOLERANCE`) for a bounded
+    measure and a non-negative integer for a count. ``codes[i]`` is the index in
+    ``measures`` of the measure of ``values[i]``. With ``bounds`` false only finiteness
+    is checked (``lint`` reports values out of range as violations of its own).
+
+    Examples
+    --------
+    >>> from irtables.measures import parse_measure
+    >>> ms = [parse_measure("AP"), parse_measure("num_rel")]
+    >>> first_bad_value(np.array([0.5, 3.0, 5.0, 2.0]), ms, np.array([0, 1, 0, 1]))
+    (2, 'expected a value in [0, 1] for AP, got 5')
+    >>> first_bad_value(np.array([0.5, 3.0]), ms, np.array([0, 1])) is None
+    True
+    """
     counts_present = any(_is_count(m) for m in measures)
     low, high = (float(values.min()), float(values.max())) if len(values) else (0.0, 0.0)
     if not counts_present and low >= -BOUND_TOLERANCE and high <= 1 + BOUND_TOLERANCE:
-        return  # every value finite and in [0, 1]: nothing to check per row (NaN fails)
-    codes = factors["metric"].codes
-    bounded = np.array([m.bounded for m in measures], dtype=bool)[codes]
+        return None  # every value finite and in [0, 1]: nothing to check per row (NaN fails)
+    bounded = np.array([m.bounded and bounds for m in measures], dtype=bool)[codes]
     counts = np.array([_is_count(m) for m in measures], dtype=bool)[codes]
     finite = np.isfinite(values)
     with np.errstate(invalid="ignore"):
         out_of_range = bounded & ((values < -BOUND_TOLERANCE) | (values > 1 + BOUND_TOLERANCE))
-        bad_count = counts & ((values < 0) | (values != np.round(values)))
+        bad_count = counts & ((values < 0) | (values != np.round(values))) & bounds
     bad = ~finite | out_of_range | bad_count
     if not bad.any():
-        return
+        return None
     row = int(np.argmax(bad))
     value = float(values[row])
-    metric = factors["metric"]
-    name = metric.categories[metric.codes[row]]
-    query = factors["query"].categories[factors["query"].codes[row]]
+    name = measures[int(codes[row])].name
     if not finite[row]:
-        reason = f"expected a finite number, got {value!r} (query {query}, metric {name})"
-    elif out_of_range[row]:
-        reason = f"expected a value in [0, 1] for {name}, got {value:g} (query {query})"
-    else:
-        reason = f"expected a non-negative integer count for {name}, got {value:g} (query {query})"
-    raise InputError(reason, path=path, line=parsed.line(row))
+        return row, f"expected a finite number, got {value!r}"
+    if out_of_range[row]:
+        return row, f"expected a value in [0, 1] for {name}, got {value:g}"
+    return row, f"expected a non-negative integer count for {name}, got {value:g}"
 
 
 def _is_count(measure: Measure) -> bool:

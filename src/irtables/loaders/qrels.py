@@ -1,4 +1,4 @@
-"""Read qrels files (``qid iter docid rel``), gzip-compressed or not, and tidy tables.
+"""Read qrels files (``qid iter docid rel``), compressed or not, and tidy tables.
 
 Columns are separated by any whitespace; ``#`` comment lines are skipped. The relevance
 grade must be an integer; negative grades are kept (trec_eval: judged "not in pool").
@@ -12,6 +12,7 @@ import pyarrow as pa
 
 from irtables.base.numbers import integers_from_strings, parse_integer
 from irtables.errors import InputError
+from irtables.loaders.source import COMPRESSED_EXTENSIONS
 from irtables.loaders.trec_run import (
     _TABULAR_SUFFIXES,
     _one_chunk,
@@ -31,7 +32,7 @@ def read_qrels(path: str | Path) -> Qrels:
     Parameters
     ----------
     path
-        The qrels file, possibly gzip-compressed.
+        The qrels file, possibly compressed (gzip, bzip2, xz, Zstandard).
 
     Returns
     -------
@@ -53,7 +54,7 @@ def read_qrels(path: str | Path) -> Qrels:
     ([2, 0], ('1',))
     """
     p = Path(path)
-    suffixes = [s.lower() for s in p.suffixes if s.lower() != ".gz"]
+    suffixes = [s.lower() for s in p.suffixes if s.lower()[1:] not in COMPRESSED_EXTENSIONS]
     last = suffixes[-1] if suffixes else ""
     if last == ".parquet":
         return qrels_from_frame(_read_parquet(p), source=str(p))

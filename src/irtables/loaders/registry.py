@@ -65,7 +65,9 @@ def get_loader(name: str) -> Loader:
         raise UnknownNameError(unknown_name_message("input format", name, LOADERS)) from None
 
 
-def load_file(path: str | os.PathLike[str], *, input_format: str | None = None) -> LoadedFile:
+def load_file(
+    path: str | os.PathLike[str], *, input_format: str | None = None, bounds: bool = True
+) -> LoadedFile:
     """Read one per-query file (plain or gzip-compressed) into a tidy frame.
 
     Parameters
@@ -74,6 +76,8 @@ def load_file(path: str | os.PathLike[str], *, input_format: str | None = None) 
         The file.
     input_format
         A :data:`LOADERS` key; detected from the extension and the content if None.
+    bounds
+        Refuse values outside a measure's range (false: keep them, for ``lint``).
 
     Returns
     -------
@@ -93,4 +97,4 @@ def load_file(path: str | os.PathLike[str], *, input_format: str | None = None) 
     loader = get_loader(input_format) if input_format is not None else None
     data = read_bytes(name)
     fmt = loader.name if loader is not None else detect_bytes(data, name)
-    return finish(LOADERS[fmt].read(data, name), name, fmt)
+    return finish(LOADERS[fmt].read(data, name), name, fmt, bounds=bounds)

@@ -1,22 +1,53 @@
-"""Reading a file's bytes: gzip, byte-order marks, UTF-8 and file-name parts."""
+"""Reading a file's bytes: decompression, byte-order marks, UTF-8 and file-name parts.
+
+Every input file (per-query results, runs, qrels) is read through :func:`open_input`:
+gzip, bzip2, xz and Zstandard data are recognised by their first bytes (whatever the
+file is called) and decompressed while they stream, and the stream is checked as it
+goes, so that a pathological file costs no more than its first bad bytes:
+
+- a line (text between two newlines) longer than :data:`MAX_LINE_BYTES` is refused;
+- a NUL byte in a text file is refused (no text format holds one);
+- compressed data expanding to more than :data:`MAX_EXPANSION` times the size of the
+  file on disk, plus :data:`EXPANSION_ALLOWANCE`, is refused (a "zip bomb").
+"""
 
 from __future__ import annotations
 
+import bz2
 import gzip
+import io
+import lzma
 import os
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from irtables.errors import InputError
 
 GZIP_MAGIC = b"\x1f\x8b"
 PARQUET_MAGIC = b"PAR1"
 UTF8_BOM = b"\xef\xbb\xbf"
+#: The first bytes of each compression format read, by name.
+COMPRESSION_MAGIC = {
+    "gzip": GZIP_MAGIC,
+    "bzip2": b"BZh",
+    "xz": b"\xfd7zXZ\x00",
+    "zstd": b"\x28\xb5\x2f\xfd",
+}
+#: File-name extensions of compressed files (they end a system name as ``gz`` does).
+COMPRESSED_EXTENSIONS = frozenset({"gz", "bz2", "xz", "zst"})
+#: The longest line of a text input, in bytes (1 MiB).
+MAX_LINE_BYTES = 1 << 20
+#: Decompressed bytes allowed per byte of a compressed file (beyond the allowance).
+MAX_EXPANSION = 100
+EXPANSION_ALLOWANCE = 16 << 20
+_CHUNK = MAX_LINE_BYTES  # lines inside one chunk are shorter than the limit
 
 #: Extensions that end a system name: ``bm25.run.tsv.gz`` is system ``bm25``.
 KNOWN_EXTENSIONS = frozenset(
     {
-        "gz",
+        *COMPRESSED_EXTENSIONS,
         "txt",
         "tsv",
         "csv",
@@ -34,39 +65,227 @@ KNOWN_EXTENSIONS = frozenset(
 )
 
 
-def read_bytes(path: str | os.PathLike[str]) -> bytes:
-    """Read a file, decompressing gzip (detected by its magic bytes) and dropping a BOM.
+def without_compression(name: str) -> str:
+    """A file name without its compression suffix (``.gz``, ``.bz2``, ``.xz``, ``.zst``).
+
+    Examples
+    --------
+    >>> without_compression("bm25.dl19.run.zst"), without_compression("x.gz")
+    ('bm25.dl19.run', 'x')
+    """
+    head, dot, last = name.rpartition(".")
+    return head if dot and head and last.lower() in COMPRESSED_EXTENSIONS else name
+
+
+def compressed_format(head: bytes) -> str | None:
+    """The compression format whose magic bytes start ``head`` (None: not compressed).
+
+    Examples
+    --------
+    >>> import gzip, lzma
+    >>> compressed_format(gzip.compress(b"x")), compressed_format(lzma.compress(b"x"))
+    ('gzip', 'xz')
+    >>> compressed_format(b"301 Q0 d1 1 2.5 r") is None
+    True
+    """
+    for name, magic in COMPRESSION_MAGIC.items():
+        if head.startswith(magic):
+            return name
+    return None
+
+
+class CheckedStream(io.RawIOBase):
+    """The decompressed bytes of an input file, checked while they are read.
+
+    ``text`` checks lines and NUL bytes (None: decided from the first bytes, which are
+    text unless they start a Parquet file). Failures raise :class:`InputError` naming
+    the file and the line reached. With ``defer``, for readers that call :meth:`read`
+    from their own threads (pyarrow's), a failure instead ends the stream (reads return
+    no bytes) and is raised when the ``with`` block is left, whatever the reader made
+    of the shortened stream: an exception thrown into such a thread can abort the
+    process.
+    """
+
+    def __init__(self, path: Path, *, text: bool | None = None, defer: bool = False) -> None:
+        super().__init__()
+        self.failure: InputError | None = None
+        self._defer = defer
+        self.path = path
+        self._raw: BinaryIO = path.open("rb")
+        try:
+            head = self._raw.read(8)
+            self._raw.seek(0)
+            self.format = compressed_format(head)
+            self._inner: BinaryIO = self._open_inner()
+            size = os.fstat(self._raw.fileno()).st_size
+        except BaseException:
+            self._raw.close()
+            raise
+        self._limit = size + MAX_EXPANSION * size + EXPANSION_ALLOWANCE if self.format else None
+        self._text = text
+        self._total = 0
+        self._lines = 0  # newlines read so far
+        self._pending = 0  # bytes since the last newline
+
+    def _open_inner(self) -> BinaryIO:
+        if self.format == "gzip":
+            return gzip.GzipFile(fileobj=self._raw)  # type: ignore[return-value]
+        if self.format == "bzip2":
+            return bz2.BZ2File(self._raw)  # type: ignore[return-value]
+        if self.format == "xz":
+            return lzma.LZMAFile(self._raw)  # type: ignore[return-value]
+        if self.format == "zstd":  # the standard library has no Zstandard before 3.14
+            import pyarrow as pa
+
+            stream: BinaryIO = pa.CompressedInputStream(pa.PythonFile(self._raw, mode="r"), "zstd")
+            return stream
+        return self._raw
+
+    @property
+    def compressed_tell(self) -> int:
+        """Bytes of the file on disk read so far (for progress)."""
+        return self._raw.tell()
+
+    @property
+    def line(self) -> int:
+        """The 1-based line the stream has reached."""
+        return self._lines + 1
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+    def read(self, size: int | None = -1) -> bytes:
+        if size is None or size < 0:
+            return self.readall()
+        if self.failure is not None:
+            return b""
+        try:
+            data = self._read_inner(min(size, _CHUNK))
+            self._check(data)
+        except InputError as exc:
+            if not self._defer:
+                raise
+            self.failure = exc
+            return b""
+        return data
+
+    def readall(self) -> bytes:
+        buffer = io.BytesIO()  # getvalue() shares its bytes: no second copy
+        while chunk := self.read(_CHUNK):
+            buffer.write(chunk)
+        return buffer.getvalue()
+
+    def _read_inner(self, size: int) -> bytes:
+        try:
+            return bytes(self._inner.read(size))
+        except (EOFError, zlib.error, lzma.LZMAError, OSError) as exc:
+            raise self._broken(exc) from None
+        except Exception as exc:  # pyarrow's errors for broken Zstandard data
+            if type(exc).__module__.startswith("pyarrow"):
+                raise self._broken(exc) from None
+            raise
+
+    def _broken(self, exc: BaseException) -> InputError:
+        what = f"broken or truncated {self.format} data" if self.format else "cannot read"
+        return InputError(f"{what} ({exc or type(exc).__name__})", path=str(self.path))
+
+    def _check(self, data: bytes) -> None:
+        if not data:
+            return
+        if self._text is None:
+            self._text = not data.startswith(PARQUET_MAGIC)
+        self._total += len(data)
+        if self._limit is not None and self._total > self._limit:
+            raise InputError(
+                f"{self.format} data expands more than {MAX_EXPANSION} times "
+                "(a decompression bomb?); decompress it to read it",
+                path=str(self.path),
+            )
+        if not self._text:
+            return
+        nul = data.find(b"\0")
+        if nul >= 0:
+            line = self.line + data.count(b"\n", 0, nul)
+            raise InputError("expected text, found a NUL byte", path=str(self.path), line=line)
+        first = data.find(b"\n")
+        if (self._pending + (len(data) if first < 0 else first)) > MAX_LINE_BYTES:
+            raise InputError(
+                f"line longer than {MAX_LINE_BYTES >> 20} MiB", path=str(self.path), line=self.line
+            )
+        if first < 0:
+            self._pending += len(data)
+            return
+        self._lines += data.count(b"\n")
+        self._pending = len(data) - data.rfind(b"\n") - 1
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+        if self.failure is not None:  # the cause of whatever the reader raised
+            raise self.failure
+
+    def close(self) -> None:
+        try:
+            if self._inner is not self._raw:
+                self._inner.close()
+        finally:
+            self._raw.close()
+            super().close()
+
+
+def open_input(
+    path: str | os.PathLike[str], *, text: bool | None = None, defer: bool = False
+) -> CheckedStream:
+    """Open an input file for reading its decompressed, checked bytes (see the module;
+    ``defer``: see :class:`CheckedStream`).
 
     Raises
     ------
     InputError
-        If the file cannot be read or is a broken gzip stream.
+        If the file cannot be opened.
     """
     name = os.fspath(path)
     try:
-        data = Path(name).read_bytes()
+        return CheckedStream(Path(name), text=text, defer=defer)
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror or exc}", path=name) from exc
-    return prepare_bytes(data, name)
 
 
-def prepare_bytes(data: bytes, path: str) -> bytes:
-    """Decompress gzip data and drop a UTF-8 byte-order mark.
+def text_lines(path: str | os.PathLike[str]) -> Iterator[str]:
+    """The lines of a text file as :meth:`str.splitlines` gives them, streamed: decoded
+    one line at a time, so that an error stops the reading where it is.
 
-    Examples
-    --------
-    >>> import gzip
-    >>> prepare_bytes(gzip.compress(b"\\xef\\xbb\\xbfq\\tAP\\t1\\n"), "x.gz")
-    b'q\\tAP\\t1\\n'
+    Raises
+    ------
+    InputError
+        A broken file, a line that is not UTF-8 (with its number), or what
+        :class:`CheckedStream` refuses.
     """
-    if data.startswith(GZIP_MAGIC):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(f"broken gzip data: {exc}", path=path) from exc
-    if data.startswith(UTF8_BOM):
-        data = data[len(UTF8_BOM) :]
-    return data
+    with open_input(path, text=True) as stream, io.BufferedReader(stream, _CHUNK) as lines:
+        for number, raw in enumerate(lines, start=1):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError("not valid UTF-8 text", path=os.fspath(path), line=number) from exc
+            yield from text.splitlines()
+
+
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """Read a file, decompressing it (detected by its magic bytes) and dropping a BOM.
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read, is broken compressed data, or is refused by the
+        checks of :class:`CheckedStream`.
+    """
+    with open_input(path) as stream:
+        data = stream.readall()
+    return data[len(UTF8_BOM) :] if data.startswith(UTF8_BOM) else data
 
 
 def decode_text(data: bytes, path: str) -> str:
@@ -100,12 +319,12 @@ def name_parts(path: str | os.PathLike[str]) -> tuple[str, tuple[str, ...]]:
 
 
 def main_extension(path: str | os.PathLike[str]) -> str:
-    """The last known extension other than ``gz`` (``""`` if none).
+    """The last known extension other than a compression's (``""`` if none).
 
     Examples
     --------
     >>> main_extension("a/bm25.run.tsv.gz"), main_extension("x.json"), main_extension("x")
     ('tsv', 'json', '')
     """
-    exts = [e for e in name_parts(path)[1] if e != "gz"]
+    exts = [e for e in name_parts(path)[1] if e not in COMPRESSED_EXTENSIONS]
     return exts[-1] if exts else ""

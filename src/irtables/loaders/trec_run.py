@@ -1,7 +1,9 @@
 """Read TREC run files (``qid Q0 docid rank score tag``) and tidy TSV/Parquet runs.
 
 Columns are separated by any whitespace; ``#`` comment lines and blank lines are
-skipped; files may be gzip-compressed; columns after the sixth are ignored, as
+skipped; files may be compressed (gzip, bzip2, xz, Zstandard:
+:func:`~irtables.loaders.source.open_input`, which also bounds line length and
+expansion); columns after the sixth are ignored, as
 trec_eval ignores them. The rank column is not read: trec_eval orders by score.
 
 A plain single-space file is streamed through pyarrow's CSV reader, keeping only the
@@ -13,10 +15,8 @@ the file and line of the first problem.
 
 from __future__ import annotations
 
-import gzip
 import io
 import warnings
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,6 +31,11 @@ from irtables.base.arrow import to_numpy
 from irtables.base.numbers import check_finite, parse_number
 from irtables.errors import DataWarning, InputError
 from irtables.loaders.base import check_name
+from irtables.loaders.source import (
+    COMPRESSED_EXTENSIONS,
+    open_input,
+    text_lines,
+)
 from irtables.model.runs import Run, encode_queries, run_from_frame
 
 if TYPE_CHECKING:  # tabular runs only: a TREC run file is read without pandas
@@ -40,8 +45,6 @@ Progress = Callable[[str, int, int], None]
 
 _RUN_EXPECTED = "6 columns (qid Q0 docid rank score tag)"
 _TABULAR_SUFFIXES = {".tsv": "\t", ".csv": ","}
-#: What reading a broken or truncated gzip file raises.
-_BROKEN = (OSError, EOFError, zlib.error)
 
 
 def read_run(path: str | Path, *, name: str | None = None, progress: Progress | None = None) -> Run:
@@ -50,7 +53,7 @@ def read_run(path: str | Path, *, name: str | None = None, progress: Progress | 
     Parameters
     ----------
     path
-        The run file, possibly gzip-compressed.
+        The run file, possibly compressed.
     name
         The system name; defaults to the file's stem (``runs/bm25.trec.gz`` → ``bm25``).
     progress
@@ -79,7 +82,7 @@ def read_run(path: str | Path, *, name: str | None = None, progress: Progress | 
     p = Path(path)
     system = name if name is not None else system_name(p)
     check_name(system, "run name", str(p))
-    suffixes = [s.lower() for s in p.suffixes if s.lower() != ".gz"]
+    suffixes = [s.lower() for s in p.suffixes if s.lower()[1:] not in COMPRESSED_EXTENSIONS]
     last = suffixes[-1] if suffixes else ""
     if last == ".parquet":
         return _not_empty(run_from_frame(_read_parquet(p), name=system, source=str(p)))
@@ -114,7 +117,7 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
     Each block's query ids become int32 codes at once (their strings are dropped), the
     document ids stay Arrow strings and the scores float64. Of the tags (bytes: not
     checked as UTF-8, as the slow path does not check them) only the last row's is kept:
-    the ``runid`` (a gzip file cannot be read from its end).
+    the ``runid`` (a compressed file cannot be read from its end).
     """
     names = [f"c{i}" for i in range(6)]
     convert = pacsv.ConvertOptions(
@@ -128,18 +131,17 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
     )
     read = pacsv.ReadOptions(column_names=names, block_size=1 << 20)
     total = path.stat().st_size
-    gz = _is_gzip(path)
+    compressed = _is_compressed(path)
     queries: dict[str, int] = {}
     # filled in place, block by block: no list of chunks, no concatenation
-    capacity = max(_count_lines(path) if not gz else total // 8, 1)
+    capacity = max(_count_lines(path) if not compressed else total // 8, 1)
     codes = np.empty(capacity, dtype=np.int32)
     score = np.empty(capacity, dtype=np.float64)
     docids: list[pa.Array] = []
     n = 0
     tag = b""
     try:
-        with path.open("rb") as raw:
-            stream = gzip.GzipFile(fileobj=raw) if gz else raw
+        with open_input(path, text=True, defer=True) as stream:
             reader = pacsv.open_csv(stream, read, parse, convert)
             for batch in reader:
                 local = pc.dictionary_encode(batch.column(0))
@@ -159,10 +161,10 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
                 n += rows
                 del batch, local
                 if progress is not None:
-                    progress(f"read {system}", min(raw.tell(), total), total)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError, *_BROKEN):
-        return None
-    if n < len(codes):  # only a gzip estimate can be far off: give the rest back
+                    progress(f"read {system}", min(stream.compressed_tell, total), total)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError):
+        return None  # the slow path names the line, or reads what this one cannot
+    if n < len(codes):  # only a compressed file's estimate can be far off: give the rest back
         codes, score = codes[:n].copy(), score[:n].copy()
     return Run(
         name=system,
@@ -186,23 +188,31 @@ def _count_lines(path: Path) -> int:
     return count + (last != b"\n")
 
 
-def _is_gzip(path: Path) -> bool:
+def _is_compressed(path: Path) -> bool:
+    from irtables.loaders.source import compressed_format
+
     with path.open("rb") as fh:
-        return fh.read(2) == b"\x1f\x8b"
+        return compressed_format(fh.read(8)) is not None
 
 
 def system_name(path: Path) -> str:
-    """The system name of a run file: its name without ``.gz`` and one more suffix.
+    """The system name of a run file: its name without its known extensions only.
+
+    A dot that starts no known extension (:data:`~irtables.loaders.source.KNOWN_EXTENSIONS`)
+    is part of the name, so runs named with parameter values keep them.
 
     Examples
     --------
     >>> system_name(Path("runs/bm25.trec.gz")), system_name(Path("dl19.run"))
     ('bm25', 'dl19')
+    >>> system_name(Path("fuse_alpha=0.5_depth=1000")), system_name(Path("bm25.k1=0.9.run"))
+    ('fuse_alpha=0.5_depth=1000', 'bm25.k1=0.9')
+    >>> system_name(Path("runs/bm25.trec.zst")), system_name(Path("x.run.xz"))
+    ('bm25', 'x')
     """
-    stem = path.name
-    if stem.lower().endswith(".gz"):
-        stem = stem[:-3]
-    return Path(stem).stem or stem
+    from irtables.loaders.source import name_parts
+
+    return name_parts(path)[0] or path.name
 
 
 def read_columns(
@@ -240,9 +250,9 @@ def _read_fast(path: Path, ncols: int, keep: dict[int, pa.DataType]) -> pa.Table
     )
     read = pacsv.ReadOptions(column_names=names, block_size=1 << 24)
     try:
-        with _open_binary(path) as stream:
+        with open_input(path, text=True, defer=True) as stream:
             table = pacsv.read_csv(stream, read, parse, convert)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError, *_BROKEN):
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError):
         return None
     first = table.column(0)
     if len(first) and pc.any(pc.starts_with(pc.unique(first), "#")).as_py():
@@ -259,7 +269,7 @@ def _read_slow(
 ) -> tuple[pa.Table, npt.NDArray[np.int64] | None]:
     columns: dict[int, list[str]] = {i: [] for i in sorted(keep)}
     rows: list[int] = []
-    for lineno, line in enumerate(_text_lines(path), start=1):
+    for lineno, line in enumerate(text_lines(path), start=1):
         fields = line.split()
         if not fields or fields[0].startswith("#"):
             continue
@@ -276,30 +286,6 @@ def _read_slow(
     line_numbers = np.asarray(rows, dtype=np.int64)
     consecutive = bool(np.array_equal(line_numbers, np.arange(1, len(rows) + 1)))
     return table, None if consecutive else line_numbers
-
-
-def _text_lines(path: Path) -> list[str]:
-    try:
-        with _open_binary(path) as stream:
-            data = stream.read()
-    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
-        reason = f"broken or truncated gzip data ({exc or type(exc).__name__})"
-        raise InputError(reason, path=str(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", path=str(path)) from None
-    try:
-        return data.decode("utf-8").splitlines()
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError("not valid UTF-8 text", path=str(path), line=line) from exc
-
-
-def _open_binary(path: Path) -> io.BufferedIOBase:
-    with path.open("rb") as fh:
-        magic = fh.read(2)
-    if magic == b"\x1f\x8b":
-        return gzip.open(path, "rb")  # type: ignore[return-value]
-    return path.open("rb")
 
 
 def _check_score(ncols: int, fields: list[str]) -> str | None:
@@ -324,7 +310,7 @@ def _not_empty(run: Run) -> Run:
 
 def _last_tag(path: Path) -> str:
     """The tag (sixth field) of the run's last line: what trec_eval prints as ``runid``."""
-    if not _is_gzip(path):
+    if not _is_compressed(path):
         size = path.stat().st_size
         start = max(size - (1 << 16), 0)
         with path.open("rb") as fh:
@@ -337,7 +323,7 @@ def _last_tag(path: Path) -> str:
         if not start:
             return ""
     last = ""
-    with _open_binary(path) as stream:
+    with open_input(path, text=True) as checked, io.BufferedReader(checked) as stream:
         for raw in stream:
             tag = _tag(raw)
             last = last if tag is None else tag
@@ -373,6 +359,7 @@ def _read_delimited(path: Path, sep: str) -> pd.DataFrame:
     import pandas as pd
 
     try:
-        return pd.read_csv(path, sep=sep, dtype=str, comment=None, keep_default_na=False)
+        with open_input(path, text=True) as stream:
+            return pd.read_csv(stream, sep=sep, dtype=str, comment=None, keep_default_na=False)
     except (ValueError, pd.errors.ParserError) as exc:
         raise InputError(f"not a readable table ({exc})", path=str(path)) from exc

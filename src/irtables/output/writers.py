@@ -15,7 +15,10 @@ did not write, never outside the output folder.
    which replace the destinations only once all of them are on disk; a full disk
    leaves every old file as it was;
 5. the record is updated before the replacements (accepting old and new hashes, so a
-   crash in between still counts as irtables' own) and after them.
+   crash in between still counts as irtables' own) and after them;
+6. with ``remove_dropped``, outputs the command made before and no longer makes are
+   moved aside into :data:`ASIDE`, never deleted: the record that lists them is a file
+   anyone may have edited (to list a user's own file, say).
 """
 
 from __future__ import annotations
@@ -42,17 +45,21 @@ from irtables.base.record import (
 )
 from irtables.errors import OutputError, OverwriteError
 
-WriteStatus = Literal["written", "unchanged", "removed"]
+WriteStatus = Literal["written", "unchanged", "moved aside"]
+#: Where outputs a command no longer makes are moved (hidden: discovery never reads it).
+ASIDE = ".irtables-aside"
 _TEMP = re.compile(r"\.irtables-(\d+)-[0-9a-f]{8}\.tmp")
 _STALE_AFTER = 24 * 3600.0  # seconds: a temporary file older than this is stale anyway
 
 
 @dataclass(frozen=True)
 class Written:
-    """One output file and what happened to it: written, unchanged or removed."""
+    """One output file and what happened to it: written, unchanged or moved aside (then
+    ``moved_to`` says where)."""
 
     path: Path
     status: WriteStatus
+    moved_to: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -82,7 +89,8 @@ def write_files(
 
     ``by`` names the command (a :data:`~irtables.base.record.WRITERS` key). With
     ``remove_dropped``, files that ``by`` wrote before but are not in ``files`` are
-    deleted, if their bytes are still what it wrote. Strings are written as UTF-8.
+    moved aside into :data:`ASIDE` (same relative path), if their bytes are still what
+    the record says it wrote. Strings are written as UTF-8.
 
     Raises
     ------
@@ -242,7 +250,8 @@ def _dropped(record: Record, blobs: Mapping[str, bytes], by: str) -> list[str]:
 
 
 def _remove(root: Path, rel: str, entries: dict[str, Entry]) -> Written | None:
-    """Delete an output no longer made, only if its bytes are what irtables wrote."""
+    """Move an output no longer made aside, only if its bytes are what the record says
+    irtables wrote (never deleted: the record may have been edited)."""
     entry = entries[rel]
     try:
         target = inside(root, rel)
@@ -251,11 +260,24 @@ def _remove(root: Path, rel: str, entries: dict[str, Entry]) -> Written | None:
             return None
         if not entry.accepts(file_sha256(target)):
             return None  # edited by hand: it stays, and stays recorded as an output
-        target.unlink()
+        aside = _aside(root, rel)
+        aside.parent.mkdir(parents=True, exist_ok=True)
+        os.rename(target, aside)
     except (OutputError, OSError):
         return None
     del entries[rel]
-    return Written(target, "removed")
+    return Written(target, "moved aside", aside)
+
+
+def _aside(root: Path, rel: str) -> Path:
+    """A free name for ``rel`` in the folder of outputs moved aside (an earlier one with
+    the same name is kept: ``name.1``, ``name.2``, ...)."""
+    first = inside(root, f"{ASIDE}/{rel}")  # the aside folder may not lead out either
+    candidate, n = first, 0
+    while candidate.exists() or candidate.is_symlink():
+        n += 1
+        candidate = first.with_name(f"{first.name}.{n}")
+    return candidate
 
 
 def _write_temps(plans: list[_Plan]) -> list[Path]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from irtables.base.header import header_line
 from irtables.errors import ConfigError, TemplateError, UnknownNameError, unknown_name_message
+from irtables.render import display  # noqa: F401  (registers how a notebook shows a table)
 
 if TYPE_CHECKING:  # the table code is imported where a table is rendered: ``import irtables``
     # binds this module's ``render`` and must stay light
@@ -275,7 +276,8 @@ def _escaped(model: TableModel, esc: Callable[[str], str]) -> dict[str, Any]:
             for g in model.groups
         ],
         "column_groups": [{"label": esc(g.label), "span": g.span} for g in model.column_groups],
-        "caption": esc(model.full_caption),
+        "caption": esc(model.caption_text),
+        "footnote": esc(model.footnote) if model.footnote else None,
         "label": model.label,
         "description_header": esc(model.description_header) if model.description_header else None,
         "wide": model.wide,

@@ -1,14 +1,16 @@
-"""Escaping of user strings for LaTeX, Markdown and HTML: the one place it happens."""
+"""Escaping of user strings for LaTeX, Markdown and HTML: the one place it happens
+(Markdown's lives in :mod:`irtables.base.markdown`, below the statistics' reports).
+"""
 
 from __future__ import annotations
 
 import html
 import re
 
-from irtables.base.controls import CONTROLS
+from irtables.base.controls import CONTROLS, LINE_BREAKS
+from irtables.base.markdown import escape_markdown
 
 _CONTROLS = f"[{CONTROLS}]"
-_LINE_BREAKS = "\t\n\r\f\v\u2028\u2029"  # shown as a space
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
     "&": r"\&",
@@ -51,8 +53,6 @@ _LATEX_SPECIAL = {
 }
 _LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX_SPECIAL) + "|-(?=-)|" + _CONTROLS)
 
-_MD_RE = re.compile(r"([\\`*_{}\[\]<>|#~])")
-
 
 def escape_latex(text: str) -> str:
     r"""Escape a string for LaTeX text mode: every character comes out as itself.
@@ -77,27 +77,9 @@ def _latex_replacement(match: re.Match[str]) -> str:
         return _LATEX_SPECIAL[found]
     if found == "-":
         return "-{}"
-    if found in _LINE_BREAKS:
+    if found in LINE_BREAKS:
         return " "
     return rf"\textbackslash{{}}x{ord(found):02x}"
-
-
-def escape_markdown(text: str) -> str:
-    r"""Escape a string for a GitHub Markdown table cell (line breaks become spaces,
-    other control characters are shown as ``\x1b``).
-
-    Examples
-    --------
-    >>> escape_markdown("a|b *c*")
-    'a\\|b \\*c\\*'
-    """
-    plain = re.sub(_CONTROLS, _visible_control, text)
-    return _MD_RE.sub(r"\\\1", plain)
-
-
-def _visible_control(match: re.Match[str]) -> str:
-    found = match.group(0)
-    return " " if found in _LINE_BREAKS else f"\\x{ord(found):02x}"
 
 
 def escape_html(text: str) -> str:
@@ -109,3 +91,6 @@ def escape_html(text: str) -> str:
     '&lt;b&gt;&quot;BM25&quot; &amp; co&lt;/b&gt;'
     """
     return html.escape(text, quote=True)
+
+
+__all__ = ["escape_html", "escape_latex", "escape_markdown"]

@@ -17,6 +17,22 @@ from collections.abc import Sequence
 
 #: Width of one column of a two-column paper, in points (acmart sigconf: 241.14 pt).
 COLUMN_WIDTH_PT = 241.0
+#: Width and height of the text of a two-column page (acmart sigconf: 506.3 pt, 626 pt).
+TEXT_WIDTH_PT = 506.0
+TEXT_HEIGHT_PT = 626.0
+#: The table's type (``\small``: 8 pt in acmart) scaled below this is too small to read.
+TABLE_TYPE_PT = 8.0
+READABLE_PT = 6.0
+#: Measured in acmart sigconf (pdflatex): a table row in ``\small`` with booktabs, a
+#: caption line (and the caption's skips), a ``\footnotesize`` line, the rules, and the
+#: width of an average caption character; rounded up, so the height is an upper bound.
+ROW_PT = 10.6
+CAPTION_LINE_PT = 11.0
+CAPTION_SKIP_PT = 14.0
+FOOTNOTE_LINE_PT = 9.5
+RULES_PT = 10.0
+CAPTION_CHAR_PT = 4.9
+FOOTNOTE_CHAR_PT = 4.3
 FONT_PT = 9.0  # \small in a 10 pt article
 TABCOLSEP_PT = 6.0
 SUBCOLUMN_SEP_PT = 2.0  # @{\hspace{2pt}} between a number and its Δ or ± part
@@ -99,3 +115,35 @@ def needs_both_columns(width_pt: float) -> bool:
     (False, True)
     """
     return width_pt > COLUMN_WIDTH_PT
+
+
+def scaled_type(width_pt: float, wide: bool) -> float:
+    """The size in points of the table's type once LaTeX scales a tabular of this width
+    down to the line (the column, or the text width of a ``table*``).
+
+    Examples
+    --------
+    >>> scaled_type(200.0, False), round(scaled_type(1012.0, True), 1)
+    (8.0, 4.0)
+    """
+    line = TEXT_WIDTH_PT if wide else COLUMN_WIDTH_PT
+    return TABLE_TYPE_PT * min(1.0, line / width_pt) if width_pt > 0 else TABLE_TYPE_PT
+
+
+def float_height(rows: int, caption: str, footnote: str, wide: bool) -> float:
+    """Estimated height in points of a table float: caption, ``rows`` rows of the tabular
+    (header rows included) and the notes below it (an upper bound, see :data:`ROW_PT`).
+
+    Examples
+    --------
+    >>> round(float_height(10, "A caption.", "", False))
+    141
+    """
+    line = TEXT_WIDTH_PT if wide else COLUMN_WIDTH_PT
+
+    def lines(text: str, char_pt: float) -> int:
+        return -(-int(len(text) * char_pt) // int(line)) if text else 0
+
+    caption_pt = CAPTION_SKIP_PT + CAPTION_LINE_PT * lines("Table 10: " + caption, CAPTION_CHAR_PT)
+    notes_pt = FOOTNOTE_LINE_PT * lines(footnote, FOOTNOTE_CHAR_PT) + (4.0 if footnote else 0.0)
+    return caption_pt + rows * ROW_PT + RULES_PT + notes_pt

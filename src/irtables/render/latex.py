@@ -8,13 +8,20 @@ Nothing here is formatting: the cells' text comes from the table model.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from irtables.errors import LayoutWarning
 from irtables.render.fit import (
+    READABLE_PT,
     SUPERSCRIPT,
+    TABLE_TYPE_PT,
+    TEXT_HEIGHT_PT,
+    float_height,
     needs_both_columns,
+    scaled_type,
     tabular_width,
     text_width,
 )
@@ -95,9 +102,48 @@ def latex_context(model: TableModel, view: dict[str, Any]) -> int:
     cols = column_spans(model, view)
     view["value_colspec"] = "".join(r"r@{\hspace{2pt}}r" if s else "r" for s in cols.split)
     view["description_colspec"] = f"p{{{DESCRIPTION_WIDTH}}}"
+    width = estimate_width(model, cols)
     if model.wide is None:
-        view["wide"] = needs_both_columns(estimate_width(model, cols))
+        view["wide"] = needs_both_columns(width)
+    warn_layout(model, width, wide=bool(view["wide"]))
     return cols.total
+
+
+def warn_layout(model: TableModel, width: float, *, wide: bool) -> None:
+    """Warn (:class:`~irtables.errors.LayoutWarning`) when the table will not read well in
+    a two-column paper: scaled below a readable size, or taller than a page.
+
+    ``width`` is the estimated natural width of the tabular (:func:`estimate_width`);
+    ``wide`` whether it is a ``table*``. Each message names the table, says how far off
+    it is and what to do.
+    """
+    where = f"{model.title} ({model.name})"
+    size = scaled_type(width, wide)
+    if size < READABLE_PT:
+        line = "text width (table*)" if wide else "column"
+        fix = "set wide = true, " if not wide else ""
+        warnings.warn(
+            f"{where}: LaTeX will scale it to {size / TABLE_TYPE_PT:.0%} to fit the {line}, "
+            f"about {size:.1f} pt type; {fix}show fewer systems or columns, or split it",
+            LayoutWarning,
+            stacklevel=2,
+        )
+    rows = (
+        1
+        + bool(model.column_groups)
+        + sum(len(g.rows) + bool(g.label and len(model.stub) == 1) for g in model.groups)
+    )
+    height = float_height(rows, model.caption_text, model.footnote, wide)
+    if height > TEXT_HEIGHT_PT:
+        short = model.caption_notes in (None, "full") and model.notes
+        fix = 'set caption_notes = "short" or "footnote", ' if short else ""
+        warnings.warn(
+            f"{where}: about {height:.0f} pt tall with its caption, more than a page "
+            f"({TEXT_HEIGHT_PT:.0f} pt in acmart sigconf), so LaTeX may move it to the end "
+            f"or lose it; {fix}show fewer rows (systems, metrics) or split it",
+            LayoutWarning,
+            stacklevel=2,
+        )
 
 
 def estimate_width(model: TableModel, cols: LatexColumns) -> float:

@@ -13,12 +13,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from irtables.base.header import header_line
+from irtables.base.markdown import escape_markdown
 from irtables.base.texttable import Style, text_table
 from irtables.errors import UnknownNameError, unknown_name_message
 from irtables.stats.comparisons import COLUMNS, Comparisons, comparison_row
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from irtables.model.names import DisplayNames
 
 REPORT_FORMATS: tuple[str, ...] = ("terminal", "markdown", "csv")
 _SHOWN = (
@@ -28,6 +31,13 @@ _SHOWN = (
     ("outcome", "sig"), ("effect_size", "d_z"), ("method", "method"),
 )  # fmt: skip
 _SIGN = {"better": "+", "worse": "-", "none": ""}
+#: The CSV's columns of display names, after the fields: (column, id column it names).
+NAME_COLUMNS = (
+    ("dataset_name", "dataset"),
+    ("metric_label", "metric"),
+    ("system_name", "system"),
+    ("baseline_name", "baseline"),
+)
 
 
 def _number(value: object, digits: int) -> str:
@@ -50,6 +60,20 @@ def _columns(comparisons: Comparisons) -> dict[str, list[object]]:
     nothing but gaps holds None."""
     rows = [comparison_row(r, comparisons.alpha) for r in comparisons.results]
     return {c: _typed([row[c] for row in rows]) for c in COLUMNS}
+
+
+def _named(columns: dict[str, list[object]], shown: DisplayNames) -> dict[str, list[object]]:
+    """The id columns' display names (:data:`NAME_COLUMNS`)."""
+    show = {
+        "dataset": shown.dataset,
+        "metric": shown.metric,
+        "system": shown.system,
+        "baseline": shown.system,
+    }
+    return {
+        name: [show[col](str(v)) if v is not None else None for v in columns[col]]
+        for name, col in NAME_COLUMNS
+    }
 
 
 def _typed(values: list[object]) -> list[object]:
@@ -80,8 +104,14 @@ def _csv_text(value: object) -> str:
     return str(value)
 
 
-def _display_rows(comparisons: Comparisons, digits: int) -> list[list[object]]:
+def _display_rows(
+    comparisons: Comparisons, digits: int, names: DisplayNames | None = None
+) -> list[list[object]]:
     columns = _columns(comparisons)
+    if names is not None:
+        named = _named(columns, names)
+        for name, col in NAME_COLUMNS:
+            columns[col] = named[name]
     shown: list[list[object]] = []
     for col, label in _SHOWN:
         values = columns[col]
@@ -113,12 +143,21 @@ def comparisons_html(comparisons: Comparisons, digits: int = 4) -> str:
     return f"{head}\n  <caption>{html.escape(_legend(comparisons))}</caption>\n{rest}"
 
 
-def format_comparisons(comparisons: Comparisons, fmt: str = "terminal", digits: int = 4) -> str:
+def format_comparisons(
+    comparisons: Comparisons,
+    fmt: str = "terminal",
+    digits: int = 4,
+    *,
+    names: DisplayNames | None = None,
+) -> str:
     """Render comparisons as a terminal table, a Markdown table or CSV (every field).
 
-    The terminal and Markdown tables round means to ``digits`` and mark significant
-    results with ``+`` (better) or ``-`` (worse) after correction; CSV keeps full
-    precision, one row per comparison, with no comment line (``pandas.read_csv`` reads it).
+    With ``names`` (the study's display names), the terminal and Markdown tables show
+    datasets, systems and metrics as the tables do (metrics by their label, ``MAP``) and
+    the CSV adds them in columns of their own after the fields (:data:`NAME_COLUMNS`),
+    beside the ids. The tables round means to ``digits`` and mark significant results
+    with ``+`` (better) or ``-`` (worse) after correction; CSV keeps full precision, one
+    row per comparison, with no comment line (``pandas.read_csv`` reads it).
 
     Examples
     --------
@@ -131,21 +170,28 @@ def format_comparisons(comparisons: Comparisons, fmt: str = "terminal", digits: 
     if fmt == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(COLUMNS)
+        header = [*COLUMNS, *(name for name, _ in NAME_COLUMNS if names is not None)]
+        writer.writerow(header)
         columns = _columns(comparisons)
+        if names is not None:
+            columns.update(_named(columns, names))
         writer.writerows(
-            [_csv_text(columns[c][i]) for c in COLUMNS] for i in range(len(comparisons))
+            [_csv_text(columns[c][i]) for c in header] for i in range(len(comparisons))
         )
         return buffer.getvalue()
     rows = [
-        ["" if v is None else f"{v}" for v in row] for row in _display_rows(comparisons, digits)
+        ["" if v is None else f"{v}" for v in row]
+        for row in _display_rows(comparisons, digits, names)
     ]
     headers = [label for _, label in _SHOWN]
     style: Style = "github" if fmt == "markdown" else "simple"
+    if fmt == "markdown":  # names from the data stay text
+        rows = [[escape_markdown(v) for v in row] for row in rows]
+        headers = [escape_markdown(h) for h in headers]
     table = text_table(rows, headers, style=style)
     legend = _legend(comparisons)
     if fmt == "markdown":
-        return f"{header_line('<!--')} -->\n\n{table}\n\n{legend}\n"
+        return f"{header_line('<!--')} -->\n\n{table}\n\n{escape_markdown(legend)}\n"
     return f"{table}\n{legend}\n"
 
 

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from irtables.config import CompareSettings, Config, find_config
-from irtables.errors import InputError
-from irtables.loaders import load_results
+from irtables.config import Config
 from irtables.model import ResultSet
-from irtables.study.runsets import configured_inputs, evaluate_datasets
+from irtables.study.load import load_study
 
 if TYPE_CHECKING:  # imported where used: reading a study does not wait for the tables' code
     from irtables.lint import LintReport
+    from irtables.model.names import DisplayNames
     from irtables.output.writers import Written
 
 #: What :func:`write_tables` imports, for a command to import while it reads the results.
@@ -41,42 +39,17 @@ def resolve_study(
     cache: bool = True,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> tuple[ResultSet, Config, Path]:
-    """Load the configuration and the results of a study; returns (results, config, base dir).
-
-    The base dir is where relative paths of the configuration are resolved (the folder of
-    the configuration file, else the results folder). Datasets given as qrels + runs are
-    evaluated with ``jobs`` processes (None: one per core), reusing the values cached in
-    the base dir unless ``cache`` is false (see :func:`~irtables.study.runsets.evaluate_datasets`).
-    """
-    path = Path(results_path)
-    config, base = study_config(path, config_path)
-    if missing is not None:
-        config = replace(config, output=replace(config.output, missing=missing))
-    evaluated = evaluate_datasets(config, base, progress=progress, jobs=jobs, cache=cache)
-    if evaluated is None:
-        return load_results(path, input_format=input_format), config, base
-    inputs = configured_inputs(config, base)
-    dumps = load_results(path, input_format=input_format, allow_empty=True, exclude=inputs)
-    both = sorted(set(dumps.datasets()) & set(evaluated.datasets()))
-    if both:
-        raise InputError(
-            f"dataset {both[0]} has per-query files and qrels + runs in the configuration; "
-            "keep one of them",
-            path=str(path),
-        )
-    return ResultSet.concat([dumps, evaluated]), config, base
-
-
-def study_config(results_path: Path, config_path: str | Path | None) -> tuple[Config, Path]:
-    """The configuration of a study and its base dir (see :func:`resolve_study`)."""
-    path = Path(results_path)
-    config = find_config(path if path.is_dir() else path.parent, config_path)
-    base = (
-        Path(config.path).parent
-        if config.path and config.path != "<config>"
-        else (path if path.is_dir() else path.parent)
+    """(results, config, base dir) of :func:`~irtables.study.load.load_study`."""
+    study = load_study(
+        results_path,
+        config=config_path,
+        input_format=input_format,
+        missing=missing,
+        jobs=jobs,
+        cache=cache,
+        progress=progress,
     )
-    return config, base
+    return study.results, study.config, study.base
 
 
 def write_tables(
@@ -113,7 +86,7 @@ def write_tables(
             with warnings.catch_warnings(record=True) as held:
                 files = _table_files(results, config, formats, template_dirs, progress)
         finally:
-            warn_lint(results, report=checked.result())
+            warn_lint(results, report=checked.result(), names=config.display_names())
             for w in held:
                 warnings.showwarning(w.message, w.category, w.filename, w.lineno, w.file, w.line)
     return write_files(outdir, files, by="tables", force=force)
@@ -141,11 +114,15 @@ def _table_files(
             files[f"{stems[model.name]}.{ext}"] = render(model, fmt, template_dirs=template_dirs)
     if built.comparisons is not None:
         for fmt, ext in (("csv", "csv"), ("markdown", "md")):
-            files[f"significance.{ext}"] = format_comparisons(built.comparisons, fmt)
+            files[f"significance.{ext}"] = format_comparisons(
+                built.comparisons, fmt, names=config.display_names()
+            )
     return files
 
 
-def warn_lint(results: ResultSet, *, report: LintReport | None = None) -> None:
+def warn_lint(
+    results: ResultSet, *, report: LintReport | None = None, names: DisplayNames | None = None
+) -> None:
     """Emit one :class:`~irtables.errors.DataWarning` if ``irtables lint`` would complain
     (``report``: its report, if already made)."""
     from irtables.errors import DataWarning
@@ -153,18 +130,13 @@ def warn_lint(results: ResultSet, *, report: LintReport | None = None) -> None:
 
     report = lint(results, limit=1) if report is None else report
     if not report.ok:
-        first = report.violations[0].format()
+        first = report.violations[0].format(names)
         warnings.warn(
             f"lint: {report.summary()} (run `irtables lint` on the results for all); "
             f"first: {first}",
             DataWarning,
             stacklevel=3,
         )
-
-
-def with_overrides(settings: CompareSettings, **changes: Any) -> CompareSettings:
-    """``settings`` with every change that is not None (command-line options win)."""
-    return replace(settings, **{k: v for k, v in changes.items() if v is not None})
 
 
 def template_dirs_for(config: Config, base: Path, extra: Sequence[str | Path] = ()) -> list[Path]:

@@ -21,6 +21,7 @@ from irtables.model import ResultSet
 
 if TYPE_CHECKING:
     from irtables.evaluator.trec import JudgementIndex
+    from irtables.evaluator.values import Options
 
 Progress = Callable[[str, int, int], None]
 
@@ -37,14 +38,15 @@ def evaluate_datasets(
 
     Every (run, qrels) pair of every dataset is one job; ``jobs`` processes run them
     (None: one per core). With ``cache``, the values of a pair whose qrels, run, options
-    and irtables version are unchanged come from the study's cache folder
-    (:mod:`irtables.cache`) and only the other pairs are evaluated (then stored).
+    and evaluation semantics are unchanged come from the study's cache folder
+    (:mod:`irtables.cache`) and only the other pairs are evaluated (then stored); an
+    entry that does not check out is evaluated again, with a warning.
     ``progress("evaluate", done, total)`` counts the pairs evaluated.
     """
     specs = [spec for spec in config.datasets if spec.evaluated]
     if not specs:
         return None
-    from irtables.cache import Cache, content_hashes
+    from irtables.cache import Cache, Request, beyond, content_hashes, rows_bound, warn_damaged
     from irtables.evaluator.api import to_results
     from irtables.evaluator.jobs import (
         RunJob,
@@ -55,7 +57,7 @@ def evaluate_datasets(
         qrels_index,
         qrels_queries,
     )
-    from irtables.evaluator.values import RunValues, check_options
+    from irtables.evaluator.values import RunValues
     from irtables.loaders.trec_run import system_name
 
     qrels_files = [_path(base, s.qrels or "", s.id, "qrels") for s in specs]
@@ -65,27 +67,25 @@ def evaluate_datasets(
     if store is not None:
         hashes = content_hashes(qrels_files + [p for paths in run_files for p in paths])
     found: list[list[RunValues | None]] = []
-    todo: list[tuple[int, int, str | None, RunJob]] = []  # (dataset, run, key, job)
+    dataset_options: list[Options] = []
+    todo: list[tuple[int, int, Request | None, RunJob]] = []  # (dataset, run, request, job)
     for d, (spec, qrels, paths) in enumerate(zip(specs, qrels_files, run_files, strict=True)):
-        options = check_options(
-            [m.name for m in dataset_measures(spec, config)],
-            relevance=spec.relevance,
-            depth=spec.depth,
-            missing_queries="zero" if spec.complete else "ignore",
-            trec_eval=spec.trec_eval,
-        )
-        described = options.describe()
+        options = evaluation_options(spec, config)
+        dataset_options.append(options)
         runs = [(path, system_name(path)) for path in paths]
-        check_run_names([name for _, name in runs], context=f"datasets {spec.id}: ")
+        check_run_names([name for _, name in runs], context=f"datasets {spec.id}: ", paths=paths)
         found.append([None] * len(runs))
+        rows = rows_bound(qrels) if store is not None else 0
         for r, (path, name) in enumerate(runs):
-            key = None
+            request = None
             if store is not None:
-                key = store.key(qrels=hashes[qrels], run=hashes[path], name=name, options=described)
-                found[d][r] = store.get(key)
+                request = store.request(
+                    qrels=hashes[qrels], run=hashes[path], name=name, options=options, max_rows=rows
+                )
+                found[d][r] = store.get(request)
                 if found[d][r] is not None:
                     continue
-            todo.append((d, r, key, RunJob(qrels, path, name, options)))
+            todo.append((d, r, request, RunJob(qrels, path, name, options)))
     # Each qrels is read now, so that its errors come first. Jobs run here share one index
     # per file, built only for datasets with a job; a pool's workers index what they get.
     here = not in_pool(jobs, len(todo))
@@ -102,17 +102,40 @@ def evaluate_datasets(
         (d, r, k, replace(job, qrels=indexes[qrels_files[d]]) if here else job)
         for d, r, k, job in todo
     ]
+    for d, slots in enumerate(found):  # an entry naming a query the qrels lack is damaged
+        for r, cached in enumerate(slots):
+            if store is None or cached is None or not beyond(cached, len(queries[d])):
+                continue
+            path, name, options = run_files[d][r], cached.system, dataset_options[d]
+            request = store.request(
+                qrels=hashes[qrels_files[d]], run=hashes[path], name=name, options=options
+            )
+            warn_damaged(store.path(request), "a query the qrels do not have")
+            todo.append((d, r, request, RunJob(qrels_files[d], path, name, options)))
     computed = evaluate_jobs([job for *_, job in todo], workers=jobs, progress=progress, warn=False)
-    for (d, r, key, _), fresh in zip(todo, computed, strict=True):
+    for (d, r, request, _), fresh in zip(todo, computed, strict=True):
         found[d][r] = fresh
-        if store is not None and key is not None:
-            store.put(key, fresh)
+        if store is not None and request is not None:
+            store.put(request, fresh)
     parts = []
     for spec, judged, slots in zip(specs, queries, found, strict=True):
         done = [v for v in slots if v is not None]
         emit_notes(done, stacklevel=2)
         parts.append(to_results(done, judged, dataset=spec.id))
     return ResultSet.concat(parts)
+
+
+def evaluation_options(spec: DatasetSpec, config: Config) -> Options:
+    """How the runs of a dataset are evaluated: its measures and trec_eval's options."""
+    from irtables.evaluator.values import check_options
+
+    return check_options(
+        [m.name for m in dataset_measures(spec, config)],
+        relevance=spec.relevance,
+        depth=spec.depth,
+        missing_queries="zero" if spec.complete else "ignore",
+        trec_eval=spec.trec_eval,
+    )
 
 
 def configured_inputs(config: Config, base: Path) -> list[Path]:

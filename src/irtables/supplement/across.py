@@ -3,10 +3,8 @@ and the topic-set-size table, as outputs, figures, notes and template context.""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING
 
 from irtables.base.names import ALL_PAIRS_TEST_NAMES
 from irtables.config import Config
@@ -14,7 +12,7 @@ from irtables.measures import parse_measure
 from irtables.model import ResultSet
 from irtables.stats.meta import MetaAnalysis, meta_analyse
 from irtables.stats.topicset import TopicSetSize, topic_set_sizes
-from irtables.supplement.forest import forest_plot
+from irtables.supplement.forest import forest_plot, shown
 from irtables.supplement.meta import (
     META_HEADER,
     META_NOTE,
@@ -27,13 +25,9 @@ from irtables.supplement.meta import (
     tss_note,
     tss_rows,
 )
+from irtables.supplement.outputs import FigureEntry, Output, Plan
 from irtables.tables.build import TableSet
 from irtables.tables.layouts import missing_policy
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
-    from irtables.supplement.build import FigureEntry, Output
 
 
 @dataclass(frozen=True)
@@ -54,7 +48,7 @@ class Across:
     these analyses."""
 
     outputs: list[Output] = field(default_factory=list)
-    plans: list[tuple[FigureEntry, Callable[[], Figure]]] = field(default_factory=list)
+    plans: list[Plan] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     context: dict[str, object] = field(default_factory=dict)
     summary: AcrossSummary | None = None
@@ -64,7 +58,6 @@ def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Acro
     """Meta-analyses of the Table 1 comparisons made on two datasets or more, their forest
     plots, and the topic-set size of every dataset with two systems or more."""
     from irtables.base.filenames import file_slugs
-    from irtables.supplement.build import FigureEntry, Output
 
     main = next((t for t in built.tables if t.layout == "main"), None)
     metrics = list(main.metrics) if main is not None else []
@@ -81,6 +74,11 @@ def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Acro
             label = parse_measure(metric).label
             title = f"Meta-analysis of {label} across datasets"
             mine = [m for m in analyses if m.metric == metric]
+            if len(mine) > (count := len(shown(mine))):
+                title += (
+                    f" (the {count} of {len(mine)} comparisons with the largest pooled "
+                    "effects; all in meta_analysis.csv)"
+                )
             stem = f"forest-{file_slugs(metrics)[metric]}"
             out.plans.append((FigureEntry(stem, title), partial(forest_plot, title, mine, dn, sn)))
     else:

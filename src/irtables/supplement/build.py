@@ -28,6 +28,7 @@ from irtables.supplement.bibliography import bibtex
 from irtables.supplement.drawing import FigureDrawing
 from irtables.supplement.methods import MethodsModel, methods_model
 from irtables.supplement.methods_text import render_sections
+from irtables.supplement.outputs import FigureEntry, Output, Plan
 from irtables.supplement.templates import render_page
 from irtables.tables import build_all
 from irtables.tables.build import TableSet
@@ -39,25 +40,11 @@ from irtables.tables.model import TableModel
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from irtables.model.names import DisplayNames
+
 Progress = Callable[[str, int, int], None]
 TABLE_FORMATS = ("latex", "markdown", "csv")
 TOP_CHANGES = 5
-
-
-@dataclass(frozen=True)
-class Output:
-    """One file of the supplement: its path inside the output folder and its bytes."""
-
-    path: str
-    data: bytes
-
-
-@dataclass(frozen=True)
-class FigureEntry:
-    """A figure for the LaTeX and Markdown indexes: file stem (no extension) and caption."""
-
-    stem: str
-    caption: str
 
 
 @dataclass(frozen=True)
@@ -104,11 +91,13 @@ def build_supplement(
         figures = [entry for entry, _ in plans.ordered()]
         # the workers draw while this process writes the tables and the text
         stems = file_stems(t.name for t in built.tables)
-        tables = _tables(built, stems, template_dirs)
+        tables = _tables(built, stems, template_dirs, config.display_names())
         reports = _analysis_files(analyses, config)
         used = _used_metrics(results, config, built)
         queries = {d: int(n) for d, n in _query_counts(results).items() if d in used}
         model = methods_model(config, used, queries, built.comparisons, across=across.summary)
+        dropped = tuple((t.title, t.dropped_notes) for t in built.tables if t.dropped_notes)
+        model = replace(model, table_notes=dropped)
         context = {
             **_context(config, built, stems, analyses, figures, notes, model),
             **across.context,
@@ -150,7 +139,9 @@ def _bib_header() -> str:
     return header_line("%") + "\n\n"
 
 
-def _tables(built: TableSet, stems: Mapping[str, str], dirs: Sequence[str | Path]) -> list[Output]:
+def _tables(
+    built: TableSet, stems: Mapping[str, str], dirs: Sequence[str | Path], names: DisplayNames
+) -> list[Output]:
     out = []
     for model in built.tables:
         for fmt in TABLE_FORMATS:
@@ -158,8 +149,9 @@ def _tables(built: TableSet, stems: Mapping[str, str], dirs: Sequence[str | Path
             text = render(model, fmt, template_dirs=dirs)
             out.append(_text(f"tables/{stems[model.name]}.{ext}", text))
     if built.comparisons is not None:
-        out.append(_text("significance.csv", format_comparisons(built.comparisons, "csv")))
-        out.append(_text("significance.md", format_comparisons(built.comparisons, "markdown")))
+        for fmt, ext in (("csv", "csv"), ("markdown", "md")):
+            text = format_comparisons(built.comparisons, fmt, names=names)
+            out.append(_text(f"significance.{ext}", text))
     return out
 
 
@@ -227,6 +219,21 @@ def _query_counts(results: ResultSet) -> dict[str, int]:
     return {str(d): int(n) for d, n in counts.items()}
 
 
+def table_number(title: str) -> str | None:
+    """The number in a title ``Table S2`` (``S2``), for LaTeX to print the same; None for
+    a title of another form (LaTeX then counts).
+
+    Examples
+    --------
+    >>> table_number("Table S2"), table_number("Table 3"), table_number("Results & more")
+    ('S2', '3', None)
+    """
+    import re
+
+    found = re.fullmatch(r"Table ([A-Z]?[0-9]+)", title)
+    return found.group(1) if found else None
+
+
 def _in_supplement(table: TableModel, config: Config) -> bool:
     """Tables of a ``[tables.<name>]`` with ``supplement = false`` stay out of it."""
     spec = _spec(config, table)
@@ -238,11 +245,9 @@ def _spec(config: Config, table: TableModel) -> TableSpec | None:
     return next((s for s in config.tables if s.name == table.name), None)
 
 
-def _sensitivity_plan(
-    config: Config, tables: Sequence[TableModel]
-) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
+def _sensitivity_plan(config: Config, tables: Sequence[TableModel]) -> list[Plan]:
     """The figure of every sensitivity table whose section keeps ``figure = true``."""
-    plans: list[tuple[FigureEntry, Callable[[], Figure]]] = []
+    plans: list[Plan] = []
     for table in tables:
         spec = _spec(config, table)
         if table.layout != "sensitivity" or (spec is not None and not spec.figure):
@@ -253,9 +258,6 @@ def _sensitivity_plan(
         entry = FigureEntry(stem, table.caption.rstrip("."))
         plans.append((entry, partial(sensitivity_figure, table)))
     return plans
-
-
-Plan = tuple[FigureEntry, Callable[[], "Figure"]]
 
 
 @dataclass
@@ -375,7 +377,7 @@ def _k_plan(
     shown: Sequence[Sequence[tuple[int, str]]],
     bars: dict[tuple[str, str, str], float],
     slug: str,
-) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
+) -> list[Plan]:
     systems = _systems_of(means, dataset, config)
     panels: dict[str, list[fig.Series]] = {}
     for found in shown:
@@ -399,9 +401,7 @@ def _k_plan(
     return [(entry, partial(fig.k_curves, title, panels))]
 
 
-def _diff_plan(
-    config: Config, dataset: str, analyses: Sequence[PerQuery], slug: str
-) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
+def _diff_plan(config: Config, dataset: str, analyses: Sequence[PerQuery], slug: str) -> list[Plan]:
     mine = [p for p in analyses if p.dataset == dataset]
     if not mine:
         return []
@@ -414,9 +414,7 @@ def _diff_plan(
     return [(entry, partial(fig.difference_bars, title, label, panels))]
 
 
-def _pr_plan(
-    config: Config, dataset: str, means: Means, slug: str
-) -> list[tuple[FigureEntry, Callable[[], Figure]]]:
+def _pr_plan(config: Config, dataset: str, means: Means, slug: str) -> list[Plan]:
     levels: dict[str, dict[float, float]] = {}
     for (d, system, metric), value in means.items():
         m = parse_measure(metric)
@@ -456,7 +454,10 @@ def _context(
     return {
         "generated_tex": header_line("%"),
         "generated_md": header_line("<!--") + " -->",
-        "tables": [{"name": stems[t.name], "title": t.title} for t in built.tables],
+        "tables": [
+            {"name": stems[t.name], "title": t.title, "number": table_number(t.title)}
+            for t in built.tables
+        ],
         "significance": report.significance_rows(comparisons, dn, sn) if comparisons else [],
         "sig_header": report.SIG_HEADER,
         "wtl": report.wtl_rows(analyses, dn, sn),

@@ -2,9 +2,11 @@
 
 Deterministic: matplotlib's own defaults (not the user's matplotlibrc), fixed sizes and
 resolution, and no dates, producer or software name in the files, so the same data gives
-byte-identical files. No pyplot: each figure is a standalone :class:`Figure` (thread-safe,
-no global backend switch). matplotlib is imported when a figure is drawn, not with this
-module: when worker processes draw the figures, the main process never loads it.
+byte-identical files. Text is set in a cut-down DejaVu Sans (:mod:`.fonts`), embedded as
+TrueType (never Type 3), one font subset per PDF. No pyplot: each figure is a standalone
+:class:`Figure` (thread-safe, no global backend switch). matplotlib is imported when a
+figure is drawn, not with this module: when worker processes draw the figures, the main
+process never loads it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from irtables.supplement.analysis import PerQuery
+from irtables.supplement.fonts import font_families
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -32,6 +35,17 @@ PDF_RASTER_DPI = 300
 #: 400 pt wide each query is then under a point wide, so a vector outline would only make
 #: the file grow with the query count (past the size of the image), not look sharper.
 RASTER_ABOVE = 500
+#: A per-query difference figure with more systems than this is one heat map (a row per
+#: system), not one panel per system: its size stays bounded whatever the sweep.
+MAX_PANELS = 8
+#: A line plot with more systems than this shows their spread (median, quartiles, range)
+#: and the best system, not one line and one legend entry per system.
+MAX_LINES = 12
+#: Columns of the difference heat map at most: each row shows the quantiles of the sorted
+#: differences, not every query (more than the axes' width in pixels cannot be seen).
+MAX_COLUMNS = 400
+#: Tallest figure, in inches (1,350 pixels in the PNG).
+MAX_HEIGHT = 9.0
 GAIN_COLOR = "#2b7bba"
 LOSS_COLOR = "#d7301f"
 WIDTH = 6.4  # inches, about a LaTeX text width
@@ -39,6 +53,7 @@ _RC: dict[str, Any] = {
     "svg.hashsalt": "irtables",
     "pdf.compression": 6,
     "pdf.fonttype": 42,
+    "ps.fonttype": 42,  # matplotlib sizes the PDF's font subsets by it: one subset, not two
     "font.size": 9,
     "axes.titlesize": 9,
     "legend.fontsize": 7,
@@ -67,7 +82,8 @@ def _style() -> Iterator[None]:
     import matplotlib
     import matplotlib.style
 
-    with matplotlib.style.context("default"), matplotlib.rc_context(_RC):  # type: ignore[arg-type]
+    rc = {**_RC, "font.family": font_families()}
+    with matplotlib.style.context("default"), matplotlib.rc_context(rc):  # type: ignore[arg-type]
         yield
 
 
@@ -116,7 +132,9 @@ def k_curves(title: str, panels: Mapping[str, Sequence[Series]]) -> Figure:
         fig = Figure(figsize=(WIDTH, 2.4 * rows), layout="constrained")
         for i, (label, lines) in enumerate(panels.items()):
             ax = fig.add_subplot(rows, cols, i + 1)
-            for s in lines:
+            if len(lines) > MAX_LINES:
+                _spread(ax, lines)
+            for s in lines if len(lines) <= MAX_LINES else ():
                 ks, values = zip(*s.points, strict=True)
                 if s.errors:
                     ax.errorbar(ks, values, yerr=s.errors, marker="o", markersize=3,
@@ -143,14 +161,21 @@ def difference_bars(title: str, metric: str, panels: Sequence[tuple[str, PerQuer
     bars of one colour are drawn as one filled step outline (:meth:`Axes.stairs`), so the
     cost of drawing does not grow with the number of artists; panels of more than
     :data:`RASTER_ABOVE` queries are rasterized in the PDF (at :data:`PDF_RASTER_DPI`),
-    which keeps the file small while axes and text stay vector.
+    which keeps the file small while axes and text stay vector. The panels share one
+    y-scale, so that the same height is the same difference in every panel. More than
+    :data:`MAX_PANELS` systems (a parameter sweep) are one heat map instead
+    (:func:`difference_map`).
     """
     from matplotlib.figure import Figure
 
+    if len(panels) > MAX_PANELS:
+        return difference_map(title, metric, panels)
     with _style():
         fig = Figure(figsize=(WIDTH, 1.9 * max(len(panels), 1)), layout="constrained")
+        first: Axes | None = None
         for i, (name, pq) in enumerate(panels):
-            ax = fig.add_subplot(len(panels), 1, i + 1)
+            ax = fig.add_subplot(len(panels), 1, i + 1, sharey=first)  # one scale: comparable
+            first = first or ax
             _difference_panel(ax, pq)
             ax.set_ylabel(f"Δ {metric}")
             ax.set_title(f"{name}: {pq.wins} better, {pq.ties} tied, {pq.losses} worse", loc="left")
@@ -202,7 +227,9 @@ def pr_curves(title: str, lines: Sequence[Series]) -> Figure:
     with _style():
         fig = Figure(figsize=(WIDTH * 0.6, WIDTH * 0.5), layout="constrained")
         ax = fig.add_subplot()
-        for s in lines:
+        if len(lines) > MAX_LINES:
+            _spread(ax, lines)
+        for s in lines if len(lines) <= MAX_LINES else ():
             recall, precision = zip(*s.points, strict=True)
             ax.plot(recall, precision, marker="o", markersize=3, label=s.label)
         ax.set_xlim(0, 1)
@@ -214,6 +241,87 @@ def pr_curves(title: str, lines: Sequence[Series]) -> Figure:
         ax.legend(loc="upper right")
         ax.set_title(title)
     return fig
+
+
+def difference_map(title: str, metric: str, panels: Sequence[tuple[str, PerQuery]]) -> Figure:
+    """The per-query differences of many systems as one heat map: a row per system (in
+    the given order), its queries sorted by difference, largest gain on the left; blue
+    gains, red losses, white ties, on one colour scale symmetric around zero.
+
+    Rows with more than :data:`MAX_COLUMNS` queries show the quantiles of their sorted
+    differences at that many evenly spaced ranks; at most about 40 system names label the
+    rows. The figure is at most :data:`MAX_HEIGHT` inches tall whatever the number of
+    systems, and is one image in the PDF.
+    """
+    from matplotlib.colors import LinearSegmentedColormap
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import FixedLocator
+
+    rows = [_row(pq) for _, pq in panels]
+    width = max((len(r) for r in rows), default=1) or 1
+    grid = np.full((len(rows), width), np.nan)
+    for i, row in enumerate(rows):
+        grid[i, : len(row)] = row
+    finite = grid[np.isfinite(grid)]
+    bound = float(np.abs(finite).max()) if finite.size else 1.0
+    with _style():
+        height = min(MAX_HEIGHT, 1.6 + 0.12 * len(rows))
+        fig = Figure(figsize=(WIDTH, height), layout="constrained")
+        ax = fig.add_subplot()
+        cmap = LinearSegmentedColormap.from_list("gain-loss", [LOSS_COLOR, "#ffffff", GAIN_COLOR])
+        image = ax.imshow(
+            grid, cmap=cmap, vmin=-(bound or 1.0), vmax=bound or 1.0, aspect="auto",
+            interpolation="nearest", rasterized=True,
+        )  # fmt: skip
+        step = max(1, -(-len(rows) // 40))
+        ticks = list(range(0, len(rows), step))
+        ax.yaxis.set_major_locator(FixedLocator(ticks))
+        ax.set_yticks(ticks, [panels[i][0] for i in ticks], fontsize=6)
+        ax.set_xticks([])
+        n = max((pq.n for _, pq in panels), default=0)
+        ax.set_xlabel(f"{n} queries, sorted by difference (largest gain left)")
+        ax.set_ylabel(f"{len(rows)} systems")
+        fig.colorbar(image, ax=ax, label=f"Δ {metric}", shrink=0.8)
+        fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def _row(pq: PerQuery) -> npt.NDArray[np.float64]:
+    """The sorted differences of one system, or their quantiles at :data:`MAX_COLUMNS`
+    evenly spaced ranks when there are more queries than that."""
+    diffs = np.fromiter((c.diff for c in pq.changes), dtype=np.float64, count=pq.n)
+    if pq.n <= MAX_COLUMNS:
+        return diffs
+    at = np.linspace(0, pq.n - 1, MAX_COLUMNS).round().astype(np.intp)
+    quantiles: npt.NDArray[np.float64] = diffs[at]  # sorted already: these are quantiles
+    return quantiles
+
+
+def _spread(ax: Axes, lines: Sequence[Series]) -> None:
+    """Many systems on one axes: the median, the quartiles and the range of their values
+    at each x, and the best system (highest mean over the x values) as a line of its own."""
+    xs = sorted({x for s in lines for x, _ in s.points})
+    at = {x: i for i, x in enumerate(xs)}
+    values = np.full((len(lines), len(xs)), np.nan)
+    for row, s in enumerate(lines):
+        for x, y in s.points:
+            values[row, at[x]] = y
+    counted = np.isfinite(values).any(axis=0)
+    xs_kept = [x for x, keep in zip(xs, counted, strict=True) if keep]
+    kept = values[:, counted]
+    if not xs_kept:
+        return
+    low, q1, median, q3, high = np.nanpercentile(kept, [0, 25, 50, 75, 100], axis=0)
+    ax.fill_between(
+        xs_kept, low, high, color="#cccccc", linewidth=0, label=f"range of {len(lines)} systems"
+    )
+    ax.fill_between(xs_kept, q1, q3, color="#999999", linewidth=0, label="middle half")
+    ax.plot(xs_kept, median, color="black", linewidth=1, label="median")
+    counts = np.isfinite(kept).sum(axis=1)
+    means = np.where(counts > 0, np.nansum(kept, axis=1) / np.maximum(counts, 1), -np.inf)
+    best = int(np.argmax(means))
+    bx, by = zip(*lines[best].points, strict=True)
+    ax.plot(bx, by, marker="o", markersize=3, color=GAIN_COLOR, label=f"best: {lines[best].label}")
 
 
 def _legend(fig: Figure) -> None:

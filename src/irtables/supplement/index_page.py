@@ -15,7 +15,8 @@ from markupsafe import Markup
 from irtables.base.header import header_line
 from irtables.render import html_table
 from irtables.render.escape import escape_html
-from irtables.supplement.build import Built, Output
+from irtables.supplement.build import Built
+from irtables.supplement.outputs import Output
 from irtables.supplement.templates import render_page
 
 

@@ -113,6 +113,8 @@ class MethodsModel:
     meta_cites: tuple[str, ...] = ()
     power: AcrossSummary | None = None
     power_cites: tuple[str, ...] = ()
+    # (table title, the caption notes it does not show: output.caption_notes)
+    table_notes: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def differences_text(self) -> str:

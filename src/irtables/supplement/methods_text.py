@@ -27,6 +27,8 @@ def methods_sections(m: MethodsModel) -> tuple[Section, ...]:
         sections.append(Section("Across datasets", _across(m)))
     if m.power is not None:
         sections.append(Section("Topic-set size", _power(m)))
+    if m.table_notes:
+        sections.append(Section("Table notes", _table_notes(m)))
     return tuple(sections)
 
 
@@ -251,6 +253,12 @@ def _power(m: MethodsModel) -> tuple[Block, ...]:
         "the variance of their differences); power uses the noncentral t distribution."
     )
     return (Block((text,)),)
+
+
+def _table_notes(m: MethodsModel) -> tuple[Block, ...]:
+    """What each table's caption leaves out (``caption_notes``), said here instead."""
+    items = tuple(Item(title, (Name(" ".join(notes)),)) for title, notes in m.table_notes)
+    return (Block(("What the tables' captions leave out (`caption_notes`):",)), Block(items=items))
 
 
 def _names(names: tuple[str, ...]) -> list[Part]:

@@ -12,11 +12,13 @@ from irtables.base.record import sha256_hex
 from irtables.config import Config
 from irtables.model import ResultSet
 from irtables.output.writers import Written, write_files
-from irtables.study.pipeline import resolve_study, template_dirs_for
-from irtables.supplement.build import Output, build_supplement, readme
+from irtables.study.load import load_study
+from irtables.study.pipeline import template_dirs_for
+from irtables.supplement.build import build_supplement, readme
 from irtables.supplement.drawing import warm_up
 from irtables.supplement.index_page import index_page
 from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, relative
+from irtables.supplement.outputs import Output
 from irtables.supplement.pdf import compile_pdf, pdflatex_available
 from irtables.supplement.study import config_file, default_outdir, input_files
 
@@ -61,9 +63,8 @@ def make_supplement(
         if progress is not None and stage == "evaluate":
             progress("runs evaluated", done, total)
 
-    results, config, base = resolve_study(
-        results_path, config_path=config_path, jobs=None, progress=evaluated
-    )
+    study = load_study(results_path, config=config_path, jobs=None, progress=evaluated)
+    results, config, base = study.results, study.config, study.base
     target = Path(outdir) if outdir is not None else default_outdir(base)
     dirs = template_dirs_for(config, base, template_dirs)
     pr = _pr_results(config, base, progress)
@@ -92,7 +93,7 @@ def make_supplement(
 
 def _pr_results(config: Config, base: Path, progress: Progress | None) -> ResultSet | None:
     """Interpolated precision at the 11 recall levels, for datasets given as qrels + runs:
-    evaluated as :func:`resolve_study` evaluates them (on every core, through the cache)."""
+    evaluated as :func:`~irtables.study.load_study` evaluates them (every core, the cache)."""
     from irtables.study.runsets import evaluate_datasets
 
     def evaluated(stage: str, done: int, total: int) -> None:

@@ -16,6 +16,22 @@ from irtables.supplement.figures import WIDTH, _style
 from irtables.tables.model import Row, TableModel
 
 Matrix = npt.NDArray[np.float64]
+#: Cells of a heat map at most that carry their value as text (beyond, unreadable).
+MAX_CELL_TEXTS = 400
+#: Tick labels per axis at most; every n-th label beyond.
+MAX_TICKS = 40
+
+
+def _thinned(count: int) -> list[int]:
+    """Positions of the tick labels shown out of ``count``: all, or every n-th.
+
+    Examples
+    --------
+    >>> len(_thinned(1600)), _thinned(1600)[:3], _thinned(5)
+    (40, [0, 40, 80], [0, 1, 2, 3, 4])
+    """
+    step = max(1, -(-count // MAX_TICKS))
+    return list(range(0, count, step))
 
 
 def sensitivity_figure(model: TableModel) -> Figure:
@@ -60,7 +76,8 @@ def _lines(model: TableModel, rows: Sequence[Row], values: Matrix, x_name: str) 
         for j, column in enumerate(model.columns):
             ax.plot(xs, values[:, j], marker="o", markersize=3, label=column.label)
         if not numeric:
-            ax.set_xticks(xs, labels)
+            ticks = _thinned(len(xs))
+            ax.set_xticks([xs[i] for i in ticks], [labels[i] for i in ticks])
         ax.set_xlabel(x_name)
         ax.set_ylabel("mean over queries")
         ax.grid(True, linewidth=0.3)
@@ -76,13 +93,16 @@ def _heat_map(
         fig = Figure(figsize=(WIDTH * 0.6, WIDTH * 0.5), layout="constrained")
         ax = fig.add_subplot()
         image = ax.imshow(values, cmap="viridis", aspect="auto", origin="upper")
-        ax.set_xticks(range(len(model.columns)), [c.label for c in model.columns])
-        ax.set_yticks(range(len(rows)), [r.label for r in rows])
+        columns = _thinned(len(model.columns))
+        ax.set_xticks(columns, [model.columns[j].label for j in columns])
+        ticks = _thinned(len(rows))
+        ax.set_yticks(ticks, [rows[i].label for i in ticks])
         ax.set_xlabel(x_name)
         ax.set_ylabel(y_name)
         low, high = np.nanmin(values), np.nanmax(values)
         middle = (low + high) / 2
-        for i, row in enumerate(rows):
+        texts = len(rows) * len(model.columns) <= MAX_CELL_TEXTS
+        for i, row in enumerate(rows if texts else ()):
             for j, cell in enumerate(row.cells):
                 if cell.value is None:
                     continue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from irtables.config import Config, find_config
+from irtables.config import Config
 from irtables.loaders.discover import result_files
 from irtables.study.runsets import configured_inputs
 
@@ -12,12 +12,12 @@ DEFAULT_DIR = "supplement"
 
 
 def locate(results_path: str | Path, config_path: str | Path | None = None) -> tuple[Config, Path]:
-    """The configuration and the base folder of its relative paths (as ``resolve_study``)."""
-    path = Path(results_path)
-    folder = path if path.is_dir() else path.parent
-    config = find_config(folder, config_path)
-    file = config_file(config)
-    return config, file.parent if file is not None else folder
+    """The configuration and the base folder of its relative paths, as
+    :func:`~irtables.study.load_study` finds them (without reading the results)."""
+    from irtables.study.load import study_config, study_path
+
+    root, config = study_path(Path(results_path), config_path)
+    return study_config(root, config)
 
 
 def config_file(config: Config) -> Path | None:

@@ -79,9 +79,16 @@ def build_table(
     cfg = config or Config()
     named = next((s for s in cfg.tables if s.name == layout), None)
     if named is None and layout not in LAYOUTS:
-        raise UnknownNameError(unknown_name_message("layout", layout, LAYOUTS))
+        known = [*LAYOUTS, *(s.name for s in cfg.tables)]
+        raise UnknownNameError(
+            f"{unknown_name_message('table or layout', layout, known)}; "
+            f"the configuration has {configured_tables(cfg)}"
+        )
     if layout == "ablation" and cfg.ablation is None:
-        raise IrtablesError("no ablation table is configured ([tables.ablation])")
+        raise IrtablesError(
+            "no ablation table is configured ([tables.ablation]); "
+            f"the configuration has {configured_tables(cfg)}"
+        )
     datasets = results.datasets()
     target = dataset or (datasets[0] if datasets else "")
     if dataset is not None and dataset not in datasets:
@@ -110,6 +117,23 @@ def build_table(
             else f"no table {layout!r} was built from these results"
         )
     return found[0]
+
+
+def configured_tables(config: Config) -> str:
+    """The tables a configuration makes, as sections: ``[tables.main] (main), ...``.
+
+    Examples
+    --------
+    >>> configured_tables(Config())
+    '[tables.main] (layout main), [tables.k_breakdown] (layout k_breakdown)'
+    """
+    custom_main = any(s.name == "main" for s in config.tables)
+    out = [] if custom_main else [("main", "main")]
+    out.append(("k_breakdown", "k_breakdown"))
+    if config.ablation is not None:
+        out.append(("ablation", "ablation"))
+    out.extend((s.name, s.layout) for s in config.tables)
+    return ", ".join(f"[tables.{name}] (layout {layout})" for name, layout in out)
 
 
 def _is_table_s1(table: TableModel, dataset: str) -> bool:

@@ -23,7 +23,7 @@ from irtables.tables.layouts import (
     dropped_main_metrics,
     missing_policy,
 )
-from irtables.tables.model import Cell, Row, RowGroup, TableModel
+from irtables.tables.model import Cell, KeyNote, Row, RowGroup, TableModel
 from irtables.tables.significance import (
     Significance,
     legend,
@@ -92,13 +92,45 @@ def build_all(
         tables = [_with_legend(t, interval_note(config.compare.interval)) for t in tables]
     out = config.output
     tables = [
-        replace(t, wide=out.wide if t.wide is None else t.wide, resize=out.resize) for t in tables
+        replace(
+            t,
+            wide=out.wide if t.wide is None else t.wide,
+            resize=out.resize,
+            caption_notes=config.caption_notes_of(t.name) or out.caption_notes,
+        )
+        for t in tables
     ]
+    tables = number_tables(tables)
     for t in tables:  # two rows shown as "BM25" in one group: which is which?
         for g in t.groups:
             where = f"{t.title}" + (f" ({g.label})" if g.label else "")
             config.check_distinct_names([(r.key, r.label) for r in g.rows], where)
     return TableSet(tuple(pad_markers(t) for t in tables), _merged(found))
+
+
+def number_tables(tables: Sequence[TableModel]) -> list[TableModel]:
+    """Titles as the paper shows them: the built-in Tables S1 numbered S1, S2, ... in
+    order; a table without a title (a configured one) takes the next free number after
+    Table 1 and the ablation's Table 2.
+
+    Examples
+    --------
+    >>> t = TableModel("grid", "grid", "", ("System",), (), (), "", "")
+    >>> s1 = replace(t, layout="k_breakdown", name="tableS1-b", title="Table S2")
+    >>> [x.title for x in number_tables([replace(t, title="Table 1"), s1, t, t])]
+    ['Table 1', 'Table S1', 'Table 2', 'Table 3']
+    """
+    taken = {t.title for t in tables if t.title}
+    numbers = (f"Table {n}" for n in range(2, 1000) if f"Table {n}" not in taken)
+    supplementary = (f"Table S{n}" for n in range(1, 1000))
+    out = []
+    for t in tables:
+        if t.layout == "k_breakdown" and t.name.startswith("tableS1-"):
+            t = replace(t, title=next(supplementary))
+        elif not t.title:
+            t = replace(t, title=next(numbers))
+        out.append(t)
+    return out
 
 
 def _warn_dropped(means: Means, config: Config) -> None:
@@ -209,7 +241,8 @@ def _tested(table: TableModel, sig: Significance) -> bool:
 
 
 def _with_legend(table: TableModel, text: str) -> TableModel:
-    return replace(table, notes=(*table.notes, text)) if text else table
+    """The table with ``text`` (what its marks mean) as its last caption note."""
+    return replace(table, notes=(*table.notes, KeyNote(text))) if text else table
 
 
 def pad_markers(table: TableModel) -> TableModel:

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from irtables.config import Config
 from irtables.measures import FAMILIES, parse_measure
-from irtables.tables.model import RowGroup
+from irtables.tables.model import KeyNote, RowGroup
 
 
 def describe_numbers(
@@ -46,7 +46,7 @@ def describe_numbers(
 
 def highlight_sentences(
     groups: Sequence[RowGroup], highlight: str = "Best value per column within each group in bold"
-) -> list[str]:
+) -> list[KeyNote]:
     """What bold, underline and parentheses mean, for those the cells use.
 
     ``highlight`` says what the bold value is the best of.
@@ -62,9 +62,10 @@ def highlight_sentences(
     bold, underline = any(c.best for c in cells), any(c.second for c in cells)
     notes = []
     if bold:
-        notes.append(highlight + ("; second best underlined." if underline else "."))
+        notes.append(KeyNote(highlight + ("; second best underlined." if underline else ".")))
     if any(c.delta for c in cells):
-        notes.append("Parentheses: difference from the full model, computed from the values shown.")
+        text = "Parentheses: difference from the full model, computed from the values shown."
+        notes.append(KeyNote(text))
     return notes
 
 

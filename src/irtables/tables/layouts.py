@@ -14,7 +14,7 @@ import numpy as np
 
 from irtables.base.filenames import file_slugs
 from irtables.config import AblationTable, Config
-from irtables.errors import IrtablesError
+from irtables.errors import ConfigError, IrtablesError, unknown_name_message
 from irtables.measures import Measure, parse_measure
 from irtables.model import MissingPolicy, ResultSet
 from irtables.tables.captions import describe_numbers
@@ -83,8 +83,8 @@ def collect_means(
     queries: dict[str, int] = {}
     for (dataset, _, _), n in counts.items():
         queries[dataset] = max(queries.get(dataset, 0), n)
-    datasets = _ordered(results.datasets(), [d.id for d in config.datasets])
-    systems = {d: _ordered(results.systems(d), [s.id for s in config.systems]) for d in datasets}
+    datasets = config.datasets_in_order(results.datasets())
+    systems = {d: config.systems_in_order(results.systems(d)) for d in datasets}
     spread, runs = seed_spread(results.seeds if seeds is None else seeds)
     index = MetricIndex.from_results(results)
     intervals = {}
@@ -109,7 +109,7 @@ def build_main(
     for dataset in m.datasets:
         rows = [
             (system, [m.get(dataset, system, m.metrics.resolve(dataset, c)) for c in columns])
-            for system in m.systems[dataset]
+            for system in main_systems(m, config, dataset)
         ]
         groups.append(
             _group(config, config.dataset_name(dataset), rows, columns, dataset, markers, m)
@@ -137,6 +137,30 @@ def build_main(
         metrics=tuple(dict.fromkeys(k for keys in used.values() for k in keys)),
         datasets=m.datasets,
     )
+
+
+def main_systems(m: Means, config: Config, dataset: str) -> tuple[str, ...]:
+    """Table 1's systems of ``dataset``, in order: those of ``tables.main.systems`` that the
+    dataset has (every system when none are configured).
+
+    Raises
+    ------
+    ConfigError
+        For a configured system or dataset id that the results do not have.
+    """
+    main = config.main
+    where = f"{config.path or '<config>'}: tables.main.systems"
+    for named, _ in main.dataset_systems:
+        if named not in m.datasets:
+            raise ConfigError(f"{where}: {unknown_name_message('dataset', named, m.datasets)}")
+    chosen = main.systems_of(dataset)
+    if not chosen:
+        return m.systems[dataset]
+    every = list(dict.fromkeys(s for d in m.datasets for s in m.systems[d]))
+    for system in chosen:
+        if system not in every:
+            raise ConfigError(f"{where}: {unknown_name_message('system', system, every)}")
+    return tuple(s for s in chosen if s in m.systems[dataset])
 
 
 def main_columns(m: Means, config: Config) -> list[Measure]:
@@ -413,10 +437,10 @@ def _spread_text(m: Means, config: Config, dataset: str, system: str, key: str |
 
 
 def _average_group(config: Config, m: Means, columns: Sequence[Measure]) -> RowGroup:
-    systems = _ordered(
-        tuple(dict.fromkeys(s for d in m.datasets for s in m.systems[d])),
-        [s.id for s in config.systems],
-    )
+    shown = (s for d in m.datasets for s in main_systems(m, config, d))
+    systems = config.systems_in_order(tuple(dict.fromkeys(shown)))
+    if config.main.systems and not config.main.dataset_systems:
+        systems = tuple(s for s in config.main.systems if s in systems)
     rows = []
     for system in systems:
         values = [
@@ -440,12 +464,6 @@ def missing_policy(config: Config) -> MissingPolicy:
     """The configured policy for systems that miss queries of their dataset."""
     policy = config.output.missing
     return "intersect" if policy == "intersect" else "zero" if policy == "zero" else "error"
-
-
-def _ordered(present: Sequence[str], preferred: Sequence[str]) -> tuple[str, ...]:
-    """Configured ids first (in their order), then the rest in order of appearance."""
-    first = [p for p in preferred if p in present]
-    return tuple(first + [p for p in present if p not in first])
 
 
 __all__ = [

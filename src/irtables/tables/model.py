@@ -9,8 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from irtables.base.display import TABLE, shown
+
 if TYPE_CHECKING:
     import pandas as pd
+
+
+class KeyNote(str):
+    """A caption note that explains marks in the cells (what bold or † means): a
+    ``short`` caption keeps it."""
+
+    __slots__ = ()
+
 
 #: The column of a value that spans several columns (MAP in a K breakdown) in the flat
 #: views of a table: its data frame, Markdown and CSV.
@@ -86,7 +96,8 @@ class TableModel:
     ``column_groups`` span consecutive ``columns`` (their spans add up to the number of
     columns) under a shared header, e.g. one group per dataset; empty for one header row.
     ``wide`` chooses LaTeX's ``table*`` (True) or ``table`` (False); None decides from the
-    content (:mod:`irtables.render.fit`).
+    content (:mod:`irtables.render.fit`). ``caption_notes`` (one of
+    :data:`irtables.config.CAPTION_NOTES`; None: ``full``) says where the notes go.
     """
 
     layout: str
@@ -104,11 +115,46 @@ class TableModel:
     wide: bool | None = None  # LaTeX table* instead of table; None: decided from the content
     resize: bool = False  # LaTeX: scale the tabular to the line width
     column_groups: tuple[ColumnGroup, ...] = ()
+    caption_notes: str | None = None  # "full", "short", "footnote", "none"; None: "full"
 
     @property
     def full_caption(self) -> str:
-        """The caption followed by the notes."""
+        """The caption followed by every note."""
         return " ".join(part for part in (self.caption, *self.notes) if part)
+
+    @property
+    def caption_text(self) -> str:
+        """The caption as the table shows it: followed by the notes ``caption_notes`` keeps.
+
+        Examples
+        --------
+        >>> from dataclasses import replace
+        >>> t = TableModel("main", "t", "Table 1", ("System",), (), (), "Main results.",
+        ...     "tab:t", notes=("Means over 50 queries.", KeyNote("Best in bold.")))
+        >>> [replace(t, caption_notes=c).caption_text for c in ("full", "short", "none")]
+        ... # doctest: +NORMALIZE_WHITESPACE
+        ['Main results. Means over 50 queries. Best in bold.', 'Main results. Best in bold.',
+         'Main results.']
+        """
+        shown = {"full": self.notes, "short": self._key_notes}.get(self.caption_notes or "full")
+        return " ".join(part for part in (self.caption, *(shown or ())) if part)
+
+    @property
+    def footnote(self) -> str:
+        """The notes set below the table (``caption_notes = "footnote"``), else empty."""
+        return " ".join(self.notes) if self.caption_notes == "footnote" else ""
+
+    @property
+    def dropped_notes(self) -> tuple[str, ...]:
+        """The notes the table does not show (``short``, ``none``): the supplement's
+        methods list them."""
+        if self.caption_notes == "short":
+            return tuple(n for n in self.notes if not isinstance(n, KeyNote))
+        return self.notes if self.caption_notes == "none" else ()
+
+    @property
+    def _key_notes(self) -> tuple[str, ...]:
+        return tuple(n for n in self.notes if isinstance(n, KeyNote))
 
     def to_frame(self) -> pd.DataFrame:
         """The displayed cells as a tidy frame: one row per cell, flags and markers as columns.
@@ -161,16 +207,14 @@ class TableModel:
         return pd.DataFrame.from_records(records, columns=FRAME_COLUMNS)
 
     def _repr_html_(self) -> str:
-        """How a notebook shows the table: the accessible HTML table with its caption."""
-        from irtables.render import html_table
-
-        return html_table(self)
+        """How a notebook shows the table: the accessible HTML table with its caption
+        (:func:`irtables.render.display.table_html`)."""
+        return shown(self, TABLE, "text/html")
 
     def _repr_markdown_(self) -> str:
-        """The Markdown table (without the generated-by comment)."""
-        from irtables.render import render
-
-        return render(self, "markdown").split("\n", 1)[1]
+        """The Markdown table, without the generated-by comment
+        (:func:`irtables.render.display.table_markdown`)."""
+        return shown(self, TABLE, "text/markdown")
 
 
 FRAME_COLUMNS = (

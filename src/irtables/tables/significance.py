@@ -63,6 +63,48 @@ class Significance:
         return len(self.baselines) > 1 or any(len(b) > 1 for b in per)
 
 
+def compare_with(
+    results: ResultSet,
+    settings: CompareSettings,
+    *,
+    metrics: Sequence[str] | None = None,
+    datasets: Sequence[str] | None = None,
+    systems: Sequence[str] | None = None,
+    missing: MissingPolicy = "error",
+    progress: Callable[[int, int], None] | None = None,
+) -> Comparisons:
+    """The comparisons ``settings`` ask for: the one translation of ``[compare]`` (and the
+    options that override it) into :func:`~irtables.stats.compare`.
+
+    All pairs when ``settings.all_pairs``, else every system against the baselines (per
+    dataset where configured; the first system of a dataset when none is named). An
+    all-pairs procedure (``tukey``) adjusts for all pairs itself: a correction of
+    ``none`` (or none at all) is passed on as None.
+    """
+    s = settings
+    every = list(datasets) if datasets is not None else list(results.datasets())
+    correction = s.correction
+    if s.test in ALL_PAIRS_TEST_NAMES and correction == "none":
+        correction = None
+    return compare(
+        results,
+        baseline=None if s.all_pairs else (s.baseline_spec(every) or None),
+        pairs="all" if s.all_pairs else "baseline",
+        test=s.test,
+        correction=correction,
+        family=s.family,
+        alpha=s.alpha,
+        alternative=s.alternative,
+        metrics=None if metrics is None else list(metrics),
+        datasets=None if datasets is None else list(datasets),
+        systems=None if systems is None else list(systems),
+        missing=missing,
+        rng=s.seed,
+        options={"n_resamples": s.resamples} if s.test in RESAMPLED_TEST_NAMES else {},
+        progress=progress,
+    )
+
+
 def run_comparisons(
     results: ResultSet,
     config: Config,
@@ -80,35 +122,23 @@ def run_comparisons(
     ``systems`` gives each dataset's systems in display order (for letters).
     """
     s = config.compare
-    base = list(baselines) if baselines is not None else s.baseline_spec(datasets)
-    all_pairs = s.all_pairs and baselines is None
-    opts = {"n_resamples": s.resamples} if s.test in RESAMPLED_TEST_NAMES else {}
-    shown = sorted({x for d in datasets for x in systems.get(d, ())})
-    comparisons = compare(
+    settings = s if baselines is None else _ablation_settings(s, baselines)
+    comparisons = compare_with(
         results,
-        baseline=None if all_pairs else base,
-        pairs="all" if all_pairs else "baseline",
-        test=s.test,
-        correction=s.correction,
-        family=s.family,
-        alpha=s.alpha,
-        alternative=s.alternative,
-        metrics=list(metrics),
-        datasets=list(datasets),
-        systems=shown,
+        settings,
+        metrics=metrics,
+        datasets=datasets,
+        systems=sorted({x for d in datasets for x in systems.get(d, ())}),
         missing=missing,
-        rng=s.seed,
-        options=opts,
         progress=progress,
     )
-    used = () if all_pairs else tuple(baselines or s.baseline)
+    used = () if settings.all_pairs else tuple(baselines or s.baseline)
     order = list(dict.fromkeys(x for d in datasets for x in systems.get(d, ())))
     letters = {
         (d, system): LETTERS[order.index(system) % len(LETTERS)]
         for d in datasets
         for system in systems.get(d, ())
     }
-    settings = s if baselines is None else _ablation_settings(s, baselines)
     return Significance(comparisons, settings, used, letters)
 
 

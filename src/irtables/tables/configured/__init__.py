@@ -75,7 +75,7 @@ def build_configured(
         replace(
             build_k_breakdown(results, cfg, d, markers=markers, means=narrowed),
             name=f"{spec.name}-{d}",
-            title=spec.title or f"Table ({spec.name}, {config.dataset_name(d)})",
+            title=spec.title or "",
             wide=spec.wide,
         )
         for d in datasets

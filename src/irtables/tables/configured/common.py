@@ -43,10 +43,11 @@ def chosen_systems(
 
 
 def table_title(spec: TableSpec) -> str:
-    """The configured title, else ``Table 1`` for the main table, else the section name."""
+    """The configured title, else ``Table 1`` for the main table, else ``""``: the table
+    gets its number among the study's tables (:func:`~irtables.tables.build.number_tables`)."""
     if spec.title:
         return spec.title
-    return "Table 1" if spec.name == "main" else f"Table ({spec.name})"
+    return "Table 1" if spec.name == "main" else ""
 
 
 def transpose(columns: Sequence[Sequence[Cell]]) -> list[tuple[Cell, ...]]:

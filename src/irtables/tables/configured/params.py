@@ -100,18 +100,22 @@ def sweep(spec: TableSpec, systems: Sequence[str]) -> list[SystemParams]:
         return _unique(points, spec.parameters, where)
     fixed = dict(spec.fixed)
     found = []
+    carrying = []  # the systems that carry every parameter, whatever their fixed values
     for system in systems:
         parsed = parse_system_id(system)
         if spec.system is not None and parsed.base != spec.system:
             continue
         if not all(name in parsed.values for name in spec.parameters):
             continue
+        carrying.append(parsed)
         if any(
             n in parsed.values and sort_key(parsed.values[n]) != sort_key(v)
             for n, v in fixed.items()
         ):
             continue
         found.append(parsed)
+    if not found and carrying:
+        raise IrtablesError(f"{where}.fixed: {_no_run_at(fixed, carrying)}")
     if not found:
         names = " and ".join(spec.parameters)
         raise IrtablesError(
@@ -119,6 +123,20 @@ def sweep(spec: TableSpec, systems: Sequence[str]) -> list[SystemParams]:
             f"bm25_{spec.parameters[0]}=0.9; or list them in {where}.points)"
         )
     return _unique(found, spec.parameters, where)
+
+
+def _no_run_at(fixed: dict[str, str], carrying: list[SystemParams]) -> str:
+    """Which fixed value no system has, and the values there are: ``no run has depth =
+    999 (depth: 100, 1000)``."""
+    for name, value in fixed.items():
+        values = {p.values[name] for p in carrying if name in p.values}
+        if not values:
+            return f"no run has {name} = {value}: no system id carries {name}"
+        if sort_key(value) not in {sort_key(v) for v in values}:
+            there = ", ".join(sorted(values, key=sort_key))
+            return f"no run has {name} = {value} (values of {name}: {there})"
+    pairs = ", ".join(f"{n} = {v}" for n, v in fixed.items())
+    return f"no run has {pairs} at once"
 
 
 def _unique(

@@ -1,0 +1,247 @@
+"""What each key of ``irtables.toml`` means: the descriptions of the configuration reference.
+
+The parser (:mod:`irtables.config`, :mod:`irtables.config.tables`) decides which keys a
+section accepts; :func:`accepted_keys` asks it, section by section, and
+:data:`DESCRIPTIONS` says what each key means. A test fails when the parser accepts a key
+that has no description here, or when a description names a key the parser refuses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+#: The sections of ``irtables.toml`` and, for each, a document that reaches it.
+#: ``PROBE`` is put where the probed section's keys go.
+PROBE = "__probe__"
+_SECTIONS: dict[str, Any] = {
+    "": {PROBE: 1},
+    "datasets[]": {"datasets": [{PROBE: 1}]},
+    "systems[]": {"systems": [{PROBE: 1}]},
+    "compare": {"compare": {PROBE: 1}},
+    "output": {"output": {PROBE: 1}},
+    "tables.main": {"tables": {"main": {PROBE: 1}}},
+    "tables.k_breakdown": {"tables": {"k_breakdown": {PROBE: 1}}},
+    "tables.ablation": {"tables": {"ablation": {PROBE: 1}}},
+    "tables.ablation.groups[]": {"tables": {"ablation": {"dataset": "d", "groups": [{PROBE: 1}]}}},
+    "tables.ablation.groups[].rows[]": {
+        "tables": {
+            "ablation": {
+                "dataset": "d",
+                "groups": [{"full": "a", "rows": [{"system": "a", PROBE: 1}]}],
+            }
+        }
+    },
+    "tables.<name>.datasets[]": {
+        "tables": {"x": {"layout": "dataset_columns", "datasets": [{"id": "d", PROBE: 1}]}}
+    },
+    "tables.<name>.groups[]": {
+        "tables": {"x": {"layout": "dataset_columns", "groups": [{"systems": ["a"], PROBE: 1}]}}
+    },
+}
+_KNOWN = re.compile(r"unknown key '[^']*' \(known: (?P<keys>[^)]*)\)")
+
+#: What each key means, by section (``datasets[]``: an entry of ``[[datasets]]``;
+#: ``tables.<name>``: a configured table, whatever its layout).
+DESCRIPTIONS: dict[str, dict[str, str]] = {
+    "": {
+        "datasets": "Display names and order of the datasets, and the qrels and runs of "
+        "datasets irtables evaluates itself (`[[datasets]]`).",
+        "systems": "Display names and order of the systems (`[[systems]]`).",
+        "compare": "The significance tests behind the markers of every table.",
+        "output": "Where tables are written and how numbers look.",
+        "tables": "Table 1, Table S1, the ablation and any number of configured tables.",
+    },
+    "datasets[]": {
+        "id": "The dataset as the data names it: its folder name, or the `dataset` column.",
+        "name": "The display name in tables and texts (default: the id).",
+        "qrels": "Qrels to evaluate the runs with, relative to the configuration file "
+        "(compressed files are fine). Needs `runs`.",
+        "runs": "Runs to evaluate: a path, a glob pattern or a list of them, relative to "
+        "the configuration file; the system is the file name. Needs `qrels`.",
+        "relevance": "The lowest grade counted as relevant by binary measures (trec_eval -l).",
+        "depth": "Evaluate only the top N documents of each query (trec_eval -M).",
+        "complete": "Average over every judged query, a query the run lacks scoring 0 "
+        "(trec_eval -c).",
+        "measures": "Measures to evaluate (any spelling; default: what the tables show).",
+        "trec_eval": 'Whose semantics apply: "9.0.8" or "10".',
+    },
+    "systems[]": {
+        "id": "The system as the data names it: its file name, or the `system` column.",
+        "name": "The display name in tables and texts (default: the id).",
+    },
+    "compare": {
+        "baseline": "The baseline system id, a list of them, or a table "
+        '`{dataset = "system"}` naming the baseline(s) of single datasets.',
+        "all_pairs": "Compare every pair of systems (letters instead of daggers).",
+        "test": "The significance test: t, wilcoxon, sign, randomization, bootstrap, or the "
+        "all-pairs procedures tukey and randomized-tukey.",
+        "correction": "Multiple-testing correction of the paired tests: none, bonferroni, "
+        "holm (when unset) or bh. The all-pairs procedures adjust for all pairs themselves.",
+        "family": "Which comparisons one correction spans: metric (each dataset and metric), "
+        "dataset, table or all.",
+        "alpha": "Significance level, between 0 and 1.",
+        "alternative": "two-sided, greater or less.",
+        "resamples": "Resamples of randomization, bootstrap and randomized-tukey.",
+        "seed": "Seed of the resampling tests: the same seed gives the same p-values.",
+        "markers": "Show significance markers in the tables.",
+        "better": "Marker of a system significantly better than the baseline.",
+        "worse": "Marker of a system significantly worse than the baseline.",
+        "interval": "The 95% interval of each mean in the cells: none, half-width "
+        "(`0.512 ± 0.021`) or bounds (`0.512 [0.491, 0.533]`).",
+        "power": "Power (1 − β) the supplement's topic-set-size table plans for.",
+        "differences": "Differences of means the topic-set-size table plans topics for.",
+    },
+    "output": {
+        "dir": "Output folder, relative to the results folder (`-o` overrides).",
+        "formats": "Formats written: latex, markdown, csv, html.",
+        "decimals": "Digits after the decimal point (0 to 8).",
+        "leading_zero": "false prints .512 instead of 0.512.",
+        "second_best": "Underline the second best value (of three distinct values or more).",
+        "templates": "A folder of templates overriding the built-in ones (templates are code: "
+        "use only folders you trust).",
+        "missing": "When systems cover different queries: error, intersect (keep the common "
+        "ones) or zero (score missing ones 0).",
+        "lower_is_better": "Metrics (any spelling) whose best value is the lowest.",
+        "wide": 'LaTeX: "auto" chooses table or table* from the content; true or false forces one.',
+        "resize": "LaTeX: always scale the tabular to \\linewidth (needs graphicx).",
+        "seeds": "Systems with several runs: mean, or mean_std (mean ± standard deviation).",
+    },
+    "tables.main": {
+        "layout": "main (default), or another layout to give Table 1 that shape "
+        "(see `tables.<name>`).",
+        "metrics": "Metrics of Table 1, in order (any spelling).",
+        "average": "Add an average-over-datasets row group.",
+        "caption": "Caption text; irtables appends what the numbers are.",
+        "label": "LaTeX label (letters, digits and `: . _ / -`).",
+    },
+    "tables.k_breakdown": {
+        "metrics": "Metric families of Table S1 (a measure without cutoff spans the K columns).",
+        "k": "Cutoffs shown (only those present in the data).",
+        "caption": "Caption text (`{dataset}` stands for the dataset's name).",
+        "label": "LaTeX label (`{dataset}` stands for the dataset's slug).",
+    },
+    "tables.ablation": {
+        "dataset": "The dataset of the ablation.",
+        "metrics": "Metrics shown, in order.",
+        "delta": "Show each row's difference from the full model (of the values shown).",
+        "caption": "Caption text; irtables appends what the numbers are.",
+        "label": "LaTeX label.",
+        "groups": "Groups of rows, each compared with its own full model "
+        "(`[[tables.ablation.groups]]`).",
+        "full": "A single group written flat: the full model's system id.",
+        "rows": "A single group written flat: its rows.",
+    },
+    "tables.ablation.groups[]": {
+        "name": "The group's heading (optional).",
+        "full": "The system id of the full model (one of the rows).",
+        "rows": "The rows: tables `{system, name, description}`.",
+    },
+    "tables.ablation.groups[].rows[]": {
+        "system": "The row's system id.",
+        "name": "The row's display name (default: the system's).",
+        "description": "What the variant changes, shown in a column of its own.",
+    },
+    "tables.<name>": {
+        "layout": "What the table is: main, k_breakdown, dataset_columns, grid or sensitivity.",
+        "caption": "Caption text; irtables appends what the numbers are.",
+        "label": "LaTeX label.",
+        "title": "What texts and page headings call the table (`Table 2`; "
+        "default: `Table (<name>)`).",
+        "wide": "LaTeX: table* (true) or table (false); default: from the content.",
+        "systems": "System ids shown, in order (default: every system, configured order).",
+        "datasets": "Dataset ids, or tables `{id, metrics}` with each dataset's own metrics.",
+        "supplement": "false keeps the table out of `irtables supplement`.",
+        "metrics": "Metrics shown, in order.",
+        "metric": "The one metric of the grid (default NDCG@10).",
+        "average": "main, grid: add an average row (group); dataset_columns: the metrics "
+        "averaged over the datasets.",
+        "average_partial": "Average a system over the datasets it has (the caption says so).",
+        "groups": "Row groups: `[[tables.<name>.groups]]` with a name and its systems.",
+        "k": "Cutoffs shown (k_breakdown).",
+        "dataset": "The dataset of a sensitivity table.",
+        "parameters": "One or two parameters read from system ids such as `bm25_k1=0.9_b=0.4`.",
+        "system": "The base name of the swept system ids (`bm25`).",
+        "fixed": "Values of the other parameters, `{b = 0.7}`.",
+        "points": "Parameter values of systems whose ids carry none: tables "
+        "`{system = ..., <parameter> = value}`.",
+        "figure": "Draw the sensitivity figure in the supplement.",
+    },
+    "tables.<name>.datasets[]": {
+        "id": "The dataset id.",
+        "metrics": "The metrics shown for this dataset (default: the table's).",
+    },
+    "tables.<name>.groups[]": {
+        "name": "The group's heading (optional).",
+        "systems": "The system ids of the group, in order.",
+    },
+}
+
+
+def _probe(document: Mapping[str, Any]) -> tuple[str, ...]:
+    """The keys the parser accepts where ``PROBE`` stands in ``document``."""
+    from irtables.config import parse_config
+    from irtables.errors import ConfigError
+
+    try:
+        parse_config(document)
+    except ConfigError as e:
+        match = _KNOWN.search(str(e))
+        if match:
+            return tuple(match.group("keys").split(", "))
+        raise
+    raise AssertionError(f"the parser accepted an unknown key in {document!r}")
+
+
+def _layouts() -> tuple[str, ...]:
+    from irtables.config.tables import TABLE_LAYOUTS
+
+    return tuple(name for name in TABLE_LAYOUTS if name != "ablation")
+
+
+def accepted_keys() -> dict[str, tuple[str, ...]]:
+    """Every section of ``irtables.toml`` and the keys the parser accepts there.
+
+    ``tables.<name>`` holds the keys of every layout; :func:`layout_keys` says which
+    layout takes which.
+
+    Examples
+    --------
+    >>> accepted_keys()["output"][:3]
+    ('decimals', 'dir', 'formats')
+    """
+    out = {section: _probe(doc) for section, doc in _SECTIONS.items()}
+    named: list[str] = []
+    for keys in layout_keys().values():
+        named.extend(k for k in keys if k not in named)
+    out["tables.<name>"] = tuple(sorted(named))
+    return out
+
+
+def layout_keys() -> dict[str, tuple[str, ...]]:
+    """The keys of a ``[tables.<name>]`` section, per layout."""
+    return {
+        layout: _probe({"tables": {"x": {"layout": layout, PROBE: 1}}}) for layout in _layouts()
+    }
+
+
+def undescribed_keys() -> list[str]:
+    """Keys the parser accepts that :data:`DESCRIPTIONS` does not describe."""
+    return [
+        f"{section}.{key}" if section else key
+        for section, keys in accepted_keys().items()
+        for key in keys
+        if key not in DESCRIPTIONS.get(section, {})
+    ]
+
+
+def stale_descriptions() -> list[str]:
+    """Descriptions of keys (or sections) the parser does not accept."""
+    accepted = accepted_keys()
+    return [
+        f"{section}.{key}" if section else key
+        for section, keys in DESCRIPTIONS.items()
+        for key in keys
+        if key not in accepted.get(section, ())
+    ]

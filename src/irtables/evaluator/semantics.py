@@ -1,0 +1,22 @@
+"""The version of what evaluated values mean: part of every cache key.
+
+:data:`SEMANTICS` names how the evaluator and the measure records turn a run and qrels
+into numbers (ranking and tie rules, every measure's definition, the trec_eval
+versions' differences). A change that changes any value must bump it, so that no cache
+entry computed the old way is ever used again; irtables' own version is not part of
+the key (a release that changes no value keeps the cache).
+
+:data:`DIGESTS` holds, for every version, a digest of the evaluator's outputs on the
+shared fixtures (``tests/unit/test_semantics.py`` recomputes it): when the outputs
+change and :data:`SEMANTICS` is not bumped, that test fails. A version's digest is never
+edited, only a new version added.
+"""
+
+from __future__ import annotations
+
+#: The current semantics version (an integer, bumped with every change of values).
+SEMANTICS = 1
+#: The digest of the evaluator's outputs on the fixtures, per semantics version.
+DIGESTS: dict[int, str] = {
+    1: "05b78a8b40b6fa59f773c44565ac6eebc0de487230f0b73bc0669f3cc5a907b0",
+}

@@ -1,0 +1,241 @@
+"""One study, seen the same way by every command and by Python: :func:`load_study`.
+
+A study is a results folder (or an ``irtables.toml``): its configuration, its results
+(per-query files, and datasets given as qrels + runs evaluated through the cache), the
+display names and the order. ``irtables tables``, ``compare``, ``lint``, ``diff``,
+``supplement`` and ``check`` all read it through :func:`load_study`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from irtables.config import CONFIG_NAME, CompareSettings, Config, find_config
+from irtables.errors import ConfigError, InputError, unknown_name_message
+
+if TYPE_CHECKING:
+    from irtables.lint import LintReport
+    from irtables.loaders.discover import Study as Files
+    from irtables.model import ResultSet
+    from irtables.stats import Comparisons
+    from irtables.tables import TableModel, TableSet
+
+
+@dataclass(frozen=True)
+class Study:
+    """A study as the commands see it.
+
+    Attributes
+    ----------
+    config
+        The configuration (defaults when the study has no ``irtables.toml``).
+    results
+        Every per-query value: the result files' and the evaluated runs'.
+    base
+        Where the configuration's relative paths start (the folder of the configuration
+        file, else the results folder); the cache and default outputs live there.
+    path
+        The results folder (or file) the study was read from.
+    files
+        What discovery read (the files and their own means, for ``lint``) and skipped.
+    """
+
+    config: Config
+    results: ResultSet
+    base: Path
+    path: Path
+    files: Files
+
+    @property
+    def skipped(self) -> tuple[Path, ...]:
+        """Files and folders in the results folder that hold no results (not read)."""
+        return self.files.skipped
+
+    @property
+    def datasets(self) -> tuple[str, ...]:
+        """The dataset ids in display order (``[[datasets]]`` first), as the tables show them."""
+        return self.config.datasets_in_order(self.results.datasets())
+
+    def systems(self, dataset: str | None = None) -> tuple[str, ...]:
+        """The system ids (of ``dataset``, or of any) in display order (``[[systems]]`` first)."""
+        return self.config.systems_in_order(self.results.systems(dataset))
+
+    def dataset_name(self, dataset: str) -> str:
+        """The display name of a dataset id (``robust03`` -> ``TREC Robust 2003``)."""
+        return self.config.dataset_name(dataset)
+
+    def system_name(self, system: str) -> str:
+        """The display name of a system id."""
+        return self.config.system_name(system)
+
+    def tables(self, *, progress: Callable[[int, int], None] | None = None) -> TableSet:
+        """Every table ``irtables tables`` writes, with the comparisons behind the markers."""
+        from irtables.tables import build_all
+
+        return build_all(self.results, self.config, progress=progress)
+
+    def table(self, name: str = "main", *, dataset: str | None = None) -> TableModel:
+        """One table as ``irtables tables`` writes it (``render(study.table(...), fmt)`` is
+        the file): ``main`` (Table 1), ``k_breakdown`` (Table S1 of ``dataset``),
+        ``ablation`` or the name of a ``[tables.<name>]`` section."""
+        from irtables.tables import build_table
+
+        return build_table(self.results, name, config=self.config, dataset=dataset)
+
+    def compare_settings(
+        self, *, baseline: str | Sequence[str] | None = None, **changes: Any
+    ) -> CompareSettings:
+        """``[compare]`` with ``changes`` over it, as the command-line options override it
+        (None keeps the configured value; ``baseline="none"``: no baseline)."""
+        settings = self.config.compare
+        if baseline is not None:
+            values = [baseline] if isinstance(baseline, str) else list(baseline)
+            settings = settings.with_baselines(values)
+        return settings.overridden(**changes)
+
+    def compare(
+        self,
+        *,
+        baseline: str | Sequence[str] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        **changes: Any,
+    ) -> Comparisons:
+        """What ``irtables compare`` tests and prints: every system against the baseline(s)
+        of ``[compare]`` (else the first system of each dataset), or all pairs.
+
+        Keyword arguments override ``[compare]`` as the command's options do: ``baseline``
+        (a system id, ``DATASET=SYSTEM`` entries, ``"none"``), ``all_pairs``, ``test``,
+        ``correction``, ``family``, ``alternative``, ``alpha``, ``resamples``, ``seed``.
+        """
+        from irtables.model import MissingPolicy
+        from irtables.tables.significance import compare_with
+
+        settings = self.compare_settings(baseline=baseline, **changes)
+        missing = cast(MissingPolicy, self.config.output.missing)
+        return compare_with(self.results, settings, missing=missing, progress=progress)
+
+    def lint(self, *, tolerance: float | None = None, limit: int | None = None) -> LintReport:
+        """What ``irtables lint`` reports: every per-query value (result files and evaluated
+        runs) and the files' own means against the metric invariants."""
+        from irtables.lint import lint
+
+        return lint(replace(self.files, results=self.results), tolerance=tolerance, limit=limit)
+
+
+def load_study(
+    path: str | Path = ".",
+    *,
+    config: str | Path | None = None,
+    input_format: str | None = None,
+    missing: str | None = None,
+    jobs: int | None = 1,
+    cache: bool = True,
+    progress: Callable[[str, int, int], None] | None = None,
+    bounds: bool = True,
+) -> Study:
+    """Read a study: a results folder (with its ``irtables.toml``) or a configuration file.
+
+    Parameters
+    ----------
+    path
+        A results folder, a result file, or an ``irtables.toml`` (its folder holds the
+        results).
+    config
+        A configuration file other than ``<folder>/irtables.toml``.
+    input_format
+        Read every result file in this format (a :data:`~irtables.loaders.LOADERS` key).
+    missing
+        ``output.missing`` over the configured one: error, intersect or zero.
+    jobs
+        Processes that evaluate runs given as qrels + runs (None: one per core).
+    cache
+        Read and write the evaluated values in the study's cache (``.irtables-cache``).
+    progress
+        Called as ``progress("evaluate", done, total)`` while runs are evaluated.
+    bounds
+        Refuse values outside a measure's range (P@10 = 1.2); false keeps them, for
+        :meth:`Study.lint` to report.
+
+    Examples
+    --------
+    >>> study = load_study("results")
+    >>> [study.dataset_name(d) for d in study.datasets]
+    ['TREC CAsT 2021', 'CACM']
+    """
+    root, config_path = study_path(Path(path), config)
+    cfg, base = study_config(root, config_path)
+    if missing is not None:
+        cfg = replace(cfg, output=replace(cfg.output, missing=missing))
+    from irtables.loaders.discover import load_study as read_files
+    from irtables.model import ResultSet
+    from irtables.study.runsets import configured_inputs, evaluate_datasets
+
+    evaluated = evaluate_datasets(cfg, base, progress=progress, jobs=jobs, cache=cache)
+    if evaluated is None:
+        files = read_files(root, input_format=input_format, bounds=bounds)
+        check_ids(cfg, files.results)
+        return Study(cfg, files.results, base, root, files)
+    inputs = configured_inputs(cfg, base)
+    files = read_files(
+        root, input_format=input_format, allow_empty=True, exclude=inputs, bounds=bounds
+    )
+    both = sorted(set(files.results.datasets()) & set(evaluated.datasets()))
+    if both:
+        raise InputError(
+            f"dataset {both[0]} has per-query files and qrels + runs in the configuration; "
+            "keep one of them",
+            path=str(root),
+        )
+    results = ResultSet.concat([files.results, evaluated])
+    check_ids(cfg, results)
+    return Study(cfg, results, base, root, files)
+
+
+def check_ids(config: Config, results: ResultSet) -> None:
+    """Refuse a ``[[datasets]]`` or ``[[systems]]`` id that names nothing in the results:
+    a typo would silently lose its display name (and a dataset its place in the order).
+
+    Raises
+    ------
+    ConfigError
+        Naming the key, the id and the closest id of the results.
+    """
+    for key, entries, known in (
+        ("datasets", config.datasets, results.datasets()),
+        ("systems", config.systems, results.systems()),
+    ):
+        present = set(known)
+        for i, entry in enumerate(entries):
+            if entry.id not in present:
+                what = unknown_name_message(key[:-1], entry.id, known)
+                raise ConfigError(f"{config.path or '<config>'}: {key}[{i}].id: {what}")
+
+
+def study_path(path: Path, config: str | Path | None) -> tuple[Path, Path | None]:
+    """(results path, configuration file): a configuration file stands for its folder.
+
+    Raises
+    ------
+    InputError
+        If ``path`` does not exist.
+    """
+    if not path.exists():
+        raise InputError("no such file or directory", path=str(path))
+    if path.is_file() and (path.name == CONFIG_NAME or path.suffix.lower() == ".toml"):
+        return path.parent, Path(config) if config is not None else path
+    return path, Path(config) if config is not None else None
+
+
+def study_config(results_path: Path, config_path: str | Path | None) -> tuple[Config, Path]:
+    """The configuration of a study and its base dir (see :class:`Study`)."""
+    path = Path(results_path)
+    cfg = find_config(path if path.is_dir() else path.parent, config_path)
+    base = (
+        Path(cfg.path).parent
+        if cfg.path and cfg.path != "<config>"
+        else (path if path.is_dir() else path.parent)
+    )
+    return cfg, base

@@ -1,0 +1,163 @@
+"""A table in a notebook, as a user sees it: executed by a Jupyter kernel (nbclient),
+converted to HTML by nbconvert (JupyterLab's style sheet, not irtables'), and looked at
+in headless chromium.
+
+The alignment padding of a number without markers must stay invisible and the label
+columns left-aligned with no irtables style sheet on the page: a row of a system without
+a significant difference (the baseline) shows no marker.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from irtables import build_table, load_config, load_results
+from irtables.stats import compare
+from tests.acceptance.test_browser import DevTools, _chromium
+from tests.conftest import REPO
+
+
+def _require(name: str) -> Any:
+    """A test-only package (the dev extra): under CI its absence fails the run."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail(f"{name} is required under CI (pip install -e '.[dev]')")
+        pytest.skip(f"{name} not installed")
+
+
+nbformat = _require("nbformat")
+nbclient = _require("nbclient")
+nbconvert = _require("nbconvert")
+
+CELLS = [
+    "from irtables import build_table, load_config, load_results\n"
+    "from irtables.stats import compare\n"
+    f"results = load_results({str(REPO / 'results')!r})\n"
+    f"config = load_config({str(REPO / 'results' / 'irtables.toml')!r})",
+    'build_table(results, "main", config=config)',
+    'compare(results, datasets=["cast2021"], metrics=["nDCG@10"], correction="holm")',
+]
+
+# Each table row as the reader sees it (innerText leaves out what is not rendered), and
+# how its label and number cells are aligned.
+READ_PAGE = """(() => JSON.stringify([...document.querySelectorAll("table")].map((t) => ({
+  irtables: t.classList.contains("irtables"),
+  caption: t.caption ? t.caption.innerText : "",
+  rows: [...t.querySelectorAll("tbody tr")].map((r) => ({
+    label: (r.querySelector('th[scope="row"]') || {innerText: ""}).innerText,
+    text: r.innerText,
+    cells: [...r.querySelectorAll("td.num")].map((c) => c.innerText),
+    labelAlign: r.querySelector('th[scope="row"]')
+      ? getComputedStyle(r.querySelector('th[scope="row"]')).textAlign : null,
+    numAlign: r.querySelector("td.num")
+      ? getComputedStyle(r.querySelector("td.num")).textAlign : null,
+  })),
+}))))()"""
+
+
+def _notebook_html(tmp: Path) -> Path:
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
+    client = nbclient.NotebookClient(
+        notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp)}}
+    )
+    client.execute()
+    for cell in notebook.cells:
+        errors = [o for o in cell.outputs if o.output_type == "error"]
+        assert not errors, errors
+    body, _ = nbconvert.HTMLExporter(template_name="lab").from_notebook_node(notebook)
+    page = tmp / "notebook.html"
+    page.write_text(body, encoding="utf-8")
+    return page
+
+
+def _read_in_chromium(page: Path, screenshot: Path) -> list[dict[str, Any]]:
+    binary = _chromium()
+    with tempfile.TemporaryDirectory() as profile:
+        tools = DevTools(binary, profile)
+        try:
+            target = tools.send("Target.createTarget", url="about:blank")["targetId"]
+            sid = tools.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+            tools.send("Page.enable", sid)
+            tools.send(
+                "Emulation.setDeviceMetricsOverride",
+                sid,
+                width=1200,
+                height=900,
+                deviceScaleFactor=1,
+                mobile=False,
+            )
+            tools.send("Page.navigate", sid, url=page.as_uri())
+            tools.wait_for("Page.loadEventFired")
+            read = tools.send("Runtime.evaluate", sid, expression=READ_PAGE, returnByValue=True)
+            shot = tools.send(
+                "Page.captureScreenshot", sid, format="png", captureBeyondViewport=True
+            )
+        finally:
+            tools.close()
+    screenshot.write_bytes(base64.b64decode(shot["data"]))
+    tables: list[dict[str, Any]] = json.loads(read["result"]["value"])
+    return tables
+
+
+@pytest.fixture(scope="module")
+def shown(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict[str, Any]], Path]:
+    tmp = tmp_path_factory.mktemp("notebook")
+    page = _notebook_html(tmp)
+    screenshot = tmp / "notebook.png"
+    return _read_in_chromium(page, screenshot), screenshot
+
+
+def test_table_shows_no_padding_marker_in_a_notebook(
+    shown: tuple[list[dict[str, Any]], Path],
+) -> None:
+    tables, screenshot = shown
+    assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    results = load_results(REPO / "results")
+    model = build_table(results, "main", config=load_config(REPO / "results" / "irtables.toml"))
+    pads = {ch for g in model.groups for r in g.rows for c in r.cells for ch in c.pad}
+    assert pads, "the example's Table 1 pads unmarked numbers (else this test checks nothing)"
+    page = [t for t in tables if t["irtables"]]
+    assert len(page) == 1 and page[0]["caption"].startswith(model.title)
+    rows = [r for r in page[0]["rows"] if r["label"]]
+    expected = [row for g in model.groups for row in g.rows]
+    assert [r["label"] for r in rows] == [row.label for row in expected]
+    unmarked = 0
+    for seen, row in zip(rows, expected, strict=True):
+        # what a reader sees in each number cell: the number and its own markers only
+        assert seen["cells"] == [f"{c.text}{c.markers}" for c in row.cells], row.label
+        unmarked += all(not c.markers for c in row.cells)
+        assert not pads & set(seen["text"]) - {ch for c in row.cells for ch in c.markers}
+        assert seen["labelAlign"] == "left" and seen["numAlign"] == "right", seen
+    assert unmarked >= 2  # the baselines (one per dataset) are among the rows checked
+
+
+def test_comparisons_show_as_a_table_in_a_notebook(
+    shown: tuple[list[dict[str, Any]], Path],
+) -> None:
+    tables, _ = shown
+    comparisons = compare(
+        load_results(REPO / "results"),
+        datasets=["cast2021"],
+        metrics=["nDCG@10"],
+        correction="holm",
+    )
+    page = [t for t in tables if not t["irtables"] and t["caption"].startswith("test:")]
+    assert len(page) == 1
+    rows = page[0]["rows"]
+    assert len(rows) == len(comparisons)
+    for seen, result in zip(rows, comparisons, strict=True):
+        cells = seen["text"].split("\t")
+        assert cells[2:4] == [result.system, result.baseline]
+        sign = {"better": "+", "worse": "-", "none": ""}[comparisons.outcome(result)]
+        assert cells[10].strip() == sign

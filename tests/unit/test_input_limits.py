@@ -1,0 +1,266 @@
+"""Bad input never costs more than reading it (issue 24 §5, issue 23 §2): every input is
+checked while it streams (line length, NUL bytes, expansion of compressed data), so a
+small pathological file is refused within bounded memory; compressed inputs of every
+common format are read like gzip (issue 19 §4). Memory is measured in a child process
+(its peak resident size), never time."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import re
+import textwrap
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from irtables.errors import InputError
+from irtables.loaders.qrels import read_qrels
+from irtables.loaders.source import MAX_LINE_BYTES, open_input, read_bytes
+from irtables.loaders.trec_run import read_run
+from tests.conftest import RUNS, peak_memory_of
+
+MIB = 1 << 20
+#: Each bomb expands to this: reading it whole would take at least as much memory.
+EXPANDED = 256 * MIB
+#: The peak a child may reach: imports (pandas, pyarrow) and bounded buffers.
+BOUND = 230 * MIB
+
+READERS = {
+    "results": "from irtables.loaders import load_results as read",
+    "run": "from irtables.loaders.trec_run import read_run as read",
+    "qrels": "from irtables.loaders.qrels import read_qrels as read",
+}
+
+
+def _gzip_of(path: Path, chunk: bytes, total: int) -> Path:
+    """A gzip file expanding to ``total`` bytes of ``chunk`` repeated (written streaming)."""
+    with gzip.open(path, "wb", compresslevel=9) as handle:
+        block = chunk * (MIB // len(chunk))
+        for _ in range(total // len(block)):
+            handle.write(block)
+    return path
+
+
+@pytest.fixture(scope="module")
+def bombs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("bombs")
+    return {
+        "NUL bytes": _gzip_of(folder / "nul.txt.gz", b"\0", EXPANDED),
+        "one long line": _gzip_of(folder / "line.txt.gz", b"1", EXPANDED),
+        "repeated lines": _gzip_of(folder / "lines.txt.gz", b"map\t1\t0.5\n", EXPANDED),
+    }
+
+
+def _read_in_child(reader: str, path: Path) -> tuple[int, str]:
+    """Peak memory of a child reading ``path`` with ``reader``, and its error text."""
+    code = textwrap.dedent(
+        f"""
+        {READERS[reader]}
+        from irtables.errors import InputError
+        try:
+            read({str(path)!r})
+        except InputError as e:
+            print("ERROR", e)
+        """
+    )
+    peak, done = peak_memory_of(code)
+    errors = [line for line in done.stdout.splitlines() if line.startswith("ERROR ")]
+    assert len(errors) == 1, done.stdout + done.stderr
+    return peak, errors[0]
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+@pytest.mark.parametrize(
+    ("bomb", "expected"),
+    [
+        ("NUL bytes", ":1: expected text, found a NUL byte"),
+        ("one long line", ":1: line longer than 1 MiB"),
+        # a run or qrels reader stops at the first line; a per-query file at the limit
+        ("repeated lines", r"(gzip data expands more than 100 times|:1: expected \d columns)"),
+    ],
+)
+def test_a_gzip_bomb_is_refused_in_bounded_memory(
+    bombs: dict[str, Path], reader: str, bomb: str, expected: str
+) -> None:
+    """1 MB gzip files expanding to NULs or one long line took 2.2-3 GB before
+    ``expected 6 columns`` on line 1."""
+    peak, error = _read_in_child(reader, bombs[bomb])
+    assert re.search(expected, error), error
+    assert peak < BOUND, f"peak {peak / MIB:.0f} MiB reading {bomb} as {reader}"
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_a_50_mb_line_is_refused_in_bounded_memory(tmp_path: Path, reader: str) -> None:
+    path = tmp_path / "long.txt"
+    with path.open("wb") as handle:
+        handle.write(b"1 Q0 d1 1 1.0 r\n" if reader == "run" else b"")
+        for _ in range(50):
+            handle.write(b"x" * MIB)
+    peak, error = _read_in_child(reader, path)
+    line = 2 if reader == "run" else 1
+    assert f":{line}: line longer than 1 MiB" in error, error
+    assert peak < BOUND, f"peak {peak / MIB:.0f} MiB"
+
+
+def test_lines_up_to_the_limit_are_read(tmp_path: Path) -> None:
+    """The limit is the stated one: a run line of exactly MAX_LINE_BYTES (without its
+    newline) is read, one byte more is not, wherever the line starts."""
+    doc = "d" * (MAX_LINE_BYTES - len("1 Q0  1 2.5 r"))
+    path = tmp_path / "wide.run"
+    path.write_text(f"1 Q0 d2 2 1.5 r\n1 Q0 {doc} 1 2.5 r\n1 Q0 d3 3 1.0 r\n")
+    assert read_run(path).docid.to_pylist() == ["d2", doc, "d3"]
+    path.write_text(f"1 Q0 d2 2 1.5 r\n1 Q0 {doc}x 1 2.5 r\n")
+    with pytest.raises(InputError, match=r"wide\.run:2: line longer than 1 MiB"):
+        read_run(path)
+
+
+def test_a_nul_byte_is_named_with_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "q.qrels"
+    path.write_bytes(b"1 0 d1 1\n1 0 d2 0\n1 0 d\x003 1\n")
+    with pytest.raises(InputError, match=r"q\.qrels:3: expected text, found a NUL byte"):
+        read_qrels(path)
+
+
+def test_parquet_is_not_read_as_text(tmp_path: Path) -> None:
+    """Binary inputs hold NUL bytes and long runs of bytes without a newline."""
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "r.parquet"
+    table = pa.table({"query": ["1"] * 3, "metric": ["AP"] * 3, "value": [0.0, 0.5, 1.0]})
+    pq.write_table(table, path)
+    assert read_bytes(path) == path.read_bytes()
+
+
+COMPRESSORS: dict[str, Callable[[bytes], bytes]] = {
+    "gz": gzip.compress,
+    "bz2": bz2.compress,
+    "xz": lzma.compress,
+    "zst": lambda data: pa.compress(data, codec="zstd", asbytes=True),
+}
+
+
+@pytest.mark.filterwarnings("ignore:.*1 run queries are not in the qrels")
+@pytest.mark.parametrize("ext", sorted(COMPRESSORS))
+def test_compressed_runs_and_qrels_are_read_like_plain_ones(tmp_path: Path, ext: str) -> None:
+    from irtables.evaluator import evaluate
+
+    compress = COMPRESSORS[ext]
+    run = tmp_path / f"bm25.run.{ext}"
+    qrels = tmp_path / f"tiny.qrels.{ext}"
+    run.write_bytes(compress((RUNS / "tiny.run").read_bytes()))
+    qrels.write_bytes(compress((RUNS / "tiny.qrels").read_bytes()))
+    plain = evaluate(RUNS / "tiny.qrels", RUNS / "tiny.run", ["AP", "P@5"])
+    packed = evaluate(qrels, run, ["AP", "P@5"])
+    assert packed.systems() == ("bm25",)
+    assert packed.frame["value"].tolist() == plain.frame["value"].tolist()
+    assert read_run(run).runid == read_run(RUNS / "tiny.run").runid
+
+
+@pytest.mark.parametrize("ext", sorted(COMPRESSORS))
+def test_compressed_per_query_files_are_read_like_plain_ones(tmp_path: Path, ext: str) -> None:
+    from irtables.loaders import load_results
+
+    text = b"map\t301\t0.25\nmap\t302\t0.5\nP_10\t301\t0.3\nP_10\t302\t0.1\n"
+    folder = tmp_path / "r" / "dl"
+    folder.mkdir(parents=True)
+    (folder / f"bm25.txt.{ext}").write_bytes(COMPRESSORS[ext](text))
+    (folder / "plain.txt").write_bytes(text)
+    results = load_results(tmp_path / "r")
+    assert results.systems() == ("bm25", "plain")
+    frame = results.frame.sort_values(["system", "query", "metric"])
+    by_system = frame.groupby("system")["value"].apply(list)
+    assert by_system["bm25"] == by_system["plain"]
+
+
+@pytest.mark.parametrize("ext", sorted(COMPRESSORS))
+def test_broken_compressed_data_is_one_input_error(tmp_path: Path, ext: str) -> None:
+    data = COMPRESSORS[ext]((RUNS / "tiny.run").read_bytes() * 50)
+    path = tmp_path / f"r.run.{ext}"
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(InputError, match=r"r\.run\.\w+: (broken or truncated|expected)"):
+        read_run(path)
+
+
+def test_expansion_is_counted_against_the_file_on_disk(tmp_path: Path) -> None:
+    path = tmp_path / "x.txt.gz"
+    path.write_bytes(gzip.compress(b"map\t1\t0.5\n" * (4 * MIB)))  # 40 MiB from ~40 kB
+    with pytest.raises(InputError, match="expands more than 100 times"), open_input(path) as s:
+        s.readall()
+    assert zlib.decompress(gzip.compress(b"ok"), 31) == b"ok"  # the format is plain gzip
+
+
+def _count_calls(
+    monkeypatch: pytest.MonkeyPatch, owner: object, name: str, counter: dict[str, int]
+) -> None:
+    original = getattr(owner, name)
+
+    def counted(*args: object, **kwargs: object) -> object:
+        counter[name] = counter.get(name, 0) + 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+
+
+def test_many_tiny_files_are_each_read_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """1,000 tiny result files: each opened once, each folder listed a bounded number of
+    times and its record read once (the work grows with the files, not their square)."""
+    import irtables.base.record as record
+    import irtables.loaders.source as source
+    from irtables.loaders import load_results
+
+    n = 1000
+    folder = tmp_path / "r" / "dl"
+    folder.mkdir(parents=True)
+    for i in range(n):
+        (folder / f"s{i:04d}.txt").write_text(f"map\t1\t{i / n}\nmap\t2\t0.25\n")
+    counter: dict[str, int] = {}
+    _count_calls(monkeypatch, source, "open_input", counter)
+    _count_calls(monkeypatch, record, "read_record", counter)
+    _count_calls(monkeypatch, Path, "iterdir", counter)
+    assert len(load_results(tmp_path / "r").systems()) == n
+    assert counter["open_input"] == n
+    assert counter["read_record"] <= 2  # r/ and r/dl/: records above r/ are not read
+    assert counter["iterdir"] <= 6
+
+
+def _listings_of_nested(root: Path, where: str, depth: int, mp: pytest.MonkeyPatch) -> int:
+    """How many folder listings discovery makes when a folder ``depth`` levels deep
+    sits at ``where``."""
+    from irtables.loaders import load_results
+
+    results = root / "r"
+    (results / "dl").mkdir(parents=True)
+    (results / "dl" / "bm25.txt").write_text("map\t1\t0.5\n")
+    top = {"system folder": results / "dl" / "deep", "dataset folder": results / "deep"}
+    deep = top.get(where, results / ".deep")
+    for _ in range(depth):
+        deep = deep / "n"
+    deep.mkdir(parents=True)
+    (deep / "x.txt").write_text("map\t1\t0.5\n")
+    counter: dict[str, int] = {}
+    with mp.context() as patch:
+        _count_calls(patch, Path, "iterdir", counter)
+        if where == "hidden":
+            assert load_results(results).systems() == ("bm25",)
+        else:
+            with pytest.raises(InputError, match="unexpected folder 'n'"):
+                load_results(results)
+    return counter["iterdir"]
+
+
+@pytest.mark.parametrize("where", ["system folder", "dataset folder", "hidden"])
+def test_deeply_nested_folders_cost_what_the_top_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """A folder nested 300 levels deep is refused (or skipped) after listing as many
+    folders as one nested 5 levels: discovery never descends past a run's folder."""
+    shallow = _listings_of_nested(tmp_path / "a", where, 5, monkeypatch)
+    deep = _listings_of_nested(tmp_path / "b", where, 300, monkeypatch)
+    assert deep == shallow <= 40
