@@ -57,6 +57,7 @@ READ_PAGE = """(() => JSON.stringify([...document.querySelectorAll("table")].map
     label: (r.querySelector('th[scope="row"]') || {innerText: ""}).innerText,
     text: r.innerText,
     cells: [...r.querySelectorAll("td.num")].map((c) => c.innerText),
+    aligns: [...r.cells].map((c) => getComputedStyle(c).textAlign),
     labelAlign: r.querySelector('th[scope="row"]')
       ? getComputedStyle(r.querySelector('th[scope="row"]')).textAlign : null,
     numAlign: r.querySelector("td.num")
@@ -161,3 +162,6 @@ def test_comparisons_show_as_a_table_in_a_notebook(
         assert cells[2:4] == [result.system, result.baseline]
         sign = {"better": "+", "worse": "-", "none": ""}[comparisons.outcome(result)]
         assert cells[10].strip() == sign
+        # words left-aligned, numbers right-aligned, as in the table irtables draws
+        words = ["left"] * 4 + ["right"] * 8 + ["left"]
+        assert seen["aligns"] == words, seen["aligns"]
