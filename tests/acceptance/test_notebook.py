@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from irtables import build_table, load_config, load_results
+from irtables.render.latex import marker_pads
 from irtables.stats import compare
 from tests.acceptance.test_browser import DevTools, _chromium
 from tests.conftest import REPO
@@ -126,7 +127,7 @@ def test_table_shows_no_padding_marker_in_a_notebook(
     assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     results = load_results(REPO / "results")
     model = build_table(results, "main", config=load_config(REPO / "results" / "irtables.toml"))
-    pads = {ch for g in model.groups for r in g.rows for c in r.cells for ch in c.pad}
+    pads = {ch for pad in marker_pads(model).values() for ch in pad}
     assert pads, "the example's Table 1 pads unmarked numbers (else this test checks nothing)"
     page = [t for t in tables if t["irtables"]]
     assert len(page) == 1 and page[0]["caption"].startswith(model.title)

@@ -264,13 +264,17 @@ def _md_cell(cell: dict[str, Any]) -> str:
 def _escaped(model: TableModel, esc: Callable[[str], str]) -> dict[str, Any]:
     """The model as plain data, every string escaped for the target format."""
 
-    def cell(c: Cell) -> dict[str, Any]:
+    from irtables.render.latex import marker_pads
+
+    pads = marker_pads(model)
+
+    def cell(c: Cell, pad: str) -> dict[str, Any]:
         return {
             "text": esc(c.text),
             "best": c.best,
             "second": c.second,
             "markers": esc(c.markers),
-            "pad": esc(c.pad),
+            "pad": esc(pad),
             "note": esc(c.note),
             "spread": esc(c.spread),
             "span": c.span,
@@ -289,12 +293,12 @@ def _escaped(model: TableModel, esc: Callable[[str], str]) -> dict[str, Any]:
                     {
                         "label": esc(r.label),
                         "description": esc(r.description) if r.description else None,
-                        "cells": [cell(c) for c in r.cells],
+                        "cells": [cell(c, pads.get((i, k, n), "")) for n, c in enumerate(r.cells)],
                     }
-                    for r in g.rows
+                    for k, r in enumerate(g.rows)
                 ],
             }
-            for g in model.groups
+            for i, g in enumerate(model.groups)
         ],
         "column_groups": [{"label": esc(g.label), "span": g.span} for g in model.column_groups],
         "caption": esc(model.caption_text),
