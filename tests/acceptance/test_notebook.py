@@ -33,7 +33,7 @@ def _require(name: str) -> Any:
     except ImportError:
         if os.environ.get("CI"):
             pytest.fail(f"{name} is required under CI (pip install -e '.[dev]')")
-        pytest.skip(f"{name} not installed")
+        pytest.skip(f"{name} not installed", allow_module_level=True)
 
 
 nbformat = _require("nbformat")
