@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from irtables import build_table, load_config, load_results
+from irtables.render.latex import marker_pads
 from irtables.stats import compare
 from tests.acceptance.test_browser import DevTools, _chromium
 from tests.conftest import REPO
@@ -32,7 +33,7 @@ def _require(name: str) -> Any:
     except ImportError:
         if os.environ.get("CI"):
             pytest.fail(f"{name} is required under CI (pip install -e '.[dev]')")
-        pytest.skip(f"{name} not installed")
+        pytest.skip(f"{name} not installed", allow_module_level=True)
 
 
 nbformat = _require("nbformat")
@@ -57,6 +58,7 @@ READ_PAGE = """(() => JSON.stringify([...document.querySelectorAll("table")].map
     label: (r.querySelector('th[scope="row"]') || {innerText: ""}).innerText,
     text: r.innerText,
     cells: [...r.querySelectorAll("td.num")].map((c) => c.innerText),
+    aligns: [...r.cells].map((c) => getComputedStyle(c).textAlign),
     labelAlign: r.querySelector('th[scope="row"]')
       ? getComputedStyle(r.querySelector('th[scope="row"]')).textAlign : null,
     numAlign: r.querySelector("td.num")
@@ -125,7 +127,7 @@ def test_table_shows_no_padding_marker_in_a_notebook(
     assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     results = load_results(REPO / "results")
     model = build_table(results, "main", config=load_config(REPO / "results" / "irtables.toml"))
-    pads = {ch for g in model.groups for r in g.rows for c in r.cells for ch in c.pad}
+    pads = {ch for pad in marker_pads(model).values() for ch in pad}
     assert pads, "the example's Table 1 pads unmarked numbers (else this test checks nothing)"
     page = [t for t in tables if t["irtables"]]
     assert len(page) == 1 and page[0]["caption"].startswith(model.title)
@@ -161,3 +163,6 @@ def test_comparisons_show_as_a_table_in_a_notebook(
         assert cells[2:4] == [result.system, result.baseline]
         sign = {"better": "+", "worse": "-", "none": ""}[comparisons.outcome(result)]
         assert cells[10].strip() == sign
+        # words left-aligned, numbers right-aligned, as in the table irtables draws
+        words = ["left"] * 4 + ["right"] * 8 + ["left"]
+        assert seen["aligns"] == words, seen["aligns"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -77,9 +78,20 @@ def test_markdown_output_marks_best_and_second() -> None:
 def test_csv_has_plain_numbers_and_markers_in_their_own_column() -> None:
     text = render(_model(system="x"), "csv")
     assert text.splitlines() == [
-        "Dataset,System,MAP,MAP markers,P@10",
-        "data_set #1,x,0.500,†,",
-        "data_set #1,plain,0.400,,0.100",
+        "Dataset,System,MAP,MAP markers,P@10,best,second_best",
+        "data_set #1,x,0.500,†,,MAP,",
+        "data_set #1,plain,0.400,,0.100,,MAP",
+    ]
+
+
+def test_csv_flags_name_the_bold_and_underlined_columns_of_each_row() -> None:
+    cells = (Cell(0.5, "0.500", best=True), Cell(0.3, "0.300", best=True))
+    rows = (Row("a", "A", cells), Row("b", "B", (Cell(0.4, "0.400"), Cell(0.2, "0.200"))))
+    model = replace(_model(), groups=(RowGroup(None, rows),), stub=("System",))
+    assert render(model, "csv").splitlines() == [
+        "System,MAP,P@10,best",  # nothing underlined: no second_best column
+        "A,0.500,0.300,MAP; P@10",
+        "B,0.400,0.200,",
     ]
 
 

@@ -91,6 +91,8 @@ class Output:
     resize: bool = False  # LaTeX: scale the tabular to the line width (needs graphicx)
     seeds: str = "mean"  # systems with several runs: "mean" or "mean_std" (mean ± std)
     caption_notes: str = "full"  # where the caption notes go: one of CAPTION_NOTES
+    # p-values below it print as "< 0.001" (the supplement's tests); 0: every p-value
+    pvalue_floor: float = 0.001
 
 
 @dataclass(frozen=True)
@@ -592,6 +594,7 @@ def _output(r: TomlReader, t: Mapping[str, Any]) -> Output:
             "resize",
             "seeds",
             "caption_notes",
+            "pvalue_floor",
         },
     )
     formats = r.str_list(t, w, "formats", Output.formats)
@@ -617,7 +620,15 @@ def _output(r: TomlReader, t: Mapping[str, Any]) -> Output:
         resize=r.bool_(t, w, "resize", False),
         seeds=r.choice(t, w, "seeds", SEED_DISPLAYS, "mean"),
         caption_notes=r.choice(t, w, "caption_notes", CAPTION_NOTES, "full"),
+        pvalue_floor=_pvalue_floor(r, t),
     )
+
+
+def _pvalue_floor(r: TomlReader, t: Mapping[str, Any]) -> float:
+    value = t.get("pvalue_floor", Output.pvalue_floor)
+    if not isinstance(value, float | int) or isinstance(value, bool) or not 0 <= value < 0.5:
+        raise r.error("output.pvalue_floor", "a number from 0 (off) to 0.5, as 0.001", value)
+    return float(value)
 
 
 def _metric_labels(r: TomlReader, t: Mapping[str, Any], where: str, key: str) -> tuple[str, ...]:

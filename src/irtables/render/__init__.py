@@ -51,8 +51,8 @@ def render(
     ...     (RowGroup(None, (Row("a", "BM25_x", (Cell(0.5, "0.500", best=True),)),)),),
     ...     "Caption.", "tab:t")
     >>> print(render(model, "csv"), end="")
-    System,MAP
-    BM25_x,0.500
+    System,MAP,best
+    BM25_x,0.500,MAP
     """
     if fmt not in FORMATS:
         raise UnknownNameError(unknown_name_message("format", fmt, FORMATS))
@@ -176,7 +176,8 @@ def html_table(model: TableModel, *, template_dirs: Sequence[str | Path] = ()) -
 
 
 def _render_csv(model: TableModel, dirs: Sequence[str | Path]) -> str:
-    """The displayed numbers; markers and an ablation's Δ in columns of their own."""
+    """The displayed numbers; markers and an ablation's Δ in columns of their own, and
+    which columns each row has bold (``best``) and underlined (``second_best``)."""
     from irtables.render.flat import flat_cells, flat_headers, has_spans
     from irtables.tables.numbers import MINUS, MISSING
 
@@ -203,25 +204,45 @@ def _render_csv(model: TableModel, dirs: Sequence[str | Path]) -> str:
                     flat_cells(model, row.cells, deltas, "", spans),
                 )
             )
+    flags = _flag_columns(model, labels, spans)
     marked = [any(r[3][j] for r in rows) for j in range(len(labels))]
     delta = [any(r[4][j] for r in rows) for j in range(len(labels))]
     header = [*(["Group"] if grouped else []), *model.stub]
     for j, label in enumerate(labels):
         header += [label, *([f"{label} markers"] if marked[j] else [])]
         header += [f"{label} Δ"] if delta[j] else []
+    header += [name for name, rows_flags in flags.items() if any(rows_flags)]
     if model.description_header:
         header.append(model.description_header)
     writer.writerow(header)
-    for group, row, shown, marks, deltas in rows:
+    for i, (group, row, shown, marks, deltas) in enumerate(rows):
         stub = [group.label or "", row.label][-len(model.stub) - int(grouped) :]
         values: list[str] = []
         for j, text in enumerate(shown):
             values += [text, *([marks[j]] if marked[j] else []), *([deltas[j]] if delta[j] else [])]
+        values += [row_flags[i] for row_flags in flags.values() if any(row_flags)]
         line = [*stub, *values]
         if model.description_header:
             line.append(row.description or "")
         writer.writerow(line)
     return buffer.getvalue()
+
+
+def _flag_columns(model: TableModel, labels: list[str], spans: bool) -> dict[str, list[str]]:
+    """Per row, the columns (as headed in the CSV) whose value is bold (``best``) and
+    underlined (``second_best``), joined by ``; ``."""
+    from irtables.render.flat import flat_cells
+
+    flags: dict[str, list[str]] = {"best": [], "second_best": []}
+    for group in model.groups:
+        for row in group.rows:
+            best = flat_cells(model, row.cells, [c.best for c in row.cells], False, spans)
+            second = flat_cells(model, row.cells, [c.second for c in row.cells], False, spans)
+            flags["best"].append("; ".join(h for h, b in zip(labels, best, strict=True) if b))
+            flags["second_best"].append(
+                "; ".join(h for h, b in zip(labels, second, strict=True) if b)
+            )
+    return flags
 
 
 def _stub(model: TableModel, group: str | None, row: str, index: int) -> list[str]:
@@ -243,13 +264,17 @@ def _md_cell(cell: dict[str, Any]) -> str:
 def _escaped(model: TableModel, esc: Callable[[str], str]) -> dict[str, Any]:
     """The model as plain data, every string escaped for the target format."""
 
-    def cell(c: Cell) -> dict[str, Any]:
+    from irtables.render.latex import marker_pads
+
+    pads = marker_pads(model)
+
+    def cell(c: Cell, pad: str) -> dict[str, Any]:
         return {
             "text": esc(c.text),
             "best": c.best,
             "second": c.second,
             "markers": esc(c.markers),
-            "pad": esc(c.pad),
+            "pad": esc(pad),
             "note": esc(c.note),
             "spread": esc(c.spread),
             "span": c.span,
@@ -268,12 +293,12 @@ def _escaped(model: TableModel, esc: Callable[[str], str]) -> dict[str, Any]:
                     {
                         "label": esc(r.label),
                         "description": esc(r.description) if r.description else None,
-                        "cells": [cell(c) for c in r.cells],
+                        "cells": [cell(c, pads.get((i, k, n), "")) for n, c in enumerate(r.cells)],
                     }
-                    for r in g.rows
+                    for k, r in enumerate(g.rows)
                 ],
             }
-            for g in model.groups
+            for i, g in enumerate(model.groups)
         ],
         "column_groups": [{"label": esc(g.label), "span": g.span} for g in model.column_groups],
         "caption": esc(model.caption_text),

@@ -53,6 +53,27 @@ def placed_cells(cells: tuple[Cell, ...]) -> Iterator[tuple[int, Cell]]:
         j += cell.span
 
 
+def marker_pads(model: TableModel) -> dict[tuple[int, int, int], str]:
+    """The invisible rest of its column's longest marker, for each cell of a marked
+    column: keyed by (group, row, cell) index. LaTeX sets it as ``\\phantom`` and HTML
+    hides it, so numbers line up whether marked or not. A cell spanning columns has none.
+    """
+    width = len(model.columns)
+    longest = [""] * width
+    for group in model.groups:
+        for row in group.rows:
+            for j, cell in enumerate(row.cells[:width]):
+                if len(cell.markers) > len(longest[j]):
+                    longest[j] = cell.markers
+    pads = {}
+    for g, group in enumerate(model.groups):
+        for r, row in enumerate(group.rows):
+            for j, cell in enumerate(row.cells[:width]):
+                if cell.span == 1 and len(longest[j]) > len(cell.markers):
+                    pads[g, r, j] = longest[j][len(cell.markers) :]
+    return pads
+
+
 def latex_columns(model: TableModel) -> LatexColumns:
     """Which value columns need a Δ / ± sub-column, and where each starts."""
     split = [False] * len(model.columns)
@@ -161,15 +182,16 @@ def estimate_width(model: TableModel, cols: LatexColumns) -> float:
         start = cols.start[j]
         spans.append((start, start + cols.span(j, head.span), text_width(head.label)))
         j += head.span
-    for group in model.groups:
+    pads = marker_pads(model)
+    for g, group in enumerate(model.groups):
         if group.label and n_stub == 1:
             spans.append((0, cols.total, text_width(group.label) * 1.05))
         elif group.label:
             widths[0] = max(widths[0], text_width(group.label))
-        for row in group.rows:
+        for r, row in enumerate(group.rows):
             widths[n_stub - 1] = max(widths[n_stub - 1], text_width(row.label))
-            for j, cell in placed_cells(row.cells):
-                _measure_cell(cell, j, cols, widths, spans)
+            for i, (j, cell) in enumerate(placed_cells(row.cells)):
+                _measure_cell(cell, pads.get((g, r, i), ""), j, cols, widths, spans)
     if model.description_header:
         widths[-1] = DESCRIPTION_PT
     return tabular_width(widths, spans, subcolumns=sum(cols.split))
@@ -177,6 +199,7 @@ def estimate_width(model: TableModel, cols: LatexColumns) -> float:
 
 def _measure_cell(
     cell: Cell,
+    pad: str,
     j: int,
     cols: LatexColumns,
     widths: list[float],
@@ -184,9 +207,7 @@ def _measure_cell(
 ) -> None:
     if j >= len(cols.start):
         return
-    main = text_width(cell.text, bold=cell.best) + text_width(
-        cell.markers + cell.pad, scale=SUPERSCRIPT
-    )
+    main = text_width(cell.text, bold=cell.best) + text_width(cell.markers + pad, scale=SUPERSCRIPT)
     extra = text_width(cell.spread) + text_width(cell.note, scale=NOTE_SCALE)
     start = cols.start[j]
     if cell.span > 1:

@@ -19,8 +19,6 @@ from irtables.errors import UnknownNameError, unknown_name_message
 from irtables.stats.comparisons import COLUMNS, Comparisons, comparison_row
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from irtables.model.names import DisplayNames
 
 REPORT_FORMATS: tuple[str, ...] = ("terminal", "markdown", "csv")
@@ -126,21 +124,51 @@ def _display_rows(
     return [list(row) for row in zip(*shown, strict=True)]
 
 
-def _display_frame(comparisons: Comparisons, digits: int) -> pd.DataFrame:
-    import pandas as pd
-
-    labels = [label for _, label in _SHOWN]
-    return pd.DataFrame(_display_rows(comparisons, digits), columns=labels)
+#: Columns of words (left-aligned when shown); the others hold numbers and marks.
+_TEXT = {"dataset", "metric", "system", "baseline", "method"}
 
 
 def comparisons_html(comparisons: Comparisons, digits: int = 4) -> str:
-    """The terminal / Markdown table as an HTML table with the legend as its caption."""
+    """The terminal / Markdown table as an HTML table with the legend as its caption.
+
+    Every string is escaped; alignment is inline (words left, numbers right and kept on
+    one line), so the table reads the same in a notebook with no style sheet.
+
+    Examples
+    --------
+    >>> empty = Comparisons((), test="t", correction="holm", family="metric", alpha=0.05)
+    >>> comparisons_html(empty).splitlines()[0]
+    '<table class="irtables-comparisons">'
+    """
     import html
 
-    shown = _display_frame(comparisons, digits)
-    table = shown.to_html(index=False, escape=True, border=0)
-    head, rest = table.split("\n", 1)
-    return f"{head}\n  <caption>{html.escape(_legend(comparisons))}</caption>\n{rest}"
+    def cell(tag: str, label: str, text: str) -> str:
+        style = "text-align: left" if label in _TEXT else "text-align: right; white-space: nowrap"
+        return f'<{tag} style="{style}">{html.escape(text)}</{tag}>'
+
+    labels = [label for _, label in _SHOWN]
+    head = "".join(cell("th", label, label) for label in labels)
+    body = [
+        "<tr>"
+        + "".join(
+            cell("td", label, "" if v is None else f"{v}")
+            for label, v in zip(labels, row, strict=True)
+        )
+        + "</tr>"
+        for row in _display_rows(comparisons, digits)
+    ]
+    legend = html.escape(_legend(comparisons))
+    return "\n".join(
+        [
+            '<table class="irtables-comparisons">',
+            f'<caption style="text-align: left">{legend}</caption>',
+            f"<thead><tr>{head}</tr></thead>",
+            "<tbody>",
+            *body,
+            "</tbody>",
+            "</table>",
+        ]
+    )
 
 
 def format_comparisons(

@@ -458,8 +458,12 @@ def _context(
             {"name": stems[t.name], "title": t.title, "number": table_number(t.title)}
             for t in built.tables
         ],
-        "significance": report.significance_rows(comparisons, dn, sn) if comparisons else [],
-        "sig_header": report.SIG_HEADER,
+        "significance": (
+            report.significance_rows(comparisons, dn, sn, floor=config.output.pvalue_floor)
+            if comparisons
+            else []
+        ),
+        "sig_header": report.SIG_HEADER_TEX,
         "wtl": report.wtl_rows(analyses, dn, sn),
         "wtl_header": report.WTL_HEADER,
         "failures": report.change_rows(primary, TOP_CHANGES, dn, sn),

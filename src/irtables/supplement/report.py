@@ -20,7 +20,12 @@ from irtables.supplement.analysis import PerQuery, QueryChange
 Names = Callable[[str], str]
 WTL_HEADER = ("Dataset", "Metric", "System", "Baseline", "n", "Wins", "Ties", "Losses")
 CHANGE_HEADER = ("Dataset", "Metric", "System", "Kind", "Query", "Baseline", "System value", "Δ")
-SIG_HEADER = ("Dataset", "Metric", "System", "Baseline", "Δ", "95% CI", "p", "p adj", "d_z")
+SIG_HEADER = ("Dataset", "Metric", "System", "Baseline", "Δ", "95% CI", "p", "p adj", "", "d_z")
+#: The same header as LaTeX: the statistics' symbols in math (the marker column unnamed).
+SIG_HEADER_TEX = (
+    "Dataset", "Metric", "System", "Baseline", r"$\Delta$", r"95\% CI", "$p$",
+    r"$p_{\mathrm{adj}}$", "", "$d_z$",
+)  # fmt: skip
 
 
 def number(value: float | None, digits: int = 3) -> str:
@@ -37,16 +42,24 @@ def number(value: float | None, digits: int = 3) -> str:
     return "0." + "0" * digits if text == "-0." + "0" * digits else text
 
 
-def pvalue(value: float | None) -> str:
-    """A p-value: four decimals, or scientific notation below 0.0001.
+def pvalue(value: float | None, floor: float = 0.0) -> str:
+    """A p-value as journals print it: below ``floor``, ``< floor``; else with as many
+    decimals as ``floor`` has (three for 0.001). ``floor`` 0: four decimals, or
+    scientific notation below 0.0001.
 
     Examples
     --------
     >>> pvalue(0.01234), pvalue(3.2e-07)
     ('0.0123', '3.2e-07')
+    >>> pvalue(0.01234, 0.001), pvalue(3.2e-07, 0.001), pvalue(0.0004, 0.0001)
+    ('0.012', '< 0.001', '0.0004')
     """
     if value is None or math.isnan(value):
         return ""
+    if floor > 0:
+        if value < floor:
+            return f"< {floor:g}"
+        return f"{value:.{max(2, math.ceil(-math.log10(floor) - 1e-9))}f}"
     return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
 
 
@@ -92,12 +105,16 @@ def _change_row(p: PerQuery, kind: str, c: QueryChange, dataset: Names, system: 
     ]
 
 
-def significance_rows(c: Comparisons, dataset: Names, system: Names) -> list[list[str]]:
-    """Every comparison with the difference, its interval, raw and adjusted p and d_z."""
+def significance_rows(
+    c: Comparisons, dataset: Names, system: Names, *, floor: float = 0.0
+) -> list[list[str]]:
+    """Every comparison with the difference, its interval, raw and adjusted p (as
+    :func:`pvalue` with ``floor`` prints them), the marker (``+`` better, ``−`` worse)
+    in a column of its own, and d_z."""
     rows = []
     for r in c.results:
         ci = f"[{number(r.ci.low)}, {number(r.ci.high)}]" if r.ci is not None else ""
-        sig = {"better": "+", "worse": "-"}.get(r.outcome(c.alpha), "")
+        sig = {"better": "+", "worse": "−"}.get(r.outcome(c.alpha), "")
         rows.append(
             [
                 dataset(r.dataset),
@@ -106,8 +123,9 @@ def significance_rows(c: Comparisons, dataset: Names, system: Names) -> list[lis
                 system(r.baseline),
                 number(r.mean_diff),
                 ci,
-                pvalue(r.pvalue),
-                pvalue(r.p) + sig,
+                pvalue(r.pvalue, floor),
+                pvalue(r.p, floor),
+                sig,
                 number(r.effect_size, 2),
             ]
         )

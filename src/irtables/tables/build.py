@@ -23,7 +23,7 @@ from irtables.tables.layouts import (
     dropped_main_metrics,
     missing_policy,
 )
-from irtables.tables.model import Cell, KeyNote, Row, RowGroup, TableModel
+from irtables.tables.model import Cell, KeyNote, TableModel
 from irtables.tables.significance import (
     Significance,
     legend,
@@ -105,7 +105,7 @@ def build_all(
         for g in t.groups:
             where = f"{t.title}" + (f" ({g.label})" if g.label else "")
             config.check_distinct_names([(r.key, r.label) for r in g.rows], where)
-    return TableSet(tuple(pad_markers(t) for t in tables), _merged(found))
+    return TableSet(tuple(tables), _merged(found))
 
 
 def number_tables(tables: Sequence[TableModel]) -> list[TableModel]:
@@ -245,30 +245,4 @@ def _with_legend(table: TableModel, text: str) -> TableModel:
     return replace(table, notes=(*table.notes, KeyNote(text))) if text else table
 
 
-def pad_markers(table: TableModel) -> TableModel:
-    """Give every cell of a marked column the invisible rest of the column's longest marker.
-
-    In LaTeX the pad becomes ``\\phantom``, so numbers line up whether marked or not.
-    """
-    width = len(table.columns)
-    longest = [""] * width
-    for group in table.groups:
-        for row in group.rows:
-            for j, cell in enumerate(row.cells[:width]):
-                if len(cell.markers) > len(longest[j]):
-                    longest[j] = cell.markers
-    if not any(longest):
-        return table
-
-    def pad(row: Row) -> Row:
-        cells = tuple(
-            replace(c, pad=longest[j][len(c.markers) :]) if c.span == 1 else c
-            for j, c in enumerate(row.cells)
-        )
-        return replace(row, cells=cells)
-
-    groups = tuple(RowGroup(g.label, tuple(pad(r) for r in g.rows)) for g in table.groups)
-    return replace(table, groups=groups)
-
-
-__all__ = ["Cell", "TableSet", "build_all", "pad_markers"]
+__all__ = ["Cell", "TableSet", "build_all"]

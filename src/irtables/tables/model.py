@@ -46,7 +46,6 @@ class Cell:
     markers: str = ""
     note: str = ""
     span: int = 1
-    pad: str = ""  # invisible marker text that aligns this cell with marked ones (LaTeX)
     spread: str = ""  # "± 0.010": standard deviation over seeds, shown after the number
     delta: str = ""  # an ablation row's difference from its full model, as displayed
 
