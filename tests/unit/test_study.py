@@ -365,3 +365,31 @@ def test_lint_names_datasets_and_systems_as_the_tables_do(tmp_path: Path) -> Non
     code, text = _run("lint", str(root))
     assert code == 1, text
     assert "TREC DL 2019/BM25 query 1: [bounds]" in text
+
+
+def test_a_table_has_its_own_test_correction_and_family(tmp_path: Path) -> None:
+    # [tables.<name>.compare] over [compare]; an all-pairs test there drops the holm above
+    config = (
+        '[compare]\nbaseline = "bm25"\ntest = "t"\ncorrection = "holm"\n'
+        '[tables.k_breakdown.compare]\ntest = "wilcoxon"\ncorrection = "bonferroni"\n'
+        'family = "dataset"\n'
+        '[tables.beir]\nlayout = "grid"\nmetric = "AP"\n'
+        '[tables.beir.compare]\nall_pairs = true\ntest = "tukey"\n'
+    )
+    root = _three(tmp_path, config)
+    study = load_study(root)
+    tables = {t.name: t for t in study.tables().tables}
+    assert "paired t-test" in tables["table1"].full_caption
+    assert "Holm correction" in tables["table1"].full_caption
+    s1 = tables["tableS1-dl19"].full_caption
+    assert "Wilcoxon signed-rank test" in s1 and "Bonferroni correction" in s1
+    assert "over the comparisons of each dataset)" in s1
+    assert "over the comparisons of each dataset and metric" in tables["table1"].full_caption
+    assert "Tukey HSD" in tables["beir"].full_caption
+    tests = {(r.test, r.correction) for r in study.tables().comparisons.results}  # type: ignore[union-attr]
+    assert ("t", "holm") in tests and ("wilcoxon", "bonferroni") in tests
+    assert any(test == "tukey" for test, _ in tests)
+    code, text = _run("tables", str(root), "-o", str(tmp_path / "o"), "-f", "csv")
+    assert code == 0, text
+    written = (tmp_path / "o" / "significance.csv").read_text()
+    assert ",wilcoxon," in written and ",tukey," in written and ",t," in written
