@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from irtables.base.lazy import lazy_exports
 from irtables.config import Config
-from irtables.config.tables import TABLE_LAYOUTS, TableSpec
+from irtables.config.tables import LAYOUTS as LAYOUT_RECORDS
+from irtables.config.tables import TableSpec
 from irtables.errors import (
     DroppedMetricWarning,
     IrtablesError,
@@ -31,7 +32,8 @@ __getattr__, __dir__ = lazy_exports(
     },
 )
 
-LAYOUTS: dict[str, str] = dict(TABLE_LAYOUTS)
+#: Layout name -> what it shows (the records: :data:`irtables.config.tables.LAYOUTS`).
+LAYOUTS: dict[str, str] = {name: layout.description for name, layout in LAYOUT_RECORDS.items()}
 BUILT_IN = ("main", "k_breakdown", "ablation")
 
 
