@@ -144,8 +144,10 @@ def test_evaluate_and_cache_agree_with_the_study(sweep: Path, tmp_path: Path) ->
 
 def test_supplement_and_check(sweep: Path, tmp_path: Path) -> None:
     out = tmp_path / "supplement"
-    code, text = _run("supplement", str(sweep), "-o", str(out), "--no-pdf", "-j", "1")
+    code, text = _run("supplement", str(sweep), "-o", str(out), "--no-pdf", "-j", "1", "-v")
     assert code == 0, text
+    assert "Note: skipped 4 files or folders that hold no results:" in text
+    assert f"  {sweep / 'notes'}" in text.splitlines()
     readme = (out / "README.md").read_text()
     assert "| Table S2 | [`tableS1-tar2017.tex`]" in readme
     assert "Table (" not in readme
