@@ -393,3 +393,22 @@ def test_a_table_has_its_own_test_correction_and_family(tmp_path: Path) -> None:
     assert code == 0, text
     written = (tmp_path / "o" / "significance.csv").read_text()
     assert ",wilcoxon," in written and ",tukey," in written and ",t," in written
+
+
+def test_table1_of_chosen_systems_tests_those_alone(tmp_path: Path) -> None:
+    # letters and corrections of Table 1 are over the systems it shows, not the sweep's
+    config = '[compare]\nall_pairs = true\n[tables.main]\nsystems = ["splade", "bm25"]\n'
+    root = _three(tmp_path, config)
+    built = load_study(root).tables()
+    table1 = next(t for t in built.tables if t.name == "table1")
+    dl19 = next(g for g in table1.groups if g.label == "dl19")
+    assert [r.label for r in dl19.rows] == ["splade (a)", "bm25 (b)"]
+    assert built.comparisons is not None
+    pairs = {
+        (r.dataset, r.metric, frozenset((r.system, r.baseline))) for r in built.comparisons.results
+    }
+    assert ("dl19", "AP", frozenset(("splade", "bm25"))) in pairs
+    # Table S1 of dl19 shows all three systems and compares all three pairs
+    s1 = next(t for t in built.tables if t.name == "tableS1-dl19")
+    assert {r.label for g in s1.groups for r in g.rows} >= {"bm25 (a)", "dense (b)", "splade (c)"}
+    assert ("dl19", "AP", frozenset(("dense", "bm25"))) in pairs

@@ -21,6 +21,7 @@ from irtables.tables.layouts import (
     build_main,
     collect_means,
     dropped_main_metrics,
+    main_systems,
     missing_policy,
 )
 from irtables.tables.model import Cell, Row, RowGroup, TableModel
@@ -66,6 +67,8 @@ def build_all(
     means = collect_means(results, config, missing=missing, seeds=seeds)
     _warn_dropped(means, config)
     own = dict(config.table_compares)  # [tables.<name>.compare]: tested on their own
+    if config.main.systems or config.main.dataset_systems:  # Table 1 of chosen systems:
+        own.setdefault("main", config.compare)  # its tests (and letters) are of those alone
     found: list[Significance] = []
     units: dict[str, list[TableModel]] = {}
     shared = [u for u in _units(config) if u not in own]
@@ -74,7 +77,9 @@ def build_all(
         units.update(built)
         found.extend([sig] if sig is not None else [])
     for unit, settings in own.items():
-        built, sig = _marked(results, replace(config, compare=settings), means, [unit], None)
+        cfg = replace(config, compare=settings)
+        shown = _shown_means(cfg, means) if unit == "main" else means
+        built, sig = _marked(results, cfg, shown, [unit], None)
         units.update(built)
         found.extend([sig] if sig is not None else [])
     main = [t for unit in _units(config) for t in units.get(unit, [])]
@@ -144,6 +149,16 @@ def _units(config: Config) -> list[str]:
     come: ``main`` (Table 1, or a ``[tables.main]`` with a layout of its own),
     ``k_breakdown`` (a Table S1 per dataset), then every other configured section."""
     return ["main", "k_breakdown", *(spec.name for spec in config.tables if spec.name != "main")]
+
+
+def _shown_means(config: Config, means: Means) -> Means:
+    """``means`` of the systems Table 1 shows (``tables.main.systems``) only."""
+    if not (config.main.systems or config.main.dataset_systems) or any(
+        s.name == "main" for s in config.tables
+    ):
+        return means
+    shown = {d: main_systems(means, config, d) for d in means.datasets}
+    return replace(means, systems=shown)
 
 
 def _unit_tables(
