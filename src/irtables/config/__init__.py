@@ -261,6 +261,12 @@ class Config:
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
+    def custom_main(self) -> bool:
+        """Whether ``[tables.main]`` names a layout of its own (then it is Table 1 and
+        :attr:`main` is unused)."""
+        return any(s.name == "main" for s in self.tables)
+
+    @property
     def baseline(self) -> str | None:
         """The first configured baseline, if any."""
         return self.compare.baseline[0] if self.compare.baseline else None

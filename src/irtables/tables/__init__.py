@@ -129,8 +129,7 @@ def configured_tables(config: Config) -> str:
     >>> configured_tables(Config())
     '[tables.main] (layout main), [tables.k_breakdown] (layout k_breakdown)'
     """
-    custom_main = any(s.name == "main" for s in config.tables)
-    out = [] if custom_main else [("main", "main")]
+    out = [] if config.custom_main else [("main", "main")]
     out.append(("k_breakdown", "k_breakdown"))
     if config.ablation is not None:
         out.append(("ablation", "ablation"))

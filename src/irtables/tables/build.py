@@ -67,8 +67,8 @@ def build_all(
     means = collect_means(results, config, missing=missing, seeds=seeds)
     _warn_dropped(means, config)
     own = dict(config.table_compares)  # [tables.<name>.compare]: tested on their own
-    if config.main.systems or config.main.dataset_systems:  # Table 1 of chosen systems:
-        own.setdefault("main", config.compare)  # its tests (and letters) are of those alone
+    if _shown_means(config, means) is not means:  # Table 1 of chosen systems: its tests
+        own.setdefault("main", config.compare)  # (and letters) are of those alone
     found: list[Significance] = []
     units: dict[str, list[TableModel]] = {}
     shared = [u for u in _units(config) if u not in own]
@@ -131,7 +131,7 @@ def number_tables(tables: Sequence[TableModel]) -> list[TableModel]:
 
 
 def _warn_dropped(means: Means, config: Config) -> None:
-    if any(spec.name == "main" for spec in config.tables):
+    if config.custom_main:
         return  # [tables.main] with a layout of its own: not the default Table 1
     dropped = dropped_main_metrics(means, config)
     if dropped:
@@ -153,9 +153,7 @@ def _units(config: Config) -> list[str]:
 
 def _shown_means(config: Config, means: Means) -> Means:
     """``means`` of the systems Table 1 shows (``tables.main.systems``) only."""
-    if not (config.main.systems or config.main.dataset_systems) or any(
-        s.name == "main" for s in config.tables
-    ):
+    if not (config.main.systems or config.main.dataset_systems) or config.custom_main:
         return means
     shown = {d: main_systems(means, config, d) for d in means.datasets}
     return replace(means, systems=shown)
