@@ -181,7 +181,7 @@ def skipped_note(skipped: Sequence[Path], *, verbose: bool = False) -> list[str]
     --------
     >>> s = [Path("r/notes.txt"), Path("r/figs")]
     >>> skipped_note(s)
-    ['skipped 2 files or folders that hold no results: r/notes.txt, r/figs (--verbose lists them)']
+    ['skipped 2 files or folders that hold no results: r/notes.txt, r/figs']
     >>> skipped_note(s, verbose=True)
     ['skipped 2 files or folders that hold no results:', '  r/notes.txt', '  r/figs']
     """
@@ -192,8 +192,9 @@ def skipped_note(skipped: Sequence[Path], *, verbose: bool = False) -> list[str]
     head = f"skipped {len(found)} {what} no results"
     if verbose:
         return [f"{head}:", *(f"  {p}" for p in found)]
-    shown = ", ".join(found[:3]) + (", ..." if len(found) > 3 else "")
-    return [f"{head}: {shown} (--verbose lists them)"]
+    if len(found) <= 3:
+        return [f"{head}: {', '.join(found)}"]
+    return [f"{head}: {', '.join(found[:3])}, ... (--verbose lists them)"]
 
 
 @dataclass(frozen=True)
