@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from irtables import build_table, load_study, render
+from irtables import build_table, load_results, load_study, render
 from irtables.cli import main
 from irtables.config import parse_config
 from irtables.errors import ConfigError, InputError, IrtablesError, UnknownNameError
@@ -412,3 +412,10 @@ def test_table1_of_chosen_systems_tests_those_alone(tmp_path: Path) -> None:
     s1 = next(t for t in built.tables if t.name == "tableS1-dl19")
     assert {r.label for g in s1.groups for r in g.rows} >= {"bm25 (a)", "dense (b)", "splade (c)"}
     assert ("dl19", "AP", frozenset(("dense", "bm25"))) in pairs
+
+
+def test_load_results_on_a_config_study_points_to_load_study(tmp_path: Path) -> None:
+    # before: `qrels_robust03.txt:1: cannot tell the format from the first line`
+    root = runs_study(tmp_path)
+    with pytest.raises(InputError, match=r"skipped as not results: .*tiny\.qrels.*load_study"):
+        load_results(root)

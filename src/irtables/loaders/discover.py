@@ -322,6 +322,8 @@ def _load_dir(
         files.extend(_load_dataset(folder, input_format, walk, read))
     if not files and not allow_empty:
         found = f" (skipped as not results: {_names(walk.skipped)})" if walk.skipped else ""
+        if (root / "irtables.toml").is_file():  # qrels + runs: evaluated by load_study
+            found += "; for the study of its irtables.toml, use irtables.load_study"
         raise InputError(f"no result files found; expected {LAYOUT}{found}", path=str(root))
     return files
 
