@@ -120,10 +120,34 @@ def test_compare_lint_and_diff(sweep: Path, tmp_path: Path) -> None:
     assert cells and "tableS1-robust03" not in text
 
 
+def test_evaluate_and_cache_agree_with_the_study(sweep: Path, tmp_path: Path) -> None:
+    # `irtables evaluate` on one run of the sweep gives the values the study holds
+    run = sweep / "runs" / "ehealth16" / "fuse_alpha=0.3_depth=50"
+    qrels = sweep / "qrels" / "qrels_ehealth16.txt"
+    out = tmp_path / "one.tsv"
+    code, text = _run(
+        "evaluate", str(qrels), str(run), "-m", "P@10", "-l", "2", "-q", "-o", str(out)
+    )
+    assert code == 0, text
+    rows = [line.split("\t") for line in out.read_text().splitlines()[1:]]
+    assert {r[0] for r in rows} == {"fuse_alpha=0.3_depth=50"}  # the whole name
+    frame = load_study(sweep).results.frame
+    mine = frame[
+        (frame["system"] == "fuse_alpha=0.3_depth=50") & (frame["metric"] == "P(rel=2)@10")
+    ]
+    assert dict(zip(mine["query"], mine["value"], strict=True)) == {r[1]: float(r[3]) for r in rows}
+    code, text = _run("cache", "info", str(sweep))
+    assert code == 0, text
+    entries = int(text.split(": ", 1)[1].split(" entries")[0])
+    assert entries in (96, 192)  # one per (dataset, run), 3 x 32; twice after the supplement
+
+
 def test_supplement_and_check(sweep: Path, tmp_path: Path) -> None:
     out = tmp_path / "supplement"
-    code, text = _run("supplement", str(sweep), "-o", str(out), "--no-pdf", "-j", "1")
+    code, text = _run("supplement", str(sweep), "-o", str(out), "--no-pdf", "-j", "1", "-v")
     assert code == 0, text
+    assert "Note: skipped 4 files or folders that hold no results:" in text
+    assert f"  {sweep / 'notes'}" in text.splitlines()
     readme = (out / "README.md").read_text()
     assert "| Table S2 | [`tableS1-tar2017.tex`]" in readme
     assert "Table (" not in readme

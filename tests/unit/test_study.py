@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from irtables import build_table, load_study, render
+from irtables import build_table, load_results, load_study, render
 from irtables.cli import main
 from irtables.config import parse_config
 from irtables.errors import ConfigError, InputError, IrtablesError, UnknownNameError
@@ -365,3 +365,57 @@ def test_lint_names_datasets_and_systems_as_the_tables_do(tmp_path: Path) -> Non
     code, text = _run("lint", str(root))
     assert code == 1, text
     assert "TREC DL 2019/BM25 query 1: [bounds]" in text
+
+
+def test_a_table_has_its_own_test_correction_and_family(tmp_path: Path) -> None:
+    # [tables.<name>.compare] over [compare]; an all-pairs test there drops the holm above
+    config = (
+        '[compare]\nbaseline = "bm25"\ntest = "t"\ncorrection = "holm"\n'
+        '[tables.k_breakdown.compare]\ntest = "wilcoxon"\ncorrection = "bonferroni"\n'
+        'family = "dataset"\n'
+        '[tables.beir]\nlayout = "grid"\nmetric = "AP"\n'
+        '[tables.beir.compare]\nall_pairs = true\ntest = "tukey"\n'
+    )
+    root = _three(tmp_path, config)
+    study = load_study(root)
+    tables = {t.name: t for t in study.tables().tables}
+    assert "paired t-test" in tables["table1"].full_caption
+    assert "Holm correction" in tables["table1"].full_caption
+    s1 = tables["tableS1-dl19"].full_caption
+    assert "Wilcoxon signed-rank test" in s1 and "Bonferroni correction" in s1
+    assert "over the comparisons of each dataset)" in s1
+    assert "over the comparisons of each dataset and metric" in tables["table1"].full_caption
+    assert "Tukey HSD" in tables["beir"].full_caption
+    tests = {(r.test, r.correction) for r in study.tables().comparisons.results}  # type: ignore[union-attr]
+    assert ("t", "holm") in tests and ("wilcoxon", "bonferroni") in tests
+    assert any(test == "tukey" for test, _ in tests)
+    code, text = _run("tables", str(root), "-o", str(tmp_path / "o"), "-f", "csv")
+    assert code == 0, text
+    written = (tmp_path / "o" / "significance.csv").read_text()
+    assert ",wilcoxon," in written and ",tukey," in written and ",t," in written
+
+
+def test_table1_of_chosen_systems_tests_those_alone(tmp_path: Path) -> None:
+    # letters and corrections of Table 1 are over the systems it shows, not the sweep's
+    config = '[compare]\nall_pairs = true\n[tables.main]\nsystems = ["splade", "bm25"]\n'
+    root = _three(tmp_path, config)
+    built = load_study(root).tables()
+    table1 = next(t for t in built.tables if t.name == "table1")
+    dl19 = next(g for g in table1.groups if g.label == "dl19")
+    assert [r.label for r in dl19.rows] == ["splade (a)", "bm25 (b)"]
+    assert built.comparisons is not None
+    pairs = {
+        (r.dataset, r.metric, frozenset((r.system, r.baseline))) for r in built.comparisons.results
+    }
+    assert ("dl19", "AP", frozenset(("splade", "bm25"))) in pairs
+    # Table S1 of dl19 shows all three systems and compares all three pairs
+    s1 = next(t for t in built.tables if t.name == "tableS1-dl19")
+    assert {r.label for g in s1.groups for r in g.rows} >= {"bm25 (a)", "dense (b)", "splade (c)"}
+    assert ("dl19", "AP", frozenset(("dense", "bm25"))) in pairs
+
+
+def test_load_results_on_a_config_study_points_to_load_study(tmp_path: Path) -> None:
+    # before: `qrels_robust03.txt:1: cannot tell the format from the first line`
+    root = runs_study(tmp_path)
+    with pytest.raises(InputError, match=r"skipped as not results: .*tiny\.qrels.*load_study"):
+        load_results(root)

@@ -20,7 +20,6 @@ from irtables.loaders.registry import LOADERS
 from irtables.model.policy import MISSING_POLICIES
 
 if TYPE_CHECKING:
-    from irtables.loaders.discover import Study as Files
     from irtables.study import Study
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -188,15 +187,15 @@ def resolve_for_command(
         progress=progress,
         bounds=bounds,
     )
-    print_skipped(study.files, verbose=verbose)
+    print_skipped(study.skipped, verbose=verbose)
     return study
 
 
-def print_skipped(files: Files, *, verbose: bool) -> None:
+def print_skipped(skipped: tuple[Path, ...], *, verbose: bool) -> None:
     """The note on standard error about files and folders skipped as not results."""
     from irtables.loaders.discover import skipped_note
 
-    for i, line in enumerate(skipped_note(files, verbose=verbose)):
+    for i, line in enumerate(skipped_note(skipped, verbose=verbose)):
         click.echo(f"{'Note: ' if i == 0 else ''}{printable(line)}", err=True)
 
 

@@ -9,8 +9,10 @@ import click
 from irtables.cli.common import (
     CONFIG_OPT,
     RESULTS_ARG,
+    VERBOSE_OPT,
     handle_errors,
     main,
+    print_skipped,
     printable,
     stage_progress,
 )
@@ -42,6 +44,7 @@ SUPPLEMENT_OUT_OPT = click.option(
     type=click.IntRange(min=1),
     help="Processes that draw the figures (default: one per core; 1 draws them in-process).",
 )
+@VERBOSE_OPT
 @handle_errors
 def supplement_cmd(
     results: Path,
@@ -51,6 +54,7 @@ def supplement_cmd(
     no_pdf: bool,
     force: bool,
     jobs: int | None,
+    verbose: bool,
 ) -> None:
     """Write the supplementary material: tables, tests, per-query analysis, figures,
     methods text with references.bib, supplement.tex (and .pdf) and manifest.json.
@@ -79,6 +83,7 @@ def supplement_cmd(
         click.echo(f"{item.status:>9}  {printable(str(item.path))}{moved}")
     for note in done.notes:
         click.echo(f"Note: {printable(note)}", err=True)
+    print_skipped(done.skipped, verbose=verbose)
 
 
 @main.command("check")

@@ -104,8 +104,11 @@ def tables(
             verbose=verbose,
         )
         rs, config, base = study.results, study.config, study.base
-        if baselines:
-            config = replace(config, compare=config.compare.with_baselines(baselines))
+        if baselines:  # over [compare] and every [tables.<name>.compare]
+            own = tuple((n, s.with_baselines(baselines)) for n, s in config.table_compares)
+            config = replace(
+                config, compare=config.compare.with_baselines(baselines), table_compares=own
+            )
         target = outdir or base / config.output.dir
         extra = [template_dir] if template_dir else []
         written = write_tables(

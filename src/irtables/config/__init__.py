@@ -262,7 +262,15 @@ class Config:
     k_breakdown: KBreakdownTable = field(default_factory=KBreakdownTable)
     ablation: AblationTable | None = None
     tables: tuple[TableSpec, ...] = ()  # [tables.<name>] with a layout key
+    # [tables.<name>.compare] over [compare]: (section name, its settings)
+    table_compares: tuple[tuple[str, CompareSettings], ...] = ()
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def custom_main(self) -> bool:
+        """Whether ``[tables.main]`` names a layout of its own (then it is Table 1 and
+        :attr:`main` is unused)."""
+        return any(s.name == "main" for s in self.tables)
 
     @property
     def baseline(self) -> str | None:
@@ -389,6 +397,8 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
     r = TomlReader(source)
     r.only(data, "", {"datasets", "systems", "compare", "output", "tables"})
     tables = r.table(data, "tables")
+    table_compares = _table_compares(r, tables, r.table(data, "compare"))
+    tables = _without_compare(tables)
     specs = parse_table_specs(r, tables)
     custom_main = any(s.name == "main" for s in specs)
     compare = _compare(r, r.table(data, "compare"))
@@ -409,6 +419,7 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
         k_breakdown=_k_breakdown(r, r.table(tables, "tables.k_breakdown")),
         ablation=_ablation(r, tables.get("ablation")),
         tables=specs,
+        table_compares=table_compares,
         raw=dict(data),
     )
 
@@ -481,15 +492,14 @@ def _named_list(r: TomlReader, data: Mapping[str, Any], key: str) -> tuple[Named
     return tuple(out)
 
 
-def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
-    w = "compare"
+def _compare(r: TomlReader, t: Mapping[str, Any], w: str = "compare") -> CompareSettings:
     d = CompareSettings()
     r.only(t, w, set(CompareSettings.__dataclass_fields__) - {"dataset_baselines"})
-    baselines, per_dataset = _baselines(r, t)
+    baselines, per_dataset = _baselines(r, t, w)
     no_markers = tuple(b.lower() for b in baselines) == ("none",)
     if no_markers:
         baselines = ()
-    alpha = _fraction(r, t, "alpha", d.alpha)
+    alpha = _fraction(r, t, "alpha", d.alpha, w)
     resamples = r.int_(t, w, "resamples", d.resamples)
     if resamples < 1:
         raise r.error(f"{w}.resamples", "a positive integer", resamples)
@@ -527,31 +537,63 @@ def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
         better=r.text(t, w, "better") or d.better,
         worse=r.text(t, w, "worse") or d.worse,
         interval=r.choice(t, w, "interval", INTERVALS, d.interval),
-        power=_fraction(r, t, "power", d.power),
+        power=_fraction(r, t, "power", d.power, w),
         differences=tuple(float(x) for x in differences),
     )
 
 
-def _fraction(r: TomlReader, t: Mapping[str, Any], key: str, default: float) -> float:
+def _fraction(
+    r: TomlReader, t: Mapping[str, Any], key: str, default: float, w: str = "compare"
+) -> float:
     value = t.get(key, default)
     if not isinstance(value, float | int) or isinstance(value, bool) or not 0 < value < 1:
-        raise r.error(f"compare.{key}", "a number between 0 and 1", value)
+        raise r.error(f"{w}.{key}", "a number between 0 and 1", value)
     return float(value)
 
 
 def _baselines(
-    r: TomlReader, t: Mapping[str, Any]
+    r: TomlReader, t: Mapping[str, Any], w: str = "compare"
 ) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
     """``compare.baseline``: a system id, a list of them, or a table ``{dataset = id(s)}``."""
     value = t.get("baseline", [])
     if isinstance(value, dict):
         per = []
         for dataset in value:
-            ids = r.str_or_list(value, "compare.baseline", dataset, "a system id or a list of them")
+            ids = r.str_or_list(value, f"{w}.baseline", dataset, "a system id or a list of them")
             per.append((dataset, tuple(ids)))
         return (), tuple(per)
     expected = "a system id, a list of them, or a table {dataset = system id}"
-    return tuple(r.str_or_list(t, "compare", "baseline", expected)), ()
+    return tuple(r.str_or_list(t, w, "baseline", expected)), ()
+
+
+def _table_compares(
+    r: TomlReader, tables: Mapping[str, Any], base: Mapping[str, Any]
+) -> tuple[tuple[str, CompareSettings], ...]:
+    """``[tables.<name>.compare]`` of every table that has one: its keys over ``[compare]``
+    (``base``). An all-pairs test there without a correction drops the global one."""
+    out = []
+    for name, section in tables.items():
+        if name == "ablation" or not isinstance(section, dict) or "compare" not in section:
+            continue
+        own = section["compare"]
+        w = f"tables.{name}.compare"
+        if not isinstance(own, dict):
+            raise r.error(w, "a table of [compare] keys", own)
+        merged = {**base, **own}
+        if own.get("test") in ALL_PAIRS_TEST_NAMES and "correction" not in own:
+            merged.pop("correction", None)
+        out.append((name, _compare(r, merged, w)))
+    return tuple(out)
+
+
+def _without_compare(tables: Mapping[str, Any]) -> dict[str, Any]:
+    """The table sections without their ``compare`` tables (read by :func:`_table_compares`)."""
+    return {
+        name: {k: v for k, v in section.items() if k != "compare"}
+        if isinstance(section, dict) and name != "ablation"
+        else section
+        for name, section in tables.items()
+    }
 
 
 def baseline_overrides(

@@ -195,9 +195,9 @@ def _probe(document: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def _layouts() -> tuple[str, ...]:
-    from irtables.config.tables import TABLE_LAYOUTS
+    from irtables.config.tables import LAYOUTS
 
-    return tuple(name for name in TABLE_LAYOUTS if name != "ablation")
+    return tuple(name for name in LAYOUTS if name != "ablation")
 
 
 def accepted_keys() -> dict[str, tuple[str, ...]]:

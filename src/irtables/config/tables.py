@@ -1,4 +1,6 @@
-"""Configured tables beyond the built-in three: ``[tables.<name>]`` with a ``layout`` key.
+"""Table layouts and configured tables: the :data:`LAYOUTS` registry (one record per
+layout: description, section keys, how they are read, its builder) and ``[tables.<name>]``
+sections with a ``layout`` key.
 
 ``[tables.main]``, ``[tables.k_breakdown]`` and ``[tables.ablation]`` keep their own
 records (:mod:`irtables.config`); any other ``[tables.<name>]`` (and ``[tables.main]`` with
@@ -8,22 +10,13 @@ a ``layout`` other than ``main``) becomes a :class:`TableSpec`, read here.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from irtables.config.reader import TomlReader
 from irtables.errors import ConfigError
 
-#: Layouts a ``[tables.<name>]`` section may name, with what each shows.
-TABLE_LAYOUTS: dict[str, str] = {
-    "main": "Table 1: rows grouped by dataset, one row per system, one column per metric",
-    "k_breakdown": "Table S1: for one dataset, rows metric x system, one column per K",
-    "ablation": "methods as rows, metrics as columns, a description column, optional Δ",
-    "dataset_columns": "one row per system, a column group per dataset with its own metrics",
-    "grid": "BEIR style: one row per dataset, one column per system, one metric, an average row",
-    "sensitivity": "one metric against one or two parameters of a system (table and figure)",
-}
 #: Where a table's notes go: all in the caption (``full``); in the caption only those
 #: that explain the marks in the cells (``short``: bold, underline, Δ, significance
 #: markers); below the table in small type (``footnote``); nowhere (``none``). What the
@@ -34,21 +27,6 @@ _SHARED_KEYS = {
     "layout", "caption", "label", "title", "wide", "systems", "datasets", "supplement",
     "caption_notes",
 }  # fmt: skip
-_LAYOUT_KEYS: dict[str, set[str]] = {
-    "main": {"metrics", "average"},
-    "k_breakdown": {"metrics", "k"},
-    "dataset_columns": {"metrics", "average", "average_partial", "groups"},
-    "grid": {"metric", "average"},
-    "sensitivity": {
-        "dataset",
-        "metrics",
-        "parameters",
-        "system",
-        "fixed",
-        "points",
-        "figure",
-    },
-}
 
 
 @dataclass(frozen=True)
@@ -159,10 +137,11 @@ def parse_table_spec(r: TomlReader, name: str, t: Any) -> TableSpec:
     if not isinstance(t, dict):
         raise r.error(w, "a table", t)
     layout = r.req_str(t, w, "layout") if name != "main" else r.opt_str(t, w, "layout") or "main"
-    if layout not in TABLE_LAYOUTS or layout == "ablation":
-        known = [k for k in TABLE_LAYOUTS if k != "ablation"]
+    found = LAYOUTS.get(layout)
+    if found is None or found.options is None:
+        known = [k for k, v in LAYOUTS.items() if v.options is not None]
         raise r.error(f"{w}.layout", f"one of {', '.join(known)}", layout)
-    r.only(t, w, _SHARED_KEYS | _LAYOUT_KEYS[layout])
+    r.only(t, w, _SHARED_KEYS | found.keys)
     wide = t.get("wide")
     if wide is not None and not isinstance(wide, bool):
         raise r.error(f"{w}.wide", "true or false (default: decided from the content)", wide)
@@ -178,7 +157,7 @@ def parse_table_spec(r: TomlReader, name: str, t: Any) -> TableSpec:
         "supplement": r.bool_(t, w, "supplement", True),
         "caption_notes": caption_notes(r, t, w),
     }
-    return TableSpec(**common, **_LAYOUT_PARSERS[layout](r, t, w))
+    return TableSpec(**common, **found.options(r, t, w))
 
 
 def _dataset_columns(r: TomlReader, t: Mapping[str, Any], w: str) -> tuple[DatasetColumns, ...]:
@@ -293,12 +272,68 @@ def _value_text(value: object) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-_LAYOUT_PARSERS = {
-    "main": _main_keys,
-    "k_breakdown": _k_keys,
-    "dataset_columns": _dataset_columns_keys,
-    "grid": _grid_keys,
-    "sensitivity": _sensitivity_keys,
+Options = Callable[[TomlReader, Mapping[str, Any], str], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A table layout: what it shows, the keys of its ``[tables.<name>]`` section, how
+    they are read, and the function that builds it (``module:function``, imported when
+    a table is built, so reading a configuration imports no table code)."""
+
+    name: str
+    description: str
+    builder: str
+    keys: frozenset[str] = frozenset()  # beyond the keys every section has
+    options: Options | None = None  # None: not a layout of [tables.<name>]
+
+
+#: Every table layout, by name: the one record the configuration, ``build_table``, the
+#: command-line help and README's list read.
+LAYOUTS: dict[str, Layout] = {
+    layout.name: layout
+    for layout in (
+        Layout(
+            "main",
+            "Table 1: rows grouped by dataset, one row per system, one column per metric",
+            "irtables.tables.layouts:build_main",
+            frozenset({"metrics", "average"}),
+            _main_keys,
+        ),
+        Layout(
+            "k_breakdown",
+            "Table S1: for one dataset, rows metric x system, one column per K",
+            "irtables.tables.layouts:build_k_breakdown",
+            frozenset({"metrics", "k"}),
+            _k_keys,
+        ),
+        Layout(
+            "ablation",
+            "methods as rows, metrics as columns, a description column, optional Δ",
+            "irtables.tables.layouts:build_ablation",
+        ),
+        Layout(
+            "dataset_columns",
+            "one row per system, a column group per dataset with its own metrics",
+            "irtables.tables.configured.columns:build_dataset_columns",
+            frozenset({"metrics", "average", "average_partial", "groups"}),
+            _dataset_columns_keys,
+        ),
+        Layout(
+            "grid",
+            "BEIR style: one row per dataset, one column per system, one metric, an average row",
+            "irtables.tables.configured.grid:build_grid",
+            frozenset({"metric", "average"}),
+            _grid_keys,
+        ),
+        Layout(
+            "sensitivity",
+            "one metric against one or two parameters of a system (table and figure)",
+            "irtables.tables.configured.sensitivity:build_sensitivity",
+            frozenset({"dataset", "metrics", "parameters", "system", "fixed", "points", "figure"}),
+            _sensitivity_keys,
+        ),
+    )
 }
 
 
@@ -307,3 +342,11 @@ def caption_notes(r: TomlReader, t: Mapping[str, Any], w: str) -> str | None:
     if "caption_notes" not in t:
         return None
     return r.choice(t, w, "caption_notes", CAPTION_NOTES, "full")
+
+
+def layout_builder(name: str) -> Callable[..., Any]:
+    """The function that builds layout ``name`` (imported now)."""
+    import importlib
+
+    module, function = LAYOUTS[name].builder.split(":")
+    return getattr(importlib.import_module(module), function)  # type: ignore[no-any-return]

@@ -7,16 +7,18 @@ file with a ``seed`` (or ``fold``) column.
 
 Files and folders whose names start with ``.`` or ``_``, the ``tables/`` and
 ``supplement/`` output folders, ``irtables.toml`` and ``*.md`` / ``*.tex`` files are ignored;
-so are files whose last extension is not one of
-:data:`~irtables.loaders.source.KNOWN_EXTENSIONS` (a name without any dot is read).
-Everything is visited in sorted order.
+so are, with a note (:attr:`Study.skipped`, :func:`skipped_note`), files whose last
+extension is not one of :data:`~irtables.loaders.source.KNOWN_EXTENSIONS` (a name
+without any dot is read), files whose format cannot be told from their first line
+(notes, a README) and folders that hold no result file. Everything is visited in sorted
+order.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -171,28 +173,28 @@ def load_study(
     return _study(Path(path), input_format, dataset, walk, allow_empty=allow_empty)
 
 
-def skipped_note(study: Study, *, verbose: bool = False) -> list[str]:
+def skipped_note(skipped: Sequence[Path], *, verbose: bool = False) -> list[str]:
     """The note about what discovery skipped as not results: one line, or with
     ``verbose`` one line per skipped file or folder (empty if nothing was skipped).
 
     Examples
     --------
-    >>> from irtables.model import ResultSet
-    >>> s = Study(ResultSet.concat([]), (), skipped=(Path("r/notes.txt"), Path("r/figs")))
+    >>> s = [Path("r/notes.txt"), Path("r/figs")]
     >>> skipped_note(s)
-    ['skipped 2 files or folders that hold no results: r/notes.txt, r/figs (--verbose lists them)']
+    ['skipped 2 files or folders that hold no results: r/notes.txt, r/figs']
     >>> skipped_note(s, verbose=True)
     ['skipped 2 files or folders that hold no results:', '  r/notes.txt', '  r/figs']
     """
-    found = [str(p) for p in study.skipped]
+    found = [str(p) for p in skipped]
     if not found:
         return []
     what = "file or folder that holds" if len(found) == 1 else "files or folders that hold"
     head = f"skipped {len(found)} {what} no results"
     if verbose:
         return [f"{head}:", *(f"  {p}" for p in found)]
-    shown = ", ".join(found[:3]) + (", ..." if len(found) > 3 else "")
-    return [f"{head}: {shown} (--verbose lists them)"]
+    if len(found) <= 3:
+        return [f"{head}: {', '.join(found)}"]
+    return [f"{head}: {', '.join(found[:3])}, ... (--verbose lists them)"]
 
 
 @dataclass(frozen=True)
@@ -324,6 +326,8 @@ def _load_dir(
         files.extend(_load_dataset(folder, input_format, walk, read))
     if not files and not allow_empty:
         found = f" (skipped as not results: {_names(walk.skipped)})" if walk.skipped else ""
+        if (root / "irtables.toml").is_file():  # qrels + runs: evaluated by load_study
+            found += "; for the study of its irtables.toml, use irtables.load_study"
         raise InputError(f"no result files found; expected {LAYOUT}{found}", path=str(root))
     return files
 

@@ -34,6 +34,7 @@ class SupplementRun:
     outdir: Path
     written: tuple[Written, ...]
     notes: tuple[str, ...]
+    skipped: tuple[Path, ...] = ()  # files and folders of the results that hold no results
 
 
 def make_supplement(
@@ -88,7 +89,7 @@ def make_supplement(
                 progress("pdflatex", 1, 1)
     manifest = _manifest(results_path, config, base, target, outputs, notes)
     written = _write(target, outputs, manifest, force=force)
-    return SupplementRun(target, tuple(written), tuple(notes))
+    return SupplementRun(target, tuple(written), tuple(notes), study.skipped)
 
 
 def _pr_results(config: Config, base: Path, progress: Progress | None) -> ResultSet | None:

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from irtables.base.lazy import lazy_exports
 from irtables.config import Config
-from irtables.config.tables import TABLE_LAYOUTS, TableSpec
+from irtables.config.tables import LAYOUTS as LAYOUT_RECORDS
+from irtables.config.tables import TableSpec
 from irtables.errors import (
     DroppedMetricWarning,
     IrtablesError,
@@ -31,7 +32,8 @@ __getattr__, __dir__ = lazy_exports(
     },
 )
 
-LAYOUTS: dict[str, str] = dict(TABLE_LAYOUTS)
+#: Layout name -> what it shows (the records: :data:`irtables.config.tables.LAYOUTS`).
+LAYOUTS: dict[str, str] = {name: layout.description for name, layout in LAYOUT_RECORDS.items()}
 BUILT_IN = ("main", "k_breakdown", "ablation")
 
 
@@ -127,8 +129,7 @@ def configured_tables(config: Config) -> str:
     >>> configured_tables(Config())
     '[tables.main] (layout main), [tables.k_breakdown] (layout k_breakdown)'
     """
-    custom_main = any(s.name == "main" for s in config.tables)
-    out = [] if custom_main else [("main", "main")]
+    out = [] if config.custom_main else [("main", "main")]
     out.append(("k_breakdown", "k_breakdown"))
     if config.ablation is not None:
         out.append(("ablation", "ablation"))

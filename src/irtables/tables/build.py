@@ -21,6 +21,7 @@ from irtables.tables.layouts import (
     build_main,
     collect_means,
     dropped_main_metrics,
+    main_systems,
     missing_policy,
 )
 from irtables.tables.model import Cell, KeyNote, TableModel
@@ -65,22 +66,24 @@ def build_all(
     missing = missing_policy(config)
     means = collect_means(results, config, missing=missing, seeds=seeds)
     _warn_dropped(means, config)
-    main = _main_tables(results, config, means, None)
-    ablation = build_ablation(results, config, means=means) if config.ablation else None
+    own = dict(config.table_compares)  # [tables.<name>.compare]: tested on their own
+    if _shown_means(config, means) is not means:  # Table 1 of chosen systems: its tests
+        own.setdefault("main", config.compare)  # (and letters) are of those alone
     found: list[Significance] = []
-    if config.compare.enabled and any(len(s) > 1 for s in means.systems.values()):
-        sig = _significance(results, config, means, main, progress)
-        found.append(sig)
-        main = _main_tables(results, config, means, markers_for(sig))
-        names = [config.system_name(b) for b in sig.baselines]
-        main = [
-            _with_legend(t, legend(sig, names, datasets=t.datasets, config=config))
-            if _tested(t, sig)
-            else t
-            for t in main
-        ]
-        if sig.uses_letters:
-            main = [with_letters(t, sig) if _tested(t, sig) else t for t in main]
+    units: dict[str, list[TableModel]] = {}
+    shared = [u for u in _units(config) if u not in own]
+    if shared:
+        built, sig = _marked(results, config, means, shared, progress)
+        units.update(built)
+        found.extend([sig] if sig is not None else [])
+    for unit, settings in own.items():
+        cfg = replace(config, compare=settings)
+        shown = _shown_means(cfg, means) if unit == "main" else means
+        built, sig = _marked(results, cfg, shown, [unit], None)
+        units.update(built)
+        found.extend([sig] if sig is not None else [])
+    main = [t for unit in _units(config) for t in units.get(unit, [])]
+    ablation = build_ablation(results, config, means=means) if config.ablation else None
     if ablation is not None and config.compare.markers:
         sigs = _ablation_significance(results, config, means, ablation)
         found.extend(sigs)
@@ -134,7 +137,7 @@ def number_tables(tables: Sequence[TableModel]) -> list[TableModel]:
 
 
 def _warn_dropped(means: Means, config: Config) -> None:
-    if any(spec.name == "main" for spec in config.tables):
+    if config.custom_main:
         return  # [tables.main] with a layout of its own: not the default Table 1
     dropped = dropped_main_metrics(means, config)
     if dropped:
@@ -147,19 +150,61 @@ def _warn_dropped(means: Means, config: Config) -> None:
         )
 
 
-def _main_tables(
-    results: ResultSet, config: Config, means: Means, markers: Markers | None
+def _units(config: Config) -> list[str]:
+    """The sections that make the tables besides the ablation, in the order the tables
+    come: ``main`` (Table 1, or a ``[tables.main]`` with a layout of its own),
+    ``k_breakdown`` (a Table S1 per dataset), then every other configured section."""
+    return ["main", "k_breakdown", *(spec.name for spec in config.tables if spec.name != "main")]
+
+
+def _shown_means(config: Config, means: Means) -> Means:
+    """``means`` of the systems Table 1 shows (``tables.main.systems``) only."""
+    if not (config.main.systems or config.main.dataset_systems) or config.custom_main:
+        return means
+    shown = {d: main_systems(means, config, d) for d in means.datasets}
+    return replace(means, systems=shown)
+
+
+def _unit_tables(
+    results: ResultSet, config: Config, means: Means, markers: Markers | None, unit: str
 ) -> list[TableModel]:
-    custom_main = any(spec.name == "main" for spec in config.tables)
-    tables = [] if custom_main else [build_main(results, config, markers=markers, means=means)]
-    tables += [
+    """The tables of one section of :func:`_units`, built with ``markers``."""
+    spec = next((s for s in config.tables if s.name == unit), None)
+    if spec is not None:
+        return build_configured(results, config, spec, means, markers=markers)
+    if unit == "main":
+        return [build_main(results, config, markers=markers, means=means)]
+    return [
         build_k_breakdown(results, config, d, markers=markers, means=means)
         for d in _k_datasets(config, means)
     ]
-    for spec in config.tables:
-        built = build_configured(results, config, spec, means, markers=markers)
-        tables = [*built, *tables] if spec.name == "main" else [*tables, *built]
-    return tables
+
+
+def _marked(
+    results: ResultSet,
+    config: Config,
+    means: Means,
+    units: Sequence[str],
+    progress: Progress | None,
+) -> tuple[dict[str, list[TableModel]], Significance | None]:
+    """The tables of ``units`` (by unit) with the markers of ``config.compare`` and their
+    legend: one set of comparisons (and corrections) shared by all of them."""
+    built = {u: _unit_tables(results, config, means, None, u) for u in units}
+    if not (config.compare.enabled and any(len(s) > 1 for s in means.systems.values())):
+        return built, None
+    every = [t for ts in built.values() for t in ts]
+    sig = _significance(results, config, means, every, progress)
+    marks = markers_for(sig)
+    names = [config.system_name(b) for b in sig.baselines]
+
+    def finished(t: TableModel) -> TableModel:
+        if not _tested(t, sig):
+            return t
+        t = _with_legend(t, legend(sig, names, datasets=t.datasets, config=config))
+        return with_letters(t, sig) if sig.uses_letters else t
+
+    marked = {u: _unit_tables(results, config, means, marks, u) for u in units}
+    return {u: [finished(t) for t in ts] for u, ts in marked.items()}, sig
 
 
 def _k_datasets(config: Config, means: Means) -> list[str]:

@@ -16,12 +16,9 @@ from irtables.config import (
     KBreakdownTable,
     MainTable,
 )
-from irtables.config.tables import TableSpec
+from irtables.config.tables import TableSpec, layout_builder
 from irtables.model import ResultSet
-from irtables.tables.configured.columns import build_dataset_columns
 from irtables.tables.configured.common import chosen_datasets, chosen_systems, table_title
-from irtables.tables.configured.grid import build_grid
-from irtables.tables.configured.sensitivity import build_sensitivity
 from irtables.tables.layouts import Markers, Means, build_k_breakdown, build_main
 from irtables.tables.model import TableModel
 
@@ -38,13 +35,8 @@ def build_configured(
 
     ``[tables.main]`` with another layout is Table 1 (file ``table1``).
     """
-    builders = {
-        "dataset_columns": build_dataset_columns,
-        "grid": build_grid,
-        "sensitivity": build_sensitivity,
-    }
-    if spec.layout in builders:
-        model = builders[spec.layout](config, spec, means, markers=markers)
+    if spec.layout not in ("main", "k_breakdown"):  # a layout of its own: built by its record
+        model = layout_builder(spec.layout)(config, spec, means, markers=markers)
         return [replace(model, name="table1") if spec.name == "main" else model]
     where = f"tables.{spec.name}"
     datasets = chosen_datasets(spec, means, where)
