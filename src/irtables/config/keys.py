@@ -59,7 +59,8 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "qrels": "Qrels to evaluate the runs with, relative to the configuration file "
         "(compressed files are fine). Needs `runs`.",
         "runs": "Runs to evaluate: a path, a glob pattern or a list of them, relative to "
-        "the configuration file; the system is the file name. Needs `qrels`.",
+        "the configuration file; the system is the file name minus its known extensions "
+        "(`bm25.run.gz` is `bm25`). Needs `qrels`.",
         "relevance": "The lowest grade counted as relevant by binary measures (trec_eval -l).",
         "depth": "Evaluate only the top N documents of each query (trec_eval -M).",
         "complete": "Average over every judged query, a query the run lacks scoring 0 "
