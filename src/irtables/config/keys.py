@@ -59,7 +59,8 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "qrels": "Qrels to evaluate the runs with, relative to the configuration file "
         "(compressed files are fine). Needs `runs`.",
         "runs": "Runs to evaluate: a path, a glob pattern or a list of them, relative to "
-        "the configuration file; the system is the file name. Needs `qrels`.",
+        "the configuration file; the system is the file name minus its known extensions "
+        "(`bm25.run.gz` is `bm25`). Needs `qrels`.",
         "relevance": "The lowest grade counted as relevant by binary measures (trec_eval -l).",
         "depth": "Evaluate only the top N documents of each query (trec_eval -M).",
         "complete": "Average over every judged query, a query the run lacks scoring 0 "
@@ -107,6 +108,9 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "wide": 'LaTeX: "auto" chooses table or table* from the content; true or false forces one.',
         "resize": "LaTeX: always scale the tabular to \\linewidth (needs graphicx).",
         "seeds": "Systems with several runs: mean, or mean_std (mean ± standard deviation).",
+        "caption_notes": "Where the notes irtables adds to captions go: full (all in the caption), "
+        "short (only those explaining the marks in the cells), footnote (all below the table) "
+        "or none; what a caption leaves out is listed in the supplement's methods.",
     },
     "tables.main": {
         "layout": "main (default), or another layout to give Table 1 that shape "
@@ -115,12 +119,17 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "average": "Add an average-over-datasets row group.",
         "caption": "Caption text; irtables appends what the numbers are.",
         "label": "LaTeX label (letters, digits and `: . _ / -`).",
+        "systems": "System ids shown, in order (default: every system, configured order), or a "
+        'table `{dataset = ["system", ...]}` choosing them per dataset (a dataset it does '
+        "not name shows every system).",
+        "caption_notes": "Where this table's caption notes go (default: `output.caption_notes`).",
     },
     "tables.k_breakdown": {
         "metrics": "Metric families of Table S1 (a measure without cutoff spans the K columns).",
         "k": "Cutoffs shown (only those present in the data).",
         "caption": "Caption text (`{dataset}` stands for the dataset's name).",
         "label": "LaTeX label (`{dataset}` stands for the dataset's slug).",
+        "caption_notes": "Where this table's caption notes go (default: `output.caption_notes`).",
     },
     "tables.ablation": {
         "dataset": "The dataset of the ablation.",
@@ -130,6 +139,7 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "label": "LaTeX label.",
         "groups": "Groups of rows, each compared with its own full model "
         "(`[[tables.ablation.groups]]`).",
+        "caption_notes": "Where this table's caption notes go (default: `output.caption_notes`).",
         "full": "A single group written flat: the full model's system id.",
         "rows": "A single group written flat: its rows.",
     },
@@ -167,6 +177,7 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "points": "Parameter values of systems whose ids carry none: tables "
         "`{system = ..., <parameter> = value}`.",
         "figure": "Draw the sensitivity figure in the supplement.",
+        "caption_notes": "Where this table's caption notes go (default: `output.caption_notes`).",
     },
     "tables.<name>.datasets[]": {
         "id": "The dataset id.",
