@@ -21,6 +21,8 @@ from irtables.measures import FAMILIES, parse_measure
 from tests.conftest import require_fixtures
 
 ranx = pytest.importorskip("ranx")
+# ranx's numba kernels warn about their own integer casts when they compile
+pytestmark = pytest.mark.filterwarnings("ignore::numba.core.errors.NumbaTypeSafetyWarning")
 
 # Every family whose record accepts the suffix, in ranx's spelling.
 BASES = (

@@ -91,7 +91,7 @@ def test_dropped_notes_are_in_the_supplement_methods(tmp_path: Path) -> None:
     pages = {o.path: o.data.decode("utf-8") for o in built.outputs if o.path.startswith("meth")}
     methods_md, methods_tex = pages["methods.md"], pages["methods.tex"]
     section = methods_md.split("## Table notes", 1)[1].split("## References", 1)[0]
-    assert "- Table 1: Means over the queries of each dataset" in section
+    assert "- **Table 1**: Means over the queries of each dataset" in section
     assert "significantly better and worse than BM25" in section
     assert "\\subsection*{Table notes}" in methods_tex
     assert "\\item[Table 1] Means over the queries of each dataset" in methods_tex
