@@ -18,6 +18,7 @@ import gzip
 import io
 import lzma
 import os
+import re
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,6 +36,8 @@ COMPRESSION_MAGIC = {
     "xz": b"\xfd7zXZ\x00",
     "zstd": b"\x28\xb5\x2f\xfd",
 }
+#: After "BZh": the block size (1-9), then the magic of a block or of the end of stream.
+_BZIP2_BLOCK = re.compile(rb"BZh[1-9](1AY&SY|\x17rE8P\x90)", re.DOTALL)
 #: File-name extensions of compressed files (they end a system name as ``gz`` does).
 COMPRESSED_EXTENSIONS = frozenset({"gz", "bz2", "xz", "zst"})
 #: The longest line of a text input, in bytes (1 MiB).
@@ -90,6 +93,8 @@ def compressed_format(head: bytes) -> str | None:
     """
     for name, magic in COMPRESSION_MAGIC.items():
         if head.startswith(magic):
+            if name == "bzip2" and not _BZIP2_BLOCK.match(head):
+                continue  # a text that starts with "BZh"
             return name
     return None
 
@@ -113,7 +118,7 @@ class CheckedStream(io.RawIOBase):
         self.path = path
         self._raw: BinaryIO = path.open("rb")
         try:
-            head = self._raw.read(8)
+            head = self._raw.read(16)
             self._raw.seek(0)
             self.format = compressed_format(head)
             self._inner: BinaryIO = self._open_inner()
@@ -208,14 +213,20 @@ class CheckedStream(io.RawIOBase):
             )
         if not self._text:
             return
-        nul = data.find(b"\0")
+        limit = MAX_LINE_BYTES  # read here: lines inside one chunk are shorter than it
+        first = data.find(b"\n")
+        # where the line that continues into this chunk passes the limit (lines that
+        # start in it end in it too, and are shorter than a chunk)
+        too_long = limit - self._pending
+        if self._pending + (len(data) if first < 0 else first) <= limit:
+            too_long = len(data)
+        nul = data.find(b"\0", 0, too_long + 1)
         if nul >= 0:
             line = self.line + data.count(b"\n", 0, nul)
             raise InputError("expected text, found a NUL byte", path=str(self.path), line=line)
-        first = data.find(b"\n")
-        if (self._pending + (len(data) if first < 0 else first)) > MAX_LINE_BYTES:
+        if too_long < len(data):
             raise InputError(
-                f"line longer than {MAX_LINE_BYTES >> 20} MiB", path=str(self.path), line=self.line
+                f"line longer than {_size(limit)}", path=str(self.path), line=self.line
             )
         if first < 0:
             self._pending += len(data)
@@ -235,6 +246,10 @@ class CheckedStream(io.RawIOBase):
         finally:
             self._raw.close()
             super().close()
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MiB" if n >= 1 << 20 else f"{n} bytes"
 
 
 def open_input(

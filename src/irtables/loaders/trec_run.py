@@ -193,7 +193,7 @@ def _is_compressed(path: Path) -> bool:
     from irtables.loaders.source import compressed_format
 
     with path.open("rb") as fh:
-        return compressed_format(fh.read(8)) is not None
+        return compressed_format(fh.read(16)) is not None
 
 
 def system_name(path: Path) -> str:
