@@ -22,9 +22,12 @@ import re
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from irtables.errors import InputError
+
+if TYPE_CHECKING:
+    import pyarrow.parquet as pq
 
 GZIP_MAGIC = b"\x1f\x8b"
 PARQUET_MAGIC = b"PAR1"
@@ -250,6 +253,31 @@ class CheckedStream(io.RawIOBase):
 
 def _size(n: int) -> str:
     return f"{n >> 20} MiB" if n >= 1 << 20 else f"{n} bytes"
+
+
+def check_parquet_size(parquet: pq.ParquetFile, size: int, path: str) -> None:
+    """Refuse, from its footer, a Parquet file that would expand more than compressed
+    data may (:data:`MAX_EXPANSION`): what its columns declare uncompressed, or 8 bytes
+    per cell (dictionary-encoded values expand to that once read), against ``size``, the
+    bytes of the file.
+
+    Raises
+    ------
+    InputError
+        Naming the file and how many rows it declares.
+    """
+    meta = parquet.metadata
+    stored = 0
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        stored += sum(group.column(c).total_uncompressed_size for c in range(group.num_columns))
+    declared = max(stored, meta.num_rows * max(meta.num_columns, 1) * 8)
+    if declared > MAX_EXPANSION * size + EXPANSION_ALLOWANCE:
+        raise InputError(
+            f"Parquet data of {meta.num_rows} rows expands more than {MAX_EXPANSION} times "
+            "(a decompression bomb?)",
+            path=path,
+        )
 
 
 def open_input(
