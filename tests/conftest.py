@@ -187,11 +187,13 @@ def run_with_file_limit(
 
 
 def peak_memory_of(code: str, timeout: float = 300) -> tuple[int, subprocess.CompletedProcess[str]]:
-    """Run the Python ``code`` in a child process; its peak resident memory (bytes, as
-    ``getrusage`` counts it) and the finished process (output captured as text)."""
+    """Run the Python ``code`` in a child process; its peak resident memory (bytes: the
+    ``VmHWM`` of its own address space, which, unlike ``ru_maxrss``, does not carry over
+    the parent's size from before ``exec``) and the finished process (output as text)."""
     probe = (
-        "\nimport resource, sys\n"
-        "sys.stdout.write(f'\\nPEAK {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n')\n"
+        "\nimport sys\n"
+        "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')][0].split()[1]\n"
+        "sys.stdout.write(f'\\nPEAK {hwm}\\n')\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code + probe], capture_output=True, text=True, timeout=timeout

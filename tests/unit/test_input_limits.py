@@ -28,7 +28,7 @@ MIB = 1 << 20
 #: Each bomb expands to this: reading it whole would take at least as much memory.
 EXPANDED = 256 * MIB
 #: The peak a child may reach: imports (pandas, pyarrow) and bounded buffers.
-BOUND = 230 * MIB
+BOUND = 160 * MIB
 
 READERS = {
     "results": "from irtables.loaders import load_results as read",

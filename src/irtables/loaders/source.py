@@ -124,40 +124,33 @@ class CheckedStream(io.RawIOBase):
             head = self._raw.read(16)
             self._raw.seek(0)
             self.format = compressed_format(head)
-            self._inner: BinaryIO = self._open_inner()
+            self._inner: BinaryIO = _decompressing(self._raw, self.format)
             size = os.fstat(self._raw.fileno()).st_size
         except BaseException:
             self._raw.close()
             raise
         self._limit = size + MAX_EXPANSION * size + EXPANSION_ALLOWANCE if self.format else None
         self._text = text
-        self._total = 0
-        self._lines = 0  # newlines read so far
+        self._total = 0  # bytes read so far
         self._pending = 0  # bytes since the last newline
-
-    def _open_inner(self) -> BinaryIO:
-        if self.format == "gzip":
-            return gzip.GzipFile(fileobj=self._raw)  # type: ignore[return-value]
-        if self.format == "bzip2":
-            return bz2.BZ2File(self._raw)  # type: ignore[return-value]
-        if self.format == "xz":
-            return lzma.LZMAFile(self._raw)  # type: ignore[return-value]
-        if self.format == "zstd":  # the standard library has no Zstandard before 3.14
-            import pyarrow as pa
-
-            stream: BinaryIO = pa.CompressedInputStream(pa.PythonFile(self._raw, mode="r"), "zstd")
-            return stream
-        return self._raw
 
     @property
     def compressed_tell(self) -> int:
         """Bytes of the file on disk read so far (for progress)."""
         return self._raw.tell()
 
-    @property
-    def line(self) -> int:
-        """The 1-based line the stream has reached."""
-        return self._lines + 1
+    def _line_at(self, offset: int) -> int:
+        """The 1-based line of the byte at ``offset`` (counted again from the start of
+        the file: newlines are not counted while reading, which would slow every read)."""
+        count = 0
+        with self.path.open("rb") as raw, _decompressing(raw, self.format) as inner:
+            while offset > 0:
+                chunk = inner.read(min(offset, _CHUNK))
+                if not chunk:
+                    break
+                count += chunk.count(b"\n")
+                offset -= len(chunk)
+        return count + 1
 
     def readable(self) -> bool:
         return True
@@ -207,6 +200,7 @@ class CheckedStream(io.RawIOBase):
             return
         if self._text is None:
             self._text = not data.startswith(PARQUET_MAGIC)
+        start = self._total
         self._total += len(data)
         if self._limit is not None and self._total > self._limit:
             raise InputError(
@@ -225,17 +219,13 @@ class CheckedStream(io.RawIOBase):
             too_long = len(data)
         nul = data.find(b"\0", 0, too_long + 1)
         if nul >= 0:
-            line = self.line + data.count(b"\n", 0, nul)
+            line = self._line_at(start + nul)
             raise InputError("expected text, found a NUL byte", path=str(self.path), line=line)
         if too_long < len(data):
-            raise InputError(
-                f"line longer than {_size(limit)}", path=str(self.path), line=self.line
-            )
-        if first < 0:
-            self._pending += len(data)
-            return
-        self._lines += data.count(b"\n")
-        self._pending = len(data) - data.rfind(b"\n") - 1
+            line = self._line_at(start + too_long)
+            raise InputError(f"line longer than {_size(limit)}", path=str(self.path), line=line)
+        last = data.rfind(b"\n")
+        self._pending = self._pending + len(data) if last < 0 else len(data) - last - 1
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
@@ -249,6 +239,22 @@ class CheckedStream(io.RawIOBase):
         finally:
             self._raw.close()
             super().close()
+
+
+def _decompressing(raw: BinaryIO, fmt: str | None) -> BinaryIO:
+    """The decompressed bytes of the file ``raw`` in the compression format ``fmt``."""
+    if fmt == "gzip":
+        return gzip.GzipFile(fileobj=raw)  # type: ignore[return-value]
+    if fmt == "bzip2":
+        return bz2.BZ2File(raw)  # type: ignore[return-value]
+    if fmt == "xz":
+        return lzma.LZMAFile(raw)  # type: ignore[return-value]
+    if fmt == "zstd":  # the standard library has no Zstandard before 3.14
+        import pyarrow as pa
+
+        stream: BinaryIO = pa.CompressedInputStream(pa.PythonFile(raw, mode="r"), "zstd")
+        return stream
+    return raw
 
 
 def _size(n: int) -> str:
