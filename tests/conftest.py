@@ -264,10 +264,9 @@ def run_with_file_limit(
 
 
 def peak_memory_of(code: str, timeout: float = 300) -> tuple[int, subprocess.CompletedProcess[str]]:
-    """Run the Python ``code`` in a child process; its peak resident memory (bytes, the
-    ``VmHWM`` of its own memory map) and the finished process (output captured as text)."""
-    # VmHWM is the peak of this process's own memory map; getrusage's ru_maxrss is not:
-    # Linux carries the parent's peak over an exec (a test worker's hundreds of MiB).
+    """Run the Python ``code`` in a child process; its peak resident memory (bytes: the
+    ``VmHWM`` of its own address space, which, unlike ``ru_maxrss``, does not carry over
+    the parent's size from before ``exec``) and the finished process (output as text)."""
     probe = (
         "\nimport sys\n"
         "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')][0].split()[1]\n"

@@ -255,4 +255,20 @@ def test_an_entry_declaring_more_queries_than_its_qrels_costs_nothing(tmp_path: 
     )
     peak, done = peak_memory_of(code)
     assert "declares 16777216 queries, more than its qrels can judge" in done.stdout
-    assert peak < 400 << 20, f"peak memory {peak >> 20} MiB"
+    assert peak < 300 << 20, f"peak memory {peak >> 20} MiB"
+
+
+def test_verify_lists_damaged_and_unrelated_entries(tmp_path: Path) -> None:
+    root = _study(tmp_path)
+    _evaluate(root)
+    damaged = _entry_of(root, "r0")
+    damaged.write_bytes(b"not parquet")
+    (root / "runs" / "r3.run").unlink()  # its entry is now of a run the study lacks
+    result = CliRunner().invoke(main, ["cache", "verify", str(root)])
+    assert result.exit_code == 1, result.output
+    differs = [line for line in result.stdout.splitlines() if line.startswith("differs:")]
+    assert (
+        len(differs) == 1 and damaged.name in differs[0] and "damaged: not a Parquet" in differs[0]
+    )
+    assert f"checked {N_RUNS - 1} of {N_RUNS} cache entries: 1 differ" in result.stdout
+    assert "1 entries were not checked" in result.stdout

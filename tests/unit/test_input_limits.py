@@ -28,7 +28,7 @@ MIB = 1 << 20
 #: Each bomb expands to this: reading it whole would take at least as much memory.
 EXPANDED = 256 * MIB
 #: The peak a child may reach: imports (pandas, pyarrow) and bounded buffers.
-BOUND = 230 * MIB
+BOUND = 160 * MIB
 
 READERS = {
     "results": "from irtables.loaders import load_results as read",
@@ -264,3 +264,49 @@ def test_deeply_nested_folders_cost_what_the_top_holds(
     shallow = _listings_of_nested(tmp_path / "a", where, 5, monkeypatch)
     deep = _listings_of_nested(tmp_path / "b", where, 300, monkeypatch)
     assert deep == shallow <= 40
+
+
+def _parquet_bomb(path: Path, rows: int, columns: dict[str, object]) -> None:
+    """A Parquet file of ``rows`` rows of constant values: a few kB on disk."""
+    import pyarrow.parquet as pq
+
+    block = 1 << 20
+    table = pa.table({name: pa.array([value] * block) for name, value in columns.items()})
+    with pq.ParquetWriter(path, table.schema, compression="zstd") as writer:
+        for _ in range(rows // block):
+            writer.write_table(table)
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_a_parquet_bomb_is_refused_from_its_footer(tmp_path: Path, reader: str) -> None:
+    """Parquet is compressed data too: 16 million constant rows in a few hundred kB."""
+    columns: dict[str, dict[str, object]] = {
+        "results": {"query": "1", "metric": "AP", "value": 0.5},
+        "run": {"query": "1", "docid": "d1", "score": 1.0},
+        "qrels": {"query": "1", "docid": "d1", "relevance": 1},
+    }
+    path = tmp_path / "bomb.parquet"
+    _parquet_bomb(path, 16 << 20, columns[reader])
+    assert path.stat().st_size < 2 * MIB
+    peak, error = _read_in_child(reader, path)
+    assert "Parquet data of 16777216 rows expands more than 100 times" in error, error
+    assert peak < BOUND, f"peak {peak / MIB:.0f} MiB"
+
+
+def test_a_real_parquet_file_is_read(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    from irtables.loaders import load_results
+
+    path = tmp_path / "dl" / "bm25.parquet"
+    path.parent.mkdir()
+    n = 5000
+    table = pa.table(
+        {
+            "query": [str(q) for q in range(n)],
+            "metric": ["AP"] * n,
+            "value": [q / n for q in range(n)],
+        }
+    )
+    pq.write_table(table, path)
+    assert len(load_results(tmp_path).frame) == n

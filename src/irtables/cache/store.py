@@ -195,7 +195,7 @@ def rows_bound(qrels: Path) -> int:
 
     try:
         with qrels.open("rb") as handle:
-            magic = handle.read(8)
+            magic = handle.read(16)
         size = qrels.stat().st_size
     except OSError:
         return MAX_ROWS

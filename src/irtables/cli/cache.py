@@ -14,9 +14,10 @@ def cache_group() -> None:
     """The cache of per-query values evaluated from runs (DIR/.irtables-cache).
 
     Datasets given as qrels + runs in irtables.toml are evaluated once per content of
-    their files: a rebuild re-evaluates only the runs (or qrels, options, irtables
-    version) that changed. Entries are checked when read; a damaged one is evaluated
-    again. `--no-cache` on tables, compare and diff skips the cache.
+    their files: a rebuild re-evaluates only the runs (or qrels, options, evaluation
+    semantics) that changed. Entries are checked when read; a damaged one is evaluated
+    again, with a warning. The cache is as trusted as its folder: `cache verify`
+    evaluates again and compares; `--no-cache` on tables, compare and diff skips it.
     """
 
 

@@ -18,12 +18,16 @@ import gzip
 import io
 import lzma
 import os
+import re
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from irtables.errors import InputError
+
+if TYPE_CHECKING:
+    import pyarrow.parquet as pq
 
 GZIP_MAGIC = b"\x1f\x8b"
 PARQUET_MAGIC = b"PAR1"
@@ -35,6 +39,8 @@ COMPRESSION_MAGIC = {
     "xz": b"\xfd7zXZ\x00",
     "zstd": b"\x28\xb5\x2f\xfd",
 }
+#: After "BZh": the block size (1-9), then the magic of a block or of the end of stream.
+_BZIP2_BLOCK = re.compile(rb"BZh[1-9](1AY&SY|\x17rE8P\x90)", re.DOTALL)
 #: File-name extensions of compressed files (they end a system name as ``gz`` does).
 COMPRESSED_EXTENSIONS = frozenset({"gz", "bz2", "xz", "zst"})
 #: The longest line of a text input, in bytes (1 MiB).
@@ -90,6 +96,8 @@ def compressed_format(head: bytes) -> str | None:
     """
     for name, magic in COMPRESSION_MAGIC.items():
         if head.startswith(magic):
+            if name == "bzip2" and not _BZIP2_BLOCK.match(head):
+                continue  # a text that starts with "BZh"
             return name
     return None
 
@@ -113,43 +121,36 @@ class CheckedStream(io.RawIOBase):
         self.path = path
         self._raw: BinaryIO = path.open("rb")
         try:
-            head = self._raw.read(8)
+            head = self._raw.read(16)
             self._raw.seek(0)
             self.format = compressed_format(head)
-            self._inner: BinaryIO = self._open_inner()
+            self._inner: BinaryIO = _decompressing(self._raw, self.format)
             size = os.fstat(self._raw.fileno()).st_size
         except BaseException:
             self._raw.close()
             raise
         self._limit = size + MAX_EXPANSION * size + EXPANSION_ALLOWANCE if self.format else None
         self._text = text
-        self._total = 0
-        self._lines = 0  # newlines read so far
+        self._total = 0  # bytes read so far
         self._pending = 0  # bytes since the last newline
-
-    def _open_inner(self) -> BinaryIO:
-        if self.format == "gzip":
-            return gzip.GzipFile(fileobj=self._raw)  # type: ignore[return-value]
-        if self.format == "bzip2":
-            return bz2.BZ2File(self._raw)  # type: ignore[return-value]
-        if self.format == "xz":
-            return lzma.LZMAFile(self._raw)  # type: ignore[return-value]
-        if self.format == "zstd":  # the standard library has no Zstandard before 3.14
-            import pyarrow as pa
-
-            stream: BinaryIO = pa.CompressedInputStream(pa.PythonFile(self._raw, mode="r"), "zstd")
-            return stream
-        return self._raw
 
     @property
     def compressed_tell(self) -> int:
         """Bytes of the file on disk read so far (for progress)."""
         return self._raw.tell()
 
-    @property
-    def line(self) -> int:
-        """The 1-based line the stream has reached."""
-        return self._lines + 1
+    def _line_at(self, offset: int) -> int:
+        """The 1-based line of the byte at ``offset`` (counted again from the start of
+        the file: newlines are not counted while reading, which would slow every read)."""
+        count = 0
+        with self.path.open("rb") as raw, _decompressing(raw, self.format) as inner:
+            while offset > 0:
+                chunk = inner.read(min(offset, _CHUNK))
+                if not chunk:
+                    break
+                count += chunk.count(b"\n")
+                offset -= len(chunk)
+        return count + 1
 
     def readable(self) -> bool:
         return True
@@ -199,6 +200,7 @@ class CheckedStream(io.RawIOBase):
             return
         if self._text is None:
             self._text = not data.startswith(PARQUET_MAGIC)
+        start = self._total
         self._total += len(data)
         if self._limit is not None and self._total > self._limit:
             raise InputError(
@@ -208,20 +210,22 @@ class CheckedStream(io.RawIOBase):
             )
         if not self._text:
             return
-        nul = data.find(b"\0")
-        if nul >= 0:
-            line = self.line + data.count(b"\n", 0, nul)
-            raise InputError("expected text, found a NUL byte", path=str(self.path), line=line)
+        limit = MAX_LINE_BYTES  # read here: lines inside one chunk are shorter than it
         first = data.find(b"\n")
-        if (self._pending + (len(data) if first < 0 else first)) > MAX_LINE_BYTES:
-            raise InputError(
-                f"line longer than {MAX_LINE_BYTES >> 20} MiB", path=str(self.path), line=self.line
-            )
-        if first < 0:
-            self._pending += len(data)
-            return
-        self._lines += data.count(b"\n")
-        self._pending = len(data) - data.rfind(b"\n") - 1
+        # where the line that continues into this chunk passes the limit (lines that
+        # start in it end in it too, and are shorter than a chunk)
+        too_long = limit - self._pending
+        if self._pending + (len(data) if first < 0 else first) <= limit:
+            too_long = len(data)
+        nul = data.find(b"\0", 0, too_long + 1)
+        if nul >= 0:
+            line = self._line_at(start + nul)
+            raise InputError("expected text, found a NUL byte", path=str(self.path), line=line)
+        if too_long < len(data):
+            line = self._line_at(start + too_long)
+            raise InputError(f"line longer than {_size(limit)}", path=str(self.path), line=line)
+        last = data.rfind(b"\n")
+        self._pending = self._pending + len(data) if last < 0 else len(data) - last - 1
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
@@ -235,6 +239,51 @@ class CheckedStream(io.RawIOBase):
         finally:
             self._raw.close()
             super().close()
+
+
+def _decompressing(raw: BinaryIO, fmt: str | None) -> BinaryIO:
+    """The decompressed bytes of the file ``raw`` in the compression format ``fmt``."""
+    if fmt == "gzip":
+        return gzip.GzipFile(fileobj=raw)  # type: ignore[return-value]
+    if fmt == "bzip2":
+        return bz2.BZ2File(raw)  # type: ignore[return-value]
+    if fmt == "xz":
+        return lzma.LZMAFile(raw)  # type: ignore[return-value]
+    if fmt == "zstd":  # the standard library has no Zstandard before 3.14
+        import pyarrow as pa
+
+        stream: BinaryIO = pa.CompressedInputStream(pa.PythonFile(raw, mode="r"), "zstd")
+        return stream
+    return raw
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MiB" if n >= 1 << 20 else f"{n} bytes"
+
+
+def check_parquet_size(parquet: pq.ParquetFile, size: int, path: str) -> None:
+    """Refuse, from its footer, a Parquet file that would expand more than compressed
+    data may (:data:`MAX_EXPANSION`): what its columns declare uncompressed, or 8 bytes
+    per cell (dictionary-encoded values expand to that once read), against ``size``, the
+    bytes of the file.
+
+    Raises
+    ------
+    InputError
+        Naming the file and how many rows it declares.
+    """
+    meta = parquet.metadata
+    stored = 0
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        stored += sum(group.column(c).total_uncompressed_size for c in range(group.num_columns))
+    declared = max(stored, meta.num_rows * max(meta.num_columns, 1) * 8)
+    if declared > MAX_EXPANSION * size + EXPANSION_ALLOWANCE:
+        raise InputError(
+            f"Parquet data of {meta.num_rows} rows expands more than {MAX_EXPANSION} times "
+            "(a decompression bomb?)",
+            path=path,
+        )
 
 
 def open_input(

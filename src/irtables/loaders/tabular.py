@@ -203,8 +203,12 @@ def read_parquet(data: bytes, path: str, *, wide: bool) -> Parsed:
     import pandas as pd
     import pyarrow.parquet as pq
 
+    from irtables.loaders.source import check_parquet_size
+
     try:
-        table = pq.read_table(pa.BufferReader(data))
+        parquet = pq.ParquetFile(pa.BufferReader(data))
+        check_parquet_size(parquet, len(data), path)
+        table = parquet.read()
     except (pa.ArrowException, OSError) as exc:
         raise InputError(f"unreadable Parquet file: {exc}", path=path) from exc
     header = table.column_names

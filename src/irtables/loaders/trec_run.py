@@ -192,7 +192,7 @@ def _is_compressed(path: Path) -> bool:
     from irtables.loaders.source import compressed_format
 
     with path.open("rb") as fh:
-        return compressed_format(fh.read(8)) is not None
+        return compressed_format(fh.read(16)) is not None
 
 
 def system_name(path: Path) -> str:
@@ -347,10 +347,18 @@ def _one_chunk(column: pa.ChunkedArray) -> pa.Array:
 
 
 def _read_parquet(path: Path) -> pd.DataFrame:
-    import pandas as pd
+    import pyarrow.parquet as pq
+
+    from irtables.loaders.source import check_parquet_size
 
     try:
-        return pd.read_parquet(path)
+        with path.open("rb") as handle:
+            parquet = pq.ParquetFile(handle)
+            check_parquet_size(parquet, path.stat().st_size, str(path))
+            frame: pd.DataFrame = parquet.read(use_pandas_metadata=True).to_pandas()
+            return frame
+    except InputError:
+        raise
     except Exception as exc:  # pyarrow raises many types for a bad file
         raise InputError(f"not a readable Parquet file ({exc})", path=str(path)) from exc
 
