@@ -8,15 +8,18 @@ generated with ``bench/make_synthetic.py`` into ``bench/out/`` unless already th
 
 For each study, in one run, ``python -m irtables tables STUDY -o ...``, then
 ``python -m irtables supplement STUDY -o ...`` (figures drawn in worker processes, one per
-core) and ``... supplement -j 1`` (figures drawn in-process, for comparison) run in fresh
-child processes, alternating, best of ``--repeat``: wall time as the user sees it
+core), ``... supplement --no-pdf`` and ``... supplement -j 1`` (figures drawn in-process,
+for comparison; left out by ``--no-serial``) run in fresh child processes, alternating,
+best of ``--repeat``; ``--cores N`` runs each of them on N cores only (``taskset``, which
+irtables sees as all the cores there are): wall time as the user sees it
 (interpreter start-up, imports and pdflatex included), CPU time and peak memory from
 ``os.wait4`` (CPU of the process and of the children it waited for, pdflatex included; the
 figure workers are children of multiprocessing's fork server, so the ``-j 1`` row is the
 one with the supplement's whole CPU time). ``--max-load X`` waits before each command until
 the 1-minute load average is below X (on a shared machine). The output is a Markdown
-table per study and the targets of the issue: the supplement within 4x the tables on the
-medium study, and under 15 s on the MS-MARCO-sized one.
+table per study and the targets of the issues: on the medium study the supplement within
+4x the tables, and within 3x with ``--no-pdf`` (issue 23); under 15 s on the
+MS-MARCO-sized one.
 
 ``--profile`` also runs the supplement of the medium study once in this process under
 cProfile (figures in-process) and prints where its time goes, stage by stage (the numbers
