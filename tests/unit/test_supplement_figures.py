@@ -6,7 +6,6 @@ colours from the figure as it has always been drawn; never from the figure code.
 
 from __future__ import annotations
 
-import re
 from functools import partial
 from pathlib import Path
 
@@ -23,7 +22,13 @@ from irtables.supplement import drawing
 from irtables.supplement.analysis import PerQuery, compare_queries
 from irtables.supplement.build import build_supplement
 from irtables.supplement.drawing import FigureDrawing, render_jobs
-from irtables.supplement.figures import Series, difference_bars, k_curves, render_all
+from irtables.supplement.figures import (
+    MAX_STEPS,
+    Series,
+    difference_bars,
+    k_curves,
+    render_all,
+)
 from tests.conftest import results_from_rows
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "results"
@@ -94,14 +99,24 @@ def test_pdf_size_does_not_grow_with_the_queries() -> None:
     assert max(sizes.values()) < 100
 
 
-def test_dense_panels_are_an_image_in_the_pdf_small_ones_stay_vector() -> None:
-    small = difference_bars("T", "AP", _panels(_study(100)[0]))
-    large = difference_bars("T", "AP", _panels(_study(3_000)[0]))
-    assert not any(p.get_rasterized() for ax in small.axes for p in ax.patches)
-    assert all(p.get_rasterized() for ax in large.axes for p in ax.patches)
-    small_pdf, large_pdf = render_all(small)["pdf"], render_all(large)["pdf"]
-    assert b"/Subtype /Image" not in small_pdf
-    assert len(re.findall(rb"/Subtype /Image", large_pdf)) >= 2  # one per panel (+ masks)
+def test_dense_panels_are_bounded_steps_that_keep_the_extremes() -> None:
+    n = 30_000
+    results, base, others = _study(n)
+    fig = difference_bars("T", "AP", _panels(results))
+    for ax, values in zip(fig.axes, others, strict=True):
+        diffs = np.sort(values - base)[::-1]
+        gains, drops = (p.get_data() for p in ax.patches)
+        assert len(gains.values) + len(drops.values) <= MAX_STEPS + 2
+        assert gains.edges[0] == -0.5 and drops.edges[-1] == n - 0.5  # every query spanned
+        for step in (gains, drops):  # each step: the largest change among its queries
+            lows = np.round(step.edges[:-1] + 0.5).astype(int)
+            highs = np.round(step.edges[1:] + 0.5).astype(int)
+            largest = [
+                diffs[a:b][np.argmax(np.abs(diffs[a:b]))] for a, b in zip(lows, highs, strict=True)
+            ]
+            np.testing.assert_array_equal(step.values, largest)
+        assert gains.values[0] == diffs[0] and drops.values[-1] == diffs[-1]
+    assert b"/Subtype /Image" not in render_all(fig)["pdf"]  # vector, not a raster
 
 
 def test_both_formats_come_from_one_layout() -> None:

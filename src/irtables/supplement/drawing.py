@@ -40,6 +40,7 @@ PRELOAD = [
     "matplotlib.style",
     "matplotlib.backends.backend_agg",
     "matplotlib.backends.backend_pdf",
+    "fontTools.subset",  # each PDF subsets its font
     "irtables.supplement.figures",
 ]
 

@@ -29,12 +29,11 @@ if TYPE_CHECKING:
 
 FIGURE_FORMATS = ("pdf", "png")
 DPI = 150
-#: Resolution of the rasterized parts of a PDF figure (dense per-query panels).
-PDF_RASTER_DPI = 300
-#: Per-query panels with more queries than this are rasterized in the PDF: on axes about
-#: 400 pt wide each query is then under a point wide, so a vector outline would only make
-#: the file grow with the query count (past the size of the image), not look sharper.
-RASTER_ABOVE = 500
+#: Steps of a per-query difference panel at most: past that, each step covers several
+#: queries (a step is then about half a point wide in a 6.4-inch figure) and has the
+#: largest difference among them, so the file and the drawing stay small and the extremes
+#: stay exact, however many queries there are.
+MAX_STEPS = 800
 #: A per-query difference figure with more systems than this is one heat map (a row per
 #: system), not one panel per system: its size stays bounded whatever the sweep.
 MAX_PANELS = 8
@@ -102,8 +101,7 @@ def figure_bytes(fig: Figure, fmt: str) -> bytes:
     """
     buffer = io.BytesIO()
     with _style():
-        dpi = PDF_RASTER_DPI if fmt == "pdf" else DPI
-        fig.savefig(buffer, format=fmt, metadata=_METADATA[fmt], dpi=dpi)
+        fig.savefig(buffer, format=fmt, metadata=_METADATA[fmt], dpi=DPI)
     return buffer.getvalue()
 
 
@@ -158,10 +156,9 @@ def difference_bars(title: str, metric: str, panels: Sequence[tuple[str, PerQuer
 
     Each query is a bar one unit wide, largest gain first; gains are blue, losses red and
     ties (within :data:`~irtables.supplement.analysis.TIE_TOLERANCE`) have no height. The
-    bars of one colour are drawn as one filled step outline (:meth:`Axes.stairs`), so the
-    cost of drawing does not grow with the number of artists; panels of more than
-    :data:`RASTER_ABOVE` queries are rasterized in the PDF (at :data:`PDF_RASTER_DPI`),
-    which keeps the file small while axes and text stay vector. The panels share one
+    bars of one colour are drawn as one filled step outline (:meth:`Axes.stairs`) of at
+    most :data:`MAX_STEPS` steps, so the cost of drawing and the size of the file do not
+    grow with the number of queries, and everything stays vector. The panels share one
     y-scale, so that the same height is the same difference in every panel. More than
     :data:`MAX_PANELS` systems (a parameter sweep) are one heat map instead
     (:func:`difference_map`).
@@ -190,19 +187,39 @@ def _difference_panel(ax: Axes, pq: PerQuery) -> None:
     losses, a black line at zero; the x axis spans every query, ties included."""
     diffs = np.fromiter((c.diff for c in pq.changes), dtype=np.float64, count=pq.n)
     edges = np.arange(pq.n + 1, dtype=np.float64) - 0.5
-    dense = pq.n > RASTER_ABOVE
-    parts = (
-        (slice(0, pq.wins), GAIN_COLOR),  # changes are sorted: gains first, losses last
-        (slice(pq.n - pq.losses, pq.n), LOSS_COLOR),
+    parts = (  # changes are sorted: gains first, losses last
+        (slice(0, pq.wins), GAIN_COLOR, np.maximum),
+        (slice(pq.n - pq.losses, pq.n), LOSS_COLOR, np.minimum),
     )
-    for part, color in parts:
+    width = max(1, -(-pq.n // MAX_STEPS))  # queries per step
+    for part, color, extreme in parts:
         if part.start < part.stop:
-            steps = edges[part.start : part.stop + 1]
-            _add_area(ax, diffs[part], steps, facecolor=color, rasterized=dense)
+            heights, at = _steps(diffs[part], extreme, width)
+            _add_area(ax, heights, edges[part.start + at], facecolor=color)
     ax.autoscale_view()
     ax.axhline(0.0, color="black", linewidth=0.5)
     ax.set_xlim(-0.5, max(pq.n, 1) - 0.5)
     ax.set_xticks([])
+
+
+def _steps(
+    values: npt.NDArray[np.float64], extreme: np.ufunc, width: int
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.intp]]:
+    """Step heights and their edges (as offsets into ``values``): one step per ``width``
+    values, holding the ``extreme`` (largest gain, largest loss) of those it covers.
+
+    Examples
+    --------
+    >>> h, at = _steps(np.array([5.0, 4.0, 3.0]), np.maximum, 1)
+    >>> h.tolist(), at.tolist()
+    ([5.0, 4.0, 3.0], [0, 1, 2, 3])
+    >>> h, at = _steps(np.array([-1.0, -2.0, -3.0, -4.0, -5.0]), np.minimum, 2)
+    >>> h.tolist(), at.tolist()
+    ([-2.0, -4.0, -5.0], [0, 2, 4, 5])
+    """
+    starts = np.arange(0, len(values), width, dtype=np.intp)
+    heights: npt.NDArray[np.float64] = extreme.reduceat(values, starts)
+    return heights, np.append(starts, np.intp(len(values)))
 
 
 def _add_area(
@@ -251,7 +268,7 @@ def difference_map(title: str, metric: str, panels: Sequence[tuple[str, PerQuery
     Rows with more than :data:`MAX_COLUMNS` queries show the quantiles of their sorted
     differences at that many evenly spaced ranks; at most about 40 system names label the
     rows. The figure is at most :data:`MAX_HEIGHT` inches tall whatever the number of
-    systems, and is one image in the PDF.
+    systems, and the map is one image in the PDF.
     """
     from matplotlib.colors import LinearSegmentedColormap
     from matplotlib.figure import Figure
@@ -271,7 +288,7 @@ def difference_map(title: str, metric: str, panels: Sequence[tuple[str, PerQuery
         cmap = LinearSegmentedColormap.from_list("gain-loss", [LOSS_COLOR, "#ffffff", GAIN_COLOR])
         image = ax.imshow(
             grid, cmap=cmap, vmin=-(bound or 1.0), vmax=bound or 1.0, aspect="auto",
-            interpolation="nearest", rasterized=True,
+            interpolation="nearest",
         )  # fmt: skip
         step = max(1, -(-len(rows) // 40))
         ticks = list(range(0, len(rows), step))
