@@ -5,10 +5,13 @@ from __future__ import annotations
 import functools
 import os
 import re
+import signal
 import sys
+import threading
 import warnings
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -106,13 +109,35 @@ def handle_errors(func: F) -> F:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="irtables")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """irtables: paper tables, significance tests and supplements from IR results.
 
     Point it at a folder of per-query results laid out as DIR/<dataset>/<system>.<ext>
     (trec_eval -q output, tidy or wide CSV/TSV/Parquet/JSONL, pytrec_eval JSON, PyTerrier
     CSV) and optionally an irtables.toml; see README.md for the formats and config keys.
     """
+    ctx.with_resource(terminate_as_exit())
+
+
+@contextmanager
+def terminate_as_exit() -> Iterator[None]:
+    """While a command runs, ``SIGTERM`` ends it as ``^C`` does: an exception (exit
+    status 143) that stops the worker processes and removes temporary files on its way
+    out, instead of an end that leaves both behind. The handler before is restored after
+    (nothing is changed outside the main thread, where signals cannot be handled)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 RESULTS_ARG = click.argument(
