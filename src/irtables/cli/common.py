@@ -166,8 +166,9 @@ JOBS_OPT = click.option(
     "--jobs",
     type=click.IntRange(min=0),
     default=0,
-    help="Runs evaluated at the same time, one process each (default 0: one per core; "
-    "1: in this process). The results do not depend on it.",
+    help="Processes working at the same time: runs evaluated (and the supplement's figures "
+    "drawn), one process each (default 0: as many as the work pays for, at most one per "
+    "core; 1: all in this process). The results do not depend on it.",
 )
 NO_CACHE_OPT = click.option(
     "--no-cache",

@@ -8,6 +8,7 @@ import click
 
 from irtables.cli.common import (
     CONFIG_OPT,
+    JOBS_OPT,
     RESULTS_ARG,
     handle_errors,
     main,
@@ -36,12 +37,7 @@ SUPPLEMENT_OUT_OPT = click.option(
 )
 @click.option("--no-pdf", is_flag=True, help="Do not compile supplement.pdf.")
 @click.option("--force", is_flag=True, help="Overwrite files that irtables did not generate.")
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(min=1),
-    help="Processes that draw the figures (default: one per core; 1 draws them in-process).",
-)
+@JOBS_OPT
 @handle_errors
 def supplement_cmd(
     results: Path,
@@ -50,7 +46,7 @@ def supplement_cmd(
     template_dir: Path | None,
     no_pdf: bool,
     force: bool,
-    jobs: int | None,
+    jobs: int,
 ) -> None:
     """Write the supplementary material: tables, tests, per-query analysis, figures,
     methods text with references.bib, supplement.tex (and .pdf) and manifest.json.
@@ -70,7 +66,7 @@ def supplement_cmd(
             template_dirs=[template_dir] if template_dir else [],
             pdf=not no_pdf,
             progress=update,
-            workers=jobs,
+            workers=jobs or None,
         )
     finally:
         finish()

@@ -6,6 +6,7 @@ function that does the work. A worker reads and indexes a qrels file once and ke
 for the next runs against the same file (keyed by path, size and modification time).
 :func:`evaluate_jobs` runs the jobs on an executor from :func:`irtables.base.executor.make_executor`
 and returns the results in job order, so outputs are the same for any number of workers.
+The jobs are made by :mod:`irtables.evaluator.plan`.
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from irtables.base.arrow import skip_pandas_checks
-from irtables.base.executor import SerialExecutor, make_executor, run_all, worker_count
+from irtables.base.executor import SerialExecutor, make_executor, run_all
 from irtables.errors import DataWarning, InputError
 from irtables.evaluator.trec import JudgementIndex, index_qrels
 from irtables.evaluator.values import Options, RunValues, measure_run
-from irtables.model.runs import Qrels, Run
+from irtables.model.runs import Run
 
 Progress = Callable[[str, int, int], None]
 #: Modules a worker process imports once, before its first job.
@@ -72,12 +73,6 @@ def qrels_index(path: Path) -> JudgementIndex:
             del _INDEXES[next(iter(_INDEXES))]
         _INDEXES[key] = index
     return _INDEXES[key]
-
-
-def in_pool(workers: int | None, jobs: int) -> bool:
-    """Whether ``jobs`` jobs run in a pool of ``workers`` processes, each worker indexing
-    the qrels it is sent by path; else they run here, sharing qrels indexed once."""
-    return worker_count(workers, jobs) > 1
 
 
 def check_run_names(names: Sequence[str], context: str = "") -> None:
@@ -145,25 +140,3 @@ def emit_notes(results: Sequence[RunValues], *, stacklevel: int = 2) -> None:
     order (a note about the qrels comes with every run, and is given once)."""
     for note in dict.fromkeys(note for values in results for note in values.notes):
         warnings.warn(note, DataWarning, stacklevel=stacklevel + 1)
-
-
-def file_jobs(
-    qrels: Path | Qrels | JudgementIndex,
-    runs: Sequence[tuple[Path | Run, str]],
-    options: Options,
-    *,
-    workers: int | None = 1,
-) -> list[RunJob]:
-    """Jobs for ``runs`` (``(file or run, name)``) against one qrels.
-
-    With one worker (or one run), the qrels are indexed here once and shared; with a
-    pool, a qrels file is named by path and each worker indexes it once.
-    """
-    source: Path | JudgementIndex
-    if isinstance(qrels, JudgementIndex):
-        source = qrels
-    elif isinstance(qrels, Qrels):
-        source = index_qrels(qrels)
-    else:
-        source = qrels if in_pool(workers, len(runs)) else qrels_index(qrels)
-    return [RunJob(source, run, name, options) for run, name in runs]

@@ -9,10 +9,9 @@ can state it; nDCG, whose gain is the grade itself, does not.
 from __future__ import annotations
 
 import glob
-from collections.abc import Callable, Iterable
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from irtables.config import Config, DatasetSpec
 from irtables.errors import InputError, UnknownNameError
@@ -20,7 +19,9 @@ from irtables.measures import FAMILIES, Measure, at_threshold, parse_measure
 from irtables.model import ResultSet
 
 if TYPE_CHECKING:
-    from irtables.evaluator.trec import JudgementIndex
+    from irtables.cache import Cache
+    from irtables.evaluator.plan import Batch
+    from irtables.evaluator.values import RunValues
 
 Progress = Callable[[str, int, int], None]
 
@@ -35,8 +36,9 @@ def evaluate_datasets(
 ) -> ResultSet | None:
     """Evaluate every dataset of ``config`` that names qrels and runs (None if none does).
 
-    Every (run, qrels) pair of every dataset is one job; ``jobs`` processes run them
-    (None: one per core). With ``cache``, the values of a pair whose qrels, run, options
+    Every (run, qrels) pair of every dataset is one job of one evaluation plan
+    (:mod:`irtables.evaluator.plan`); ``jobs`` processes run them (None: as many as the
+    work pays for). With ``cache``, the values of a pair whose qrels, run, options
     and irtables version are unchanged come from the study's cache folder
     (:mod:`irtables.cache`) and only the other pairs are evaluated (then stored).
     ``progress("evaluate", done, total)`` counts the pairs evaluated.
@@ -44,29 +46,14 @@ def evaluate_datasets(
     specs = [spec for spec in config.datasets if spec.evaluated]
     if not specs:
         return None
-    from irtables.cache import Cache, content_hashes
     from irtables.evaluator.api import to_results
-    from irtables.evaluator.jobs import (
-        RunJob,
-        check_run_names,
-        emit_notes,
-        evaluate_jobs,
-        in_pool,
-        qrels_index,
-        qrels_queries,
-    )
-    from irtables.evaluator.values import RunValues, check_options
+    from irtables.evaluator.jobs import check_run_names
+    from irtables.evaluator.plan import Batch, evaluate_batches
+    from irtables.evaluator.values import check_options
     from irtables.loaders.trec_run import system_name
 
-    qrels_files = [_path(base, s.qrels or "", s.id, "qrels") for s in specs]
-    run_files = [run_paths(s, base) for s in specs]
-    store = Cache.of_study(base) if cache else None
-    hashes: dict[Path, str] = {}
-    if store is not None:
-        hashes = content_hashes(qrels_files + [p for paths in run_files for p in paths])
-    found: list[list[RunValues | None]] = []
-    todo: list[tuple[int, int, str | None, RunJob]] = []  # (dataset, run, key, job)
-    for d, (spec, qrels, paths) in enumerate(zip(specs, qrels_files, run_files, strict=True)):
+    batches = []
+    for spec in specs:
         options = check_options(
             [m.name for m in dataset_measures(spec, config)],
             relevance=spec.relevance,
@@ -74,45 +61,57 @@ def evaluate_datasets(
             missing_queries="zero" if spec.complete else "ignore",
             trec_eval=spec.trec_eval,
         )
-        described = options.describe()
-        runs = [(path, system_name(path)) for path in paths]
+        runs = [(path, system_name(path)) for path in run_paths(spec, base)]
         check_run_names([name for _, name in runs], context=f"datasets {spec.id}: ")
-        found.append([None] * len(runs))
-        for r, (path, name) in enumerate(runs):
-            key = None
-            if store is not None:
-                key = store.key(qrels=hashes[qrels], run=hashes[path], name=name, options=described)
-                found[d][r] = store.get(key)
-                if found[d][r] is not None:
-                    continue
-            todo.append((d, r, key, RunJob(qrels, path, name, options)))
-    # Each qrels is read now, so that its errors come first. Jobs run here share one index
-    # per file, built only for datasets with a job; a pool's workers index what they get.
-    here = not in_pool(jobs, len(todo))
-    evaluated = {d for d, *_ in todo}
-    indexes: dict[Path, JudgementIndex] = {}
-    queries = []
-    for d, qrels in enumerate(qrels_files):
-        if here and d in evaluated:
-            indexes[qrels] = qrels_index(qrels)
-            queries.append(indexes[qrels].queries)
-        else:
-            queries.append(qrels_queries(qrels, index=False))
-    todo = [
-        (d, r, k, replace(job, qrels=indexes[qrels_files[d]]) if here else job)
-        for d, r, k, job in todo
+        qrels = _path(base, spec.qrels or "", spec.id, "qrels")
+        batches.append(Batch(qrels, runs, options))
+    store = _CacheStore.open(base, batches) if cache else None
+    done = evaluate_batches(batches, jobs=jobs, progress=progress, store=store)
+    parts = [
+        to_results(e.values, e.queries, dataset=spec.id)
+        for spec, e in zip(specs, done, strict=True)
     ]
-    computed = evaluate_jobs([job for *_, job in todo], workers=jobs, progress=progress, warn=False)
-    for (d, r, key, _), fresh in zip(todo, computed, strict=True):
-        found[d][r] = fresh
-        if store is not None and key is not None:
-            store.put(key, fresh)
-    parts = []
-    for spec, judged, slots in zip(specs, queries, found, strict=True):
-        done = [v for v in slots if v is not None]
-        emit_notes(done, stacklevel=2)
-        parts.append(to_results(done, judged, dataset=spec.id))
     return ResultSet.concat(parts)
+
+
+class _CacheStore:
+    """The study's cache (:mod:`irtables.cache`) as the plan's store: an entry per
+    (qrels, run, name, options) by content."""
+
+    def __init__(self, store: Cache, batches: Sequence[Batch], hashes: dict[Path, str]):
+        self._store = store
+        self._keys = [
+            [
+                store.key(
+                    qrels=hashes[cast(Path, batch.qrels)],
+                    run=hashes[cast(Path, run)],
+                    name=name,
+                    options=batch.options.describe(),
+                )
+                for run, name in batch.runs
+            ]
+            for batch in batches
+        ]
+
+    @classmethod
+    def open(cls, base: Path, batches: Sequence[Batch]) -> _CacheStore | None:
+        """The store of the cache in ``base`` (None when it cannot be used)."""
+        from irtables.cache import Cache, content_hashes
+
+        store = Cache.of_study(base)
+        if store is None:
+            return None
+        files = [cast(Path, b.qrels) for b in batches]
+        files += [cast(Path, run) for b in batches for run, _ in b.runs]
+        return cls(store, batches, content_hashes(files))
+
+    def get(self, batch: int, run: int) -> RunValues | None:
+        """The cached values of a run, if its entry checks out."""
+        return self._store.get(self._keys[batch][run])
+
+    def put(self, batch: int, run: int, values: RunValues) -> None:
+        """Cache the values of a run just evaluated."""
+        self._store.put(self._keys[batch][run], values)
 
 
 def configured_inputs(config: Config, base: Path) -> list[Path]:

@@ -50,8 +50,9 @@ def make_supplement(
     ``outdir`` defaults to ``supplement/`` beside the configuration (or in the results
     folder). Files whose content is unchanged are not rewritten; files that irtables did
     not generate are not overwritten unless ``force``. The PDF is compiled when ``pdf``
-    and pdflatex is available; otherwise a note says why it is missing. The figures are
-    drawn in ``workers`` processes (``None``: one per core); a script that asks for more
+    and pdflatex is available; otherwise a note says why it is missing. Runs given as
+    qrels + runs are evaluated, and the figures drawn, in ``workers`` processes
+    (``None``: as many as the work pays for, at most one per core); a script that asks for more
     than one must guard its entry point with ``if __name__ == "__main__":``, as for any
     :mod:`multiprocessing` code.
     """
@@ -62,11 +63,11 @@ def make_supplement(
             progress("runs evaluated", done, total)
 
     results, config, base = resolve_study(
-        results_path, config_path=config_path, jobs=None, progress=evaluated
+        results_path, config_path=config_path, jobs=workers, progress=evaluated
     )
     target = Path(outdir) if outdir is not None else default_outdir(base)
     dirs = template_dirs_for(config, base, template_dirs)
-    pr = _pr_results(config, base, progress)
+    pr = _pr_results(config, base, progress, workers)
     built = build_supplement(
         results, config, pr_results=pr, template_dirs=dirs, progress=progress, workers=workers
     )
@@ -90,9 +91,11 @@ def make_supplement(
     return SupplementRun(target, tuple(written), tuple(notes))
 
 
-def _pr_results(config: Config, base: Path, progress: Progress | None) -> ResultSet | None:
+def _pr_results(
+    config: Config, base: Path, progress: Progress | None, workers: int | None
+) -> ResultSet | None:
     """Interpolated precision at the 11 recall levels, for datasets given as qrels + runs:
-    evaluated as :func:`resolve_study` evaluates them (on every core, through the cache)."""
+    evaluated as :func:`resolve_study` evaluates them (``workers``, through the cache)."""
     from irtables.study.runsets import evaluate_datasets
 
     def evaluated(stage: str, done: int, total: int) -> None:
@@ -103,7 +106,7 @@ def _pr_results(config: Config, base: Path, progress: Progress | None) -> Result
         replace(d, measures=PR_MEASURES) if d.evaluated else d for d in config.datasets
     )
     return evaluate_datasets(
-        replace(config, datasets=datasets), base, progress=evaluated, jobs=None
+        replace(config, datasets=datasets), base, progress=evaluated, jobs=workers
     )
 
 
