@@ -189,7 +189,7 @@ def resolve_for_command(
     progress: Callable[[str, int, int], None] | None,
 ) -> tuple[ResultSet, Config, Path]:
     """:func:`~irtables.study.pipeline.resolve_study` with the command's options
-    (``--jobs 0``: every core; ``--no-cache``)."""
+    (``--jobs 0``: as many processes as pay for themselves; ``--no-cache``)."""
     from irtables.study.pipeline import resolve_study
 
     return resolve_study(

@@ -106,8 +106,8 @@ def evaluate_cmd(
 
     The semantics are trec_eval 9.0.8's unless --trec-eval 10 is given.
 
-    Each run is evaluated in its own process, on every core unless --jobs says
-    otherwise. A progress bar is shown on standard error when it is a terminal and the
+    Runs are evaluated in worker processes when the work pays for them (see --jobs),
+    else in this one. A progress bar is shown on standard error when it is a terminal and the
     work is long (run files over 50 MB, about a million lines, or three runs or more).
     """
     from irtables.base.arrow import skip_pandas_checks

@@ -84,8 +84,8 @@ def tables(
     [tables.<name>] (layouts: dataset_columns, grid, sensitivity, ...) in LaTeX, Markdown
     and CSV (or the -f formats, html included), and prints what it wrote. Best values are
     bold, decided on the displayed (rounded) numbers. Datasets given as qrels + runs are
-    evaluated on every core; a run whose file, qrels and options did not change since the
-    last time comes from the cache.
+    evaluated in parallel when it pays (--jobs); a run whose file, qrels and options did
+    not change since the last time comes from the cache.
     """
     from irtables.base.preload import preload
     from irtables.study.pipeline import TABLE_MODULES, template_dirs_for, write_tables
