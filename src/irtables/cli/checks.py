@@ -14,6 +14,7 @@ from irtables.cli.common import (
     MISSING_OPT,
     NO_CACHE_OPT,
     RESULTS_ARG,
+    SCHEDULER_OPT,
     handle_errors,
     main,
     resolve_for_command,
@@ -114,6 +115,7 @@ def lint_cmd(
 @MISSING_OPT
 @click.option("--force", is_flag=True, help="Overwrite an -o file that irtables did not generate.")
 @JOBS_OPT
+@SCHEDULER_OPT
 @NO_CACHE_OPT
 @handle_errors
 def diff_cmd(
@@ -130,6 +132,7 @@ def diff_cmd(
     missing: str | None,
     force: bool,
     jobs: int,
+    scheduler: str | None,
     no_cache: bool,
 ) -> None:
     """Show what changed from OLD to NEW: means, queries, systems and table cells.
@@ -160,6 +163,7 @@ def diff_cmd(
                     missing=missing,
                     jobs=jobs,
                     no_cache=no_cache,
+                    scheduler=scheduler,
                     progress=None,
                 )
             )

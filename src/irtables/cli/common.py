@@ -170,6 +170,14 @@ JOBS_OPT = click.option(
     "drawn), one process each (default 0: as many as the work pays for, at most one per "
     "core; 1: all in this process). The results do not depend on it.",
 )
+SCHEDULER_OPT = click.option(
+    "--scheduler",
+    envvar="IRTABLES_SCHEDULER",
+    metavar="ADDRESS",
+    help="Evaluate runs on the Dask cluster of this scheduler (tcp://host:8786; also "
+    "IRTABLES_SCHEDULER) instead of local processes; its workers read the files at the "
+    "same paths (a shared filesystem). Needs irtables[dask].",
+)
 NO_CACHE_OPT = click.option(
     "--no-cache",
     is_flag=True,
@@ -187,6 +195,7 @@ def resolve_for_command(
     jobs: int,
     no_cache: bool,
     progress: Callable[[str, int, int], None] | None,
+    scheduler: str | None = None,
 ) -> tuple[ResultSet, Config, Path]:
     """:func:`~irtables.study.pipeline.resolve_study` with the command's options
     (``--jobs 0``: as many processes as pay for themselves; ``--no-cache``)."""
@@ -200,6 +209,7 @@ def resolve_for_command(
         jobs=jobs or None,
         cache=not no_cache,
         progress=progress,
+        scheduler=scheduler or None,
     )
 
 

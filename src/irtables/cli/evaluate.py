@@ -9,6 +9,7 @@ import click
 
 from irtables.cli.common import (
     JOBS_OPT,
+    SCHEDULER_OPT,
     handle_errors,
     main,
 )
@@ -86,6 +87,7 @@ from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TREC_EVAL_VERSIONS
     "a run lacks.",
 )
 @JOBS_OPT
+@SCHEDULER_OPT
 @handle_errors
 def evaluate_cmd(
     qrels: Path,
@@ -101,6 +103,7 @@ def evaluate_cmd(
     average: str,
     trec_eval: str,
     jobs: int,
+    scheduler: str | None,
 ) -> None:
     """Evaluate TREC runs against QRELS with trec_eval's semantics (tidy TSV out).
 
@@ -132,6 +135,7 @@ def evaluate_cmd(
             trec_eval=cast(Any, trec_eval),
             jobs=jobs or None,
             progress=progress,
+            scheduler=scheduler or None,
         )
     if output is None:
         click.echo(text, nl=False)

@@ -10,6 +10,7 @@ from irtables.cli.common import (
     CONFIG_OPT,
     JOBS_OPT,
     RESULTS_ARG,
+    SCHEDULER_OPT,
     handle_errors,
     main,
     printable,
@@ -38,6 +39,7 @@ SUPPLEMENT_OUT_OPT = click.option(
 @click.option("--no-pdf", is_flag=True, help="Do not compile supplement.pdf.")
 @click.option("--force", is_flag=True, help="Overwrite files that irtables did not generate.")
 @JOBS_OPT
+@SCHEDULER_OPT
 @handle_errors
 def supplement_cmd(
     results: Path,
@@ -47,6 +49,7 @@ def supplement_cmd(
     no_pdf: bool,
     force: bool,
     jobs: int,
+    scheduler: str | None,
 ) -> None:
     """Write the supplementary material: tables, tests, per-query analysis, figures,
     methods text with references.bib, supplement.tex (and .pdf) and manifest.json.
@@ -67,6 +70,7 @@ def supplement_cmd(
             pdf=not no_pdf,
             progress=update,
             workers=jobs or None,
+            scheduler=scheduler or None,
         )
     finally:
         finish()

@@ -16,6 +16,7 @@ from irtables.cli.common import (
     MISSING_OPT,
     NO_CACHE_OPT,
     RESULTS_ARG,
+    SCHEDULER_OPT,
     handle_errors,
     main,
     printable,
@@ -63,6 +64,7 @@ from irtables.render import FORMATS
 )
 @click.option("--force", is_flag=True, help="Overwrite files that irtables did not generate.")
 @JOBS_OPT
+@SCHEDULER_OPT
 @NO_CACHE_OPT
 @handle_errors
 def tables(
@@ -76,6 +78,7 @@ def tables(
     baselines: tuple[str, ...],
     force: bool,
     jobs: int,
+    scheduler: str | None,
     no_cache: bool,
 ) -> None:
     """Write Table 1, Table S1 per dataset, the ablation and every [tables.<name>] table.
@@ -101,6 +104,7 @@ def tables(
             jobs=jobs,
             no_cache=no_cache,
             progress=evaluated,
+            scheduler=scheduler,
         )
         if baselines:
             config = replace(config, compare=baseline_option(config.compare, baselines))
@@ -178,6 +182,7 @@ def tables(
 @MISSING_OPT
 @click.option("--force", is_flag=True, help="Overwrite a file that irtables did not generate.")
 @JOBS_OPT
+@SCHEDULER_OPT
 @NO_CACHE_OPT
 @handle_errors
 def compare(
@@ -198,6 +203,7 @@ def compare(
     missing: str | None,
     force: bool,
     jobs: int,
+    scheduler: str | None,
     no_cache: bool,
 ) -> None:
     """Significance tests of every system against the baseline(s), or of all pairs, per metric.
@@ -223,6 +229,7 @@ def compare(
             jobs=jobs,
             no_cache=no_cache,
             progress=evaluated,
+            scheduler=scheduler,
         )
     finally:
         finish()

@@ -44,6 +44,7 @@ def evaluate(
     trec_eval: TrecEvalVersion = DEFAULT_TREC_EVAL,
     jobs: int | None = 1,
     progress: Progress | None = None,
+    scheduler: str | None = None,
 ) -> ResultSet:
     """Evaluate runs against qrels with trec_eval's semantics (9.0.8 unless asked).
 
@@ -91,6 +92,10 @@ def evaluate(
         Processes evaluating runs at the same time (None: as many as the work pays
         for, see :func:`~irtables.base.executor.pool_size`); each run is one unit of
         work (see :mod:`irtables.evaluator.plan`). The result does not depend on it.
+    scheduler
+        The address of a Dask scheduler (``tcp://host:8786``): the runs are evaluated
+        on its cluster, whose workers read files at the same paths
+        (:mod:`irtables.base.cluster`; needs ``irtables[dask]``).
     progress
         Called as ``progress(stage, done, total)``: ``("evaluate", runs done, runs)``
         after each run and, with one job, ``("read <run>", bytes, bytes)`` while a run
@@ -121,7 +126,7 @@ def evaluate(
     items = [runs] if isinstance(runs, Run | pd.DataFrame | str | Path) else list(runs)
     source = Path(qrels) if isinstance(qrels, str | Path) else _as_qrels(qrels)
     batch = Batch(source, _run_sources(items), options)
-    (done,) = evaluate_batches([batch], jobs=jobs, progress=progress)
+    (done,) = evaluate_batches([batch], jobs=jobs, progress=progress, scheduler=scheduler)
     result = to_results(done.values, done.queries, dataset=dataset)
     return result if per_query or average == "micro" else means(result)
 

@@ -42,6 +42,7 @@ def evaluate_files(
     trec_eval: TrecEvalVersion = DEFAULT_TREC_EVAL,
     jobs: int | None = 1,
     progress: Callable[[str, int, int], None] | None = None,
+    scheduler: str | None = None,
 ) -> str:
     """Evaluate run files against a qrels file and format the result.
 
@@ -56,7 +57,8 @@ def evaluate_files(
     queries (tsv only). ``trec_eval`` chooses the semantics (``"9.0.8"`` or ``"10"``),
     also of the trec_eval layout: ``runid`` is the tag of the run's last line, and with
     ``complete`` only 10 prints per-query lines for judged queries a run lacks.
-    ``progress`` is passed to :func:`~irtables.evaluator.plan.evaluate_batches`.
+    ``progress`` and ``scheduler`` (a Dask cluster's) are passed to
+    :func:`~irtables.evaluator.plan.evaluate_batches`.
     """
     if average == "micro" and (per_query or fmt != "tsv"):
         raise InputError("--average micro gives one value per run: use it without -q, in tsv")
@@ -74,7 +76,8 @@ def evaluate_files(
         names = [p.name[:-3] if p.name.lower().endswith(".gz") else p.name for p in run_paths]
     check_run_names(names)
     runs: list[tuple[Path | Run, str]] = list(zip(run_paths, names, strict=True))
-    (done,) = evaluate_batches([Batch(qrels_path, runs, options)], jobs=jobs, progress=progress)
+    batch = Batch(qrels_path, runs, options)
+    (done,) = evaluate_batches([batch], jobs=jobs, progress=progress, scheduler=scheduler)
     values, queries = done.values, done.queries
     if fmt == "tsv":
         return format_tsv(values, queries, per_query=per_query or average == "micro")

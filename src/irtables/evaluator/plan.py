@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -81,37 +81,44 @@ def evaluate_batches(
     progress: Progress | None = None,
     store: Store | None = None,
     executor: Executor | None = None,
+    scheduler: str | None = None,
 ) -> list[Evaluated]:
     """Evaluate every run of every batch; one :class:`Evaluated` per batch, in order.
 
     ``jobs``: processes (None or 0: as many as pay for themselves, see
     :func:`~irtables.base.executor.pool_size`; the values do not depend on it);
-    ``executor``: run the jobs there instead (a cluster's; its workers read the files at
-    the same paths). ``progress("evaluate", done, total)`` counts the jobs run (and, in
-    this process, ``("read <run>", bytes, total)`` each run file read).
+    ``executor``: run the jobs there instead; ``scheduler``: on the Dask cluster of that
+    address (:mod:`irtables.base.cluster`; its workers read the files at the same paths,
+    the store is written here only). ``progress("evaluate", done, total)`` counts the
+    jobs run (and, in this process, ``("read <run>", bytes, total)`` each run file read).
     """
     found = [
         [store.get(b, r) if store is not None else None for r in range(len(batch.runs))]
         for b, batch in enumerate(batches)
     ]
     todo = [(b, r) for b, slots in enumerate(found) for r, v in enumerate(slots) if v is None]
-    sizes = [_size(batches[b], r) for b, r in todo]
-    workers = 1 if executor is not None else pool_size(jobs, sizes)
-    here = workers == 1 and executor is None
-    first = todo[0] if todo and here and progress is None else None
-    with _read_meanwhile(batches, first) as first_run:
-        indexes, queries = _read_qrels(batches, {b for b, _ in todo}, index=here)
-        early = first_run()
-    made = []
-    for b, r in todo:
-        run, name = batches[b].runs[r]
-        if early is not None and (b, r) == first:
-            run = early
-        qrels = indexes[b] if b in indexes else _source(batches[b].qrels)
-        made.append(RunJob(qrels, run, name, batches[b].options))
-    computed = evaluate_jobs(
-        made, workers=workers, progress=progress, warn=False, executor=executor
-    )
+    with ExitStack() as stack:
+        if scheduler is not None and executor is None and todo:
+            from irtables.base.cluster import cluster_executor
+
+            executor = stack.enter_context(cluster_executor(scheduler))
+        sizes = [_size(batches[b], r) for b, r in todo]
+        workers = 1 if executor is not None else pool_size(jobs, sizes)
+        here = workers == 1 and executor is None
+        first = todo[0] if todo and here and progress is None else None
+        with _read_meanwhile(batches, first) as first_run:
+            indexes, queries = _read_qrels(batches, {b for b, _ in todo}, index=here)
+            early = first_run()
+        made = []
+        for b, r in todo:
+            run, name = batches[b].runs[r]
+            if early is not None and (b, r) == first:
+                run = early
+            qrels = indexes[b] if b in indexes else _source(batches[b].qrels)
+            made.append(RunJob(qrels, run, name, batches[b].options))
+        computed = evaluate_jobs(
+            made, workers=workers, progress=progress, warn=False, executor=executor
+        )
     for (b, r), fresh in zip(todo, computed, strict=True):
         found[b][r] = fresh
         if store is not None:

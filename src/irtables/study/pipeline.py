@@ -40,19 +40,23 @@ def resolve_study(
     jobs: int | None = 1,
     cache: bool = True,
     progress: Callable[[str, int, int], None] | None = None,
+    scheduler: str | None = None,
 ) -> tuple[ResultSet, Config, Path]:
     """Load the configuration and the results of a study; returns (results, config, base dir).
 
     The base dir is where relative paths of the configuration are resolved (the folder of
     the configuration file, else the results folder). Datasets given as qrels + runs are
-    evaluated with ``jobs`` processes (None: one per core), reusing the values cached in
+    evaluated with ``jobs`` processes (None: as many as pay), or on the Dask cluster of
+    ``scheduler`` (:mod:`irtables.base.cluster`), reusing the values cached in
     the base dir unless ``cache`` is false (see :func:`~irtables.study.runsets.evaluate_datasets`).
     """
     path = Path(results_path)
     config, base = study_config(path, config_path)
     if missing is not None:
         config = replace(config, output=replace(config.output, missing=missing))
-    evaluated = evaluate_datasets(config, base, progress=progress, jobs=jobs, cache=cache)
+    evaluated = evaluate_datasets(
+        config, base, progress=progress, jobs=jobs, cache=cache, scheduler=scheduler
+    )
     if evaluated is None:
         return load_results(path, input_format=input_format), config, base
     inputs = configured_inputs(config, base)

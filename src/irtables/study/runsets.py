@@ -33,13 +33,15 @@ def evaluate_datasets(
     progress: Progress | None = None,
     jobs: int | None = 1,
     cache: bool = True,
+    scheduler: str | None = None,
 ) -> ResultSet | None:
     """Evaluate every dataset of ``config`` that names qrels and runs (None if none does).
 
     Every (run, qrels) pair of every dataset is one job of one evaluation plan
     (:mod:`irtables.evaluator.plan`); ``jobs`` processes run them (None: as many as the
-    work pays for). With ``cache``, the values of a pair whose qrels, run, options
-    and irtables version are unchanged come from the study's cache folder
+    work pays for), or the Dask cluster of ``scheduler``. With ``cache``, the values of
+    a pair whose qrels, run, options and irtables version are unchanged come from the
+    study's cache folder
     (:mod:`irtables.cache`) and only the other pairs are evaluated (then stored).
     ``progress("evaluate", done, total)`` counts the pairs evaluated.
     """
@@ -66,7 +68,7 @@ def evaluate_datasets(
         qrels = _path(base, spec.qrels or "", spec.id, "qrels")
         batches.append(Batch(qrels, runs, options))
     store = _CacheStore.open(base, batches) if cache else None
-    done = evaluate_batches(batches, jobs=jobs, progress=progress, store=store)
+    done = evaluate_batches(batches, jobs=jobs, progress=progress, store=store, scheduler=scheduler)
     parts = [
         to_results(e.values, e.queries, dataset=spec.id)
         for spec, e in zip(specs, done, strict=True)

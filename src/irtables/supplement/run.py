@@ -44,6 +44,7 @@ def make_supplement(
     pdf: bool = True,
     progress: Progress | None = None,
     workers: int | None = 1,
+    scheduler: str | None = None,
 ) -> SupplementRun:
     """Build the supplement of a study and write it into ``outdir`` with its manifest.
 
@@ -52,7 +53,8 @@ def make_supplement(
     not generate are not overwritten unless ``force``. The PDF is compiled when ``pdf``
     and pdflatex is available; otherwise a note says why it is missing. Runs given as
     qrels + runs are evaluated, and the figures drawn, in ``workers`` processes
-    (``None``: as many as the work pays for, at most one per core); a script that asks for more
+    (``None``: as many as the work pays for, at most one per core), or the runs on the
+    Dask cluster of ``scheduler`` (:mod:`irtables.base.cluster`); a script that asks for more
     than one must guard its entry point with ``if __name__ == "__main__":``, as for any
     :mod:`multiprocessing` code.
     """
@@ -63,11 +65,15 @@ def make_supplement(
             progress("runs evaluated", done, total)
 
     results, config, base = resolve_study(
-        results_path, config_path=config_path, jobs=workers, progress=evaluated
+        results_path,
+        config_path=config_path,
+        jobs=workers,
+        progress=evaluated,
+        scheduler=scheduler,
     )
     target = Path(outdir) if outdir is not None else default_outdir(base)
     dirs = template_dirs_for(config, base, template_dirs)
-    pr = _pr_results(config, base, progress, workers)
+    pr = _pr_results(config, base, progress, workers, scheduler)
     built = build_supplement(
         results, config, pr_results=pr, template_dirs=dirs, progress=progress, workers=workers
     )
@@ -92,7 +98,11 @@ def make_supplement(
 
 
 def _pr_results(
-    config: Config, base: Path, progress: Progress | None, workers: int | None
+    config: Config,
+    base: Path,
+    progress: Progress | None,
+    workers: int | None,
+    scheduler: str | None,
 ) -> ResultSet | None:
     """Interpolated precision at the 11 recall levels, for datasets given as qrels + runs:
     evaluated as :func:`resolve_study` evaluates them (``workers``, through the cache)."""
@@ -106,7 +116,11 @@ def _pr_results(
         replace(d, measures=PR_MEASURES) if d.evaluated else d for d in config.datasets
     )
     return evaluate_datasets(
-        replace(config, datasets=datasets), base, progress=evaluated, jobs=workers
+        replace(config, datasets=datasets),
+        base,
+        progress=evaluated,
+        jobs=workers,
+        scheduler=scheduler,
     )
 
 
