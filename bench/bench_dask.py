@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     qrels, runs = generate(ROBUST04, OUT / "trec" / ROBUST04.name, args.runs)
     argv_ = irtables_cmd(qrels, runs)
     with LocalCluster(
-        n_workers=args.workers, processes=True, threads_per_worker=1, dashboard_address=None
+        n_workers=args.workers, processes=True, threads_per_worker=1, dashboard_address=":0"
     ) as cluster:
         found = in_turn(
             {

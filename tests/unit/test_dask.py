@@ -25,7 +25,7 @@ distributed = pytest.importorskip("distributed")
 def scheduler() -> Iterator[str]:
     """The address of a local cluster of two worker processes, one thread each."""
     with distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0"
     ) as cluster:
         yield cluster.scheduler_address
 
@@ -91,3 +91,15 @@ def test_without_a_scheduler_dask_is_never_imported(tmp_path: Path) -> None:
     argv = [sys.executable, "-c", PROBE, "evaluate", str(qrels), *map(str, runs), "-m", "map"]
     done = subprocess.run(argv, capture_output=True, text=True, check=True, timeout=300)
     assert json.loads(done.stdout.strip().splitlines()[-1]) == []
+
+
+def test_the_configuration_can_name_the_scheduler(tmp_path: Path, scheduler: str) -> None:
+    study = runs_study(tmp_path, 'measures = ["P@1", "map"]\n')
+    config = study / "irtables.toml"
+    config.write_text(config.read_text() + f'\n[compute]\nscheduler = "{scheduler}"\n')
+    result = CliRunner().invoke(main, ["tables", str(study), "-f", "csv", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    config.write_text(config.read_text().replace(scheduler, "tcp://127.0.0.1:9"))
+    result = CliRunner().invoke(main, ["tables", str(study), "-f", "csv", "--no-cache"])
+    assert result.exit_code == 2  # the configured scheduler is the one used
+    assert "Error: cannot reach the Dask scheduler at tcp://127.0.0.1:9" in result.stderr

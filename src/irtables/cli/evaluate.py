@@ -115,12 +115,13 @@ def evaluate_cmd(
     """
     from irtables.base.arrow import skip_pandas_checks
     from irtables.evaluator.command import evaluate_files, progress_display
-    from irtables.output.writers import check_destination, write_atomic
 
     skip_pandas_checks()  # TREC runs and qrels are read and evaluated without pandas
 
-    if output is not None:
-        check_destination(output, force=force)  # before the evaluation, not after it
+    if output is not None:  # checked before the evaluation, not after it
+        from irtables.output.writers import check_destination
+
+        check_destination(output, force=force)
     with progress_display(runs) as progress:
         text = evaluate_files(
             qrels,
@@ -140,5 +141,7 @@ def evaluate_cmd(
     if output is None:
         click.echo(text, nl=False)
     else:
+        from irtables.output.writers import write_atomic
+
         status = write_atomic(output, text, by="evaluate", force=force)
         click.echo(f"{status:>9}  {output}", err=True)

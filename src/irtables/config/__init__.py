@@ -208,6 +208,7 @@ class Config:
     k_breakdown: KBreakdownTable = field(default_factory=KBreakdownTable)
     ablation: AblationTable | None = None
     tables: tuple[TableSpec, ...] = ()  # [tables.<name>] with a layout key
+    scheduler: str | None = None  # [compute] scheduler: a Dask scheduler's address
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -297,7 +298,9 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
     irtables.errors.ConfigError: <config>: output.decimals: expected an integer, got 'two'
     """
     r = TomlReader(source)
-    r.only(data, "", {"datasets", "systems", "compare", "output", "tables"})
+    r.only(data, "", {"datasets", "systems", "compare", "output", "tables", "compute"})
+    compute = r.table(data, "compute")
+    r.only(compute, "compute", {"scheduler"})
     tables = r.table(data, "tables")
     specs = parse_table_specs(r, tables)
     custom_main = any(s.name == "main" for s in specs)
@@ -319,6 +322,7 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
         k_breakdown=_k_breakdown(r, r.table(tables, "tables.k_breakdown")),
         ablation=_ablation(r, tables.get("ablation")),
         tables=specs,
+        scheduler=r.opt_str(compute, "compute", "scheduler") or None,
         raw=dict(data),
     )
 

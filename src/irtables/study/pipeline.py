@@ -47,7 +47,8 @@ def resolve_study(
     The base dir is where relative paths of the configuration are resolved (the folder of
     the configuration file, else the results folder). Datasets given as qrels + runs are
     evaluated with ``jobs`` processes (None: as many as pay), or on the Dask cluster of
-    ``scheduler`` (:mod:`irtables.base.cluster`), reusing the values cached in
+    ``scheduler`` (else ``[compute] scheduler`` of the configuration; see
+    :mod:`irtables.base.cluster`), reusing the values cached in
     the base dir unless ``cache`` is false (see :func:`~irtables.study.runsets.evaluate_datasets`).
     """
     path = Path(results_path)
@@ -55,7 +56,12 @@ def resolve_study(
     if missing is not None:
         config = replace(config, output=replace(config.output, missing=missing))
     evaluated = evaluate_datasets(
-        config, base, progress=progress, jobs=jobs, cache=cache, scheduler=scheduler
+        config,
+        base,
+        progress=progress,
+        jobs=jobs,
+        cache=cache,
+        scheduler=scheduler or config.scheduler,
     )
     if evaluated is None:
         return load_results(path, input_format=input_format), config, base

@@ -120,7 +120,7 @@ def _pr_results(
         base,
         progress=evaluated,
         jobs=workers,
-        scheduler=scheduler,
+        scheduler=scheduler or config.scheduler,
     )
 
 
