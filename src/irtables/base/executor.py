@@ -81,15 +81,31 @@ def pool_size(jobs: int | None, sizes: Sequence[int]) -> int:
 
 def idle_cores() -> int:
     """Available cores not taken by other running processes at this moment (the
-    kernel's count of runnable tasks, ``/proc/loadavg``, this process excluded), at
-    least 1; all available cores where the kernel does not say."""
+    kernel's count of runnable tasks, ``/proc/loadavg``, less this process's own
+    threads), at least 1; all available cores where the kernel does not say."""
     cores = available_cores()
     try:
         with open("/proc/loadavg", encoding="ascii") as f:
             running = int(f.read().split()[3].split("/")[0])
     except (OSError, ValueError, IndexError):
         return cores
-    return max(1, min(cores, cores - (running - 1)))
+    return max(1, min(cores, cores - (running - _own_running())))
+
+
+def _own_running() -> int:
+    """This process's threads that are running or runnable now (at least this one)."""
+    count = 0
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return 1
+    for task in tasks:
+        try:
+            with open(f"/proc/self/task/{task}/stat", encoding="ascii") as f:
+                count += f.read().rsplit(")", 1)[1].split()[0] == "R"
+        except (OSError, IndexError):
+            continue
+    return max(count, 1)
 
 
 class SerialExecutor(Executor):
