@@ -115,3 +115,24 @@ def test_batches_share_one_plan_and_a_store(
     monkeypatch.setattr(plan, "evaluate_jobs", lambda jobs, **kw: [fail() for _ in jobs])
     again = evaluate_batches(batches, store=store)
     assert _same(again[0].values, first[0].values) and _same(again[1].values, first[1].values)
+
+
+def test_values_travel_as_arrow_bit_for_bit(tmp_path: Path) -> None:
+    from irtables.evaluator.transport import from_ipc, to_ipc
+
+    qrels, runs = _write_runs(tmp_path)
+    options = check_options([*MEASURES, "num_ret", "iprec_at_recall_0.50"], missing_queries="zero")
+    (done,) = evaluate_batches([Batch(qrels, [(r, r.stem) for r in runs], options)])
+    for values in done.values:
+        back = from_ipc(to_ipc(values))
+        assert (back.system, back.runid, back.metrics, back.notes) == (
+            values.system,
+            values.runid,
+            values.metrics,
+            values.notes,
+        )
+        assert back.relevant_total == values.relevant_total
+        for name in ("values", "query_index", "retrieved"):
+            a, b = getattr(values, name), getattr(back, name)
+            assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    assert any(v.notes for v in done.values)  # run1 lacks a query: a note travels too

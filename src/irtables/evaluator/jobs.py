@@ -43,6 +43,14 @@ class RunJob:
     options: Options
 
 
+def run_job_arrow(job: RunJob) -> bytes:
+    """Do one job on a cluster's worker: its values as an Arrow IPC stream
+    (:mod:`irtables.evaluator.transport`)."""
+    from irtables.evaluator.transport import to_ipc
+
+    return to_ipc(run_job(job))
+
+
 def run_job(job: RunJob, progress: Progress | None = None) -> RunValues:
     """Do one job: read what it names, rank the run, compute its measures."""
     index = job.qrels if isinstance(job.qrels, JudgementIndex) else qrels_index(job.qrels)
@@ -99,13 +107,15 @@ def evaluate_jobs(
     progress: Progress | None = None,
     warn: bool = True,
     executor: Executor | None = None,
+    arrow: bool = False,
 ) -> list[RunValues]:
     """Run every job (``workers``: processes, None for every core), results in job order.
 
     Each job's notes are emitted as :class:`~irtables.errors.DataWarning`, in job order
     (unless ``warn`` is false: the caller emits them). ``executor`` runs the jobs on any
     :class:`concurrent.futures.Executor` instead (a cluster's, such as Dask's
-    ``Client.get_executor()``; its workers must see the files at the same paths).
+    ``Client.get_executor()``; its workers must see the files at the same paths); with
+    ``arrow``, its results come back as Arrow IPC streams instead of pickled arrays.
     ``progress("evaluate", done, total)`` follows the jobs; with one worker, the bytes of
     each run file read are reported too (``("read <run>", bytes, total)``).
     """
@@ -116,6 +126,11 @@ def evaluate_jobs(
             progress("evaluate", finished, total)
 
     if executor is not None:
+        if arrow:
+            from irtables.evaluator.transport import from_ipc
+
+            sent = run_all(executor, run_job_arrow, list(jobs), done=done)
+            return _emitted([from_ipc(data) for data in sent], warn)
         results = run_all(executor, run_job, list(jobs), done=done)
         return _emitted(results, warn)
     with make_executor(workers, total, preload=PRELOAD, initializer=skip_pandas_checks) as pool:

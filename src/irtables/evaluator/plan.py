@@ -24,7 +24,7 @@ from concurrent.futures import Executor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 from irtables.base.executor import pool_size
 from irtables.evaluator.jobs import (
@@ -98,10 +98,11 @@ def evaluate_batches(
     ]
     todo = [(b, r) for b, slots in enumerate(found) for r, v in enumerate(slots) if v is None]
     with ExitStack() as stack:
-        if scheduler is not None and executor is None and todo:
+        arrow = scheduler is not None and executor is None and bool(todo)
+        if arrow:  # results come back from the cluster as Arrow
             from irtables.base.cluster import cluster_executor
 
-            executor = stack.enter_context(cluster_executor(scheduler))
+            executor = stack.enter_context(cluster_executor(cast(str, scheduler)))
         sizes = [_size(batches[b], r) for b, r in todo]
         workers = 1 if executor is not None else pool_size(jobs, sizes)
         here = workers == 1 and executor is None
@@ -117,7 +118,7 @@ def evaluate_batches(
             qrels = indexes[b] if b in indexes else _source(batches[b].qrels)
             made.append(RunJob(qrels, run, name, batches[b].options))
         computed = evaluate_jobs(
-            made, workers=workers, progress=progress, warn=False, executor=executor
+            made, workers=workers, progress=progress, warn=False, executor=executor, arrow=arrow
         )
     for (b, r), fresh in zip(todo, computed, strict=True):
         found[b][r] = fresh
