@@ -18,6 +18,12 @@ core), 20 pytrec_eval runs one script. Peak memory is the child's maximum reside
 
 Targets (issue 13): robust04 one run: irtables <= trec_eval; 20 runs: irtables <= 0.5x
 20 trec_eval calls; msmarco: irtables <= 0.3x trec_eval, peak < 2x the run file.
+
+``--pool`` measures only whether the default ``--jobs`` pays (issue 23 section 4): one
+Robust04-shaped run, one TREC DL-shaped run (43 topics x 1,000 documents, graded) and 20
+Robust04 runs, each with the default ``--jobs``, with ``-j 1`` and with ``-j 2`` (a pool
+forced), beside trec_eval; the commands of a case take turns, ``--repeat`` rounds, medians.
+Targets: one run of either shape <= trec_eval, the default <= ``-j 1``.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from common import (
     OUT,
     PYTHON,
     PYTREC_EVAL,
+    REPO,
     Timing,
     generate,
     have_pytrec_eval,
@@ -38,10 +45,11 @@ from common import (
     measure,
     measure_sequence,
     precompile,
+    run_child,
     trec_eval_binary,
     verdict,
 )
-from make_runs import MSMARCO, ROBUST04, Shape
+from make_runs import DL, MSMARCO, ROBUST04, Shape
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 LEVELS = tuple(f"{x / 10:.2f}" for x in range(11))
@@ -119,6 +127,67 @@ def compare_tools(
     return found
 
 
+def in_turn(commands: dict[str, list[str]], repeat: int) -> dict[str, Timing]:
+    """Each command once per round, ``repeat`` rounds: median wall and CPU seconds (the
+    machine's load drifts; taking turns spreads it over every command alike)."""
+    found: dict[str, list[tuple[float, float, float]]] = {name: [] for name in commands}
+    for _ in range(max(repeat, 1)):
+        for name, argv in commands.items():
+            found[name].append(run_child(argv, cwd=REPO))
+    out = {}
+    for name, runs in found.items():
+        runs.sort(key=lambda r: r[0])
+        cpu = sorted(r[2] for r in runs)[len(runs) // 2]
+        out[name] = Timing(runs[len(runs) // 2][0], max(r[1] for r in runs), cpu)
+    return out
+
+
+def compare_jobs(binary: Path, repeat: int, runs: int) -> list[tuple[str, float, float]]:
+    """The default ``--jobs`` against ``-j 1`` and ``-j 2``, beside trec_eval; targets."""
+    cases = [("Robust04-shaped, one run", ROBUST04, 1), ("TREC DL-shaped, one run", DL, 1)]
+    cases.append((f"Robust04-shaped, {runs} runs", ROBUST04, runs))
+    targets = []
+    for label, shape, count in cases:
+        qrels, paths = generate(shape, OUT / "trec" / shape.name, count)
+        argv = irtables_cmd(qrels, paths)
+        commands = {"irtables (default -j)": argv, "irtables -j 1": [*argv, "-j", "1"]}
+        commands["irtables -j 2"] = [*argv, "-j", "2"]
+        if count == 1:
+            commands["trec_eval"] = trec_eval_cmd(binary, qrels, paths[0])
+        found = in_turn(commands, repeat if count == 1 else max(repeat // 2, 1))
+        if count > 1:  # one call per run, in a row: measured once
+            found["trec_eval"] = measure_sequence([trec_eval_cmd(binary, qrels, p) for p in paths])
+        base, serial = found["trec_eval"], found["irtables -j 1"]
+        print(f"\n{label} ({shape.topics:,} topics x {shape.depth:,} documents)")
+        rows = [
+            [
+                name,
+                t.seconds,
+                t.cpu,
+                f"{t.seconds / base.seconds:.2f}x",
+                f"{t.seconds / serial.seconds:.2f}x",
+            ]
+            for name, t in found.items()
+        ]
+        print(markdown(["command", "seconds", "CPU s", "x trec_eval", "x -j 1"], rows))
+        default = found["irtables (default -j)"]
+        targets.append((f"{label}: default <= -j 1", default.seconds / serial.seconds, 1.0))
+        if count == 1:
+            targets.append((f"{label}: irtables <= trec_eval", default.seconds / base.seconds, 1.0))
+    return targets
+
+
+def report(targets: list[tuple[str, float, float]], check: bool) -> int:
+    """Print the targets; the exit status (1 with ``check`` when one is missed)."""
+    print("\nTargets:")
+    missed = 0
+    for name, value, limit in targets:
+        ok = value <= limit
+        missed += not ok
+        print(f"- {name}: {value:.2f} (limit {limit:g}) {verdict(ok)}")
+    return 1 if check and missed else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Generate if needed, measure, print the tables and the targets."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -126,9 +195,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=20, help="runs of the multi-run case")
     parser.add_argument("--skip-msmarco", action="store_true")
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
+    parser.add_argument("--pool", action="store_true", help="only: does the default -j pay?")
     args = parser.parse_args(argv)
     binary = trec_eval_binary()
     precompile()
+    if args.pool:
+        return report(compare_jobs(binary, args.repeat, args.runs), args.check)
     pytrec = have_pytrec_eval()
     if not pytrec:
         print("pytrec_eval is not installed: its column is left out")
@@ -159,13 +231,7 @@ def main(argv: list[str] | None = None) -> int:
             ),
             ("msmarco: irtables peak < 2x the run file", marco["irtables"].peak_mib / size, 2.0),
         ]
-    print("\nTargets:")
-    missed = 0
-    for name, value, limit in targets:
-        ok = value <= limit
-        missed += not ok
-        print(f"- {name}: {value:.2f} (limit {limit:g}) {verdict(ok)}")
-    return 1 if args.check and missed else 0
+    return report(targets, args.check)
 
 
 if __name__ == "__main__":

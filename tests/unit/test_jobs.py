@@ -129,17 +129,17 @@ def test_any_executor_can_run_the_jobs(tmp_path: Path) -> None:
     ``concurrent.futures.Executor`` runs the same jobs; a thread pool stands in for one."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from irtables.evaluator.jobs import evaluate_jobs, file_jobs
+    from irtables.evaluator.plan import Batch, evaluate_batches
     from irtables.evaluator.values import check_options
 
     qrels, runs = _write_runs(tmp_path)
-    options = check_options(MEASURES)
-    jobs = file_jobs(qrels, [(r, r.stem) for r in runs], options, workers=2)
+    batch = Batch(qrels, [(r, r.stem) for r in runs], check_options(MEASURES))
     with pytest.warns(DataWarning):
-        serial = evaluate_jobs(jobs, workers=1)
+        (serial,) = evaluate_batches([batch], jobs=1)
     with ThreadPoolExecutor(2) as pool, pytest.warns(DataWarning):
-        other = evaluate_jobs(jobs, executor=pool)
-    for a, b in zip(serial, other, strict=True):
+        (other,) = evaluate_batches([batch], executor=pool)
+    assert serial.queries == other.queries
+    for a, b in zip(serial.values, other.values, strict=True):
         assert a.system == b.system
         assert np.array_equal(a.values, b.values)
         assert np.array_equal(a.query_index, b.query_index)

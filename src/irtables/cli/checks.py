@@ -15,6 +15,7 @@ from irtables.cli.common import (
     MISSING_OPT,
     NO_CACHE_OPT,
     RESULTS_ARG,
+    SCHEDULER_OPT,
     VERBOSE_OPT,
     handle_errors,
     main,
@@ -136,6 +137,7 @@ def lint_cmd(
 @MISSING_OPT
 @click.option("--force", is_flag=True, help="Overwrite an -o file that irtables did not generate.")
 @JOBS_OPT
+@SCHEDULER_OPT
 @NO_CACHE_OPT
 @VERBOSE_OPT
 @handle_errors
@@ -153,6 +155,7 @@ def diff_cmd(
     missing: str | None,
     force: bool,
     jobs: int,
+    scheduler: str | None,
     no_cache: bool,
     verbose: bool,
 ) -> None:
@@ -184,6 +187,7 @@ def diff_cmd(
                     missing=missing,
                     jobs=jobs,
                     no_cache=no_cache,
+                    scheduler=scheduler,
                     progress=None,
                     verbose=verbose,
                 )

@@ -5,10 +5,13 @@ from __future__ import annotations
 import functools
 import os
 import re
+import signal
 import sys
+import threading
 import warnings
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -105,7 +108,8 @@ def handle_errors(func: F) -> F:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="irtables")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """irtables: paper tables, significance tests and supplements from IR results.
 
     Point it at a folder of per-query results laid out as DIR/<dataset>/<system>.<ext>
@@ -113,6 +117,27 @@ def main() -> None:
     CSV) and optionally an irtables.toml. The documentation (docs/, or make docs) describes
     the formats and every configuration key.
     """
+    ctx.with_resource(terminate_as_exit())
+
+
+@contextmanager
+def terminate_as_exit() -> Iterator[None]:
+    """While a command runs, ``SIGTERM`` ends it as ``^C`` does: an exception (exit
+    status 143) that stops the worker processes and removes temporary files on its way
+    out, instead of an end that leaves both behind. The handler before is restored after
+    (nothing is changed outside the main thread, where signals cannot be handled)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 # Not click's exists=True: a missing DIR is one `Error:` line, as every other failure.
@@ -142,8 +167,17 @@ JOBS_OPT = click.option(
     "--jobs",
     type=click.IntRange(min=0),
     default=0,
-    help="Runs evaluated at the same time, one process each (default 0: one per core; "
-    "1: in this process). The results do not depend on it.",
+    help="Processes working at the same time: runs evaluated (and the supplement's figures "
+    "drawn), one process each (default 0: as many as the work pays for, at most one per "
+    "core; 1: all in this process). The results do not depend on it.",
+)
+SCHEDULER_OPT = click.option(
+    "--scheduler",
+    envvar="IRTABLES_SCHEDULER",
+    metavar="ADDRESS",
+    help="Evaluate runs on the Dask cluster of this scheduler (tcp://host:8786; also "
+    "IRTABLES_SCHEDULER) instead of local processes; its workers read the files at the "
+    "same paths (a shared filesystem). Needs irtables[dask].",
 )
 NO_CACHE_OPT = click.option(
     "--no-cache",
@@ -172,9 +206,11 @@ def resolve_for_command(
     progress: Callable[[str, int, int], None] | None,
     verbose: bool = False,
     bounds: bool = True,
+    scheduler: str | None = None,
 ) -> Study:
-    """:func:`~irtables.study.load_study` with the command's options (``--jobs 0``: every
-    core; ``--no-cache``); prints the note on what was skipped as not results."""
+    """:func:`~irtables.study.load_study` with the command's options (``--jobs 0``: as many
+    processes as pay for themselves; ``--no-cache``; ``--scheduler``); prints the note on
+    what was skipped as not results."""
     from irtables.study import load_study
 
     study = load_study(
@@ -186,6 +222,7 @@ def resolve_for_command(
         cache=not no_cache,
         progress=progress,
         bounds=bounds,
+        scheduler=scheduler or None,
     )
     print_skipped(study.skipped, verbose=verbose)
     return study

@@ -9,6 +9,7 @@ import click
 
 from irtables.cli.common import (
     JOBS_OPT,
+    SCHEDULER_OPT,
     handle_errors,
     main,
 )
@@ -91,6 +92,7 @@ from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TREC_EVAL_VERSIONS
     "a run lacks.",
 )
 @JOBS_OPT
+@SCHEDULER_OPT
 @handle_errors
 def evaluate_cmd(
     qrels: Path,
@@ -106,23 +108,25 @@ def evaluate_cmd(
     average: str,
     trec_eval: str,
     jobs: int,
+    scheduler: str | None,
 ) -> None:
     """Evaluate TREC runs against QRELS with trec_eval's semantics (tidy TSV out).
 
     The semantics are trec_eval 9.0.8's unless --trec-eval 10 is given.
 
-    Each run is evaluated in its own process, on every core unless --jobs says
-    otherwise. A progress bar is shown on standard error when it is a terminal and the
+    Runs are evaluated in worker processes when the work pays for them (see --jobs),
+    else in this one. A progress bar is shown on standard error when it is a terminal and the
     work is long (run files over 50 MB, about a million lines, or three runs or more).
     """
     from irtables.base.arrow import skip_pandas_checks
     from irtables.evaluator.command import evaluate_files, progress_display
-    from irtables.output.writers import check_destination, write_atomic
 
     skip_pandas_checks()  # TREC runs and qrels are read and evaluated without pandas
 
-    if output is not None:
-        check_destination(output, force=force)  # before the evaluation, not after it
+    if output is not None:  # checked before the evaluation, not after it
+        from irtables.output.writers import check_destination
+
+        check_destination(output, force=force)
     with progress_display(runs) as progress:
         text = evaluate_files(
             qrels,
@@ -137,9 +141,12 @@ def evaluate_cmd(
             trec_eval=cast(Any, trec_eval),
             jobs=jobs or None,
             progress=progress,
+            scheduler=scheduler or None,
         )
     if output is None:
         click.echo(text, nl=False)
     else:
+        from irtables.output.writers import write_atomic
+
         status = write_atomic(output, text, by="evaluate", force=force)
         click.echo(f"{status:>9}  {output}", err=True)

@@ -8,7 +8,9 @@ import click
 
 from irtables.cli.common import (
     CONFIG_OPT,
+    JOBS_OPT,
     RESULTS_ARG,
+    SCHEDULER_OPT,
     VERBOSE_OPT,
     handle_errors,
     main,
@@ -38,12 +40,8 @@ SUPPLEMENT_OUT_OPT = click.option(
 )
 @click.option("--no-pdf", is_flag=True, help="Do not compile supplement.pdf.")
 @click.option("--force", is_flag=True, help="Overwrite files that irtables did not generate.")
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(min=1),
-    help="Processes that draw the figures (default: one per core; 1 draws them in-process).",
-)
+@JOBS_OPT
+@SCHEDULER_OPT
 @VERBOSE_OPT
 @handle_errors
 def supplement_cmd(
@@ -53,7 +51,8 @@ def supplement_cmd(
     template_dir: Path | None,
     no_pdf: bool,
     force: bool,
-    jobs: int | None,
+    jobs: int,
+    scheduler: str | None,
     verbose: bool,
 ) -> None:
     """Write the supplementary material: tables, tests, per-query analysis, figures,
@@ -74,7 +73,8 @@ def supplement_cmd(
             template_dirs=[template_dir] if template_dir else [],
             pdf=not no_pdf,
             progress=update,
-            workers=jobs,
+            workers=jobs or None,
+            scheduler=scheduler or None,
         )
     finally:
         finish()

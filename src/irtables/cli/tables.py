@@ -15,6 +15,7 @@ from irtables.cli.common import (
     MISSING_OPT,
     NO_CACHE_OPT,
     RESULTS_ARG,
+    SCHEDULER_OPT,
     VERBOSE_OPT,
     handle_errors,
     main,
@@ -61,6 +62,7 @@ from irtables.render import FORMATS
 )
 @click.option("--force", is_flag=True, help="Overwrite files that irtables did not generate.")
 @JOBS_OPT
+@SCHEDULER_OPT
 @NO_CACHE_OPT
 @VERBOSE_OPT
 @handle_errors
@@ -75,6 +77,7 @@ def tables(
     baselines: tuple[str, ...],
     force: bool,
     jobs: int,
+    scheduler: str | None,
     no_cache: bool,
     verbose: bool,
 ) -> None:
@@ -84,8 +87,8 @@ def tables(
     [tables.<name>] (layouts: dataset_columns, grid, sensitivity, ...) in LaTeX, Markdown
     and CSV (or the -f formats, html included), and prints what it wrote. Best values are
     bold, decided on the displayed (rounded) numbers. Datasets given as qrels + runs are
-    evaluated on every core; a run whose file, qrels and options did not change since the
-    last time comes from the cache.
+    evaluated in parallel when it pays (--jobs); a run whose file, qrels and options did
+    not change since the last time comes from the cache.
     """
     from irtables.base.preload import preload
     from irtables.study.pipeline import TABLE_MODULES, template_dirs_for, write_tables
@@ -102,6 +105,7 @@ def tables(
             no_cache=no_cache,
             progress=evaluated,
             verbose=verbose,
+            scheduler=scheduler,
         )
         rs, config, base = study.results, study.config, study.base
         if baselines:  # over [compare] and every [tables.<name>.compare]
@@ -193,6 +197,7 @@ def tables(
 @MISSING_OPT
 @click.option("--force", is_flag=True, help="Overwrite a file that irtables did not generate.")
 @JOBS_OPT
+@SCHEDULER_OPT
 @NO_CACHE_OPT
 @VERBOSE_OPT
 @handle_errors
@@ -214,6 +219,7 @@ def compare(
     missing: str | None,
     force: bool,
     jobs: int,
+    scheduler: str | None,
     no_cache: bool,
     verbose: bool,
 ) -> None:
@@ -239,6 +245,7 @@ def compare(
             no_cache=no_cache,
             progress=evaluated,
             verbose=verbose,
+            scheduler=scheduler,
         )
     finally:
         finish()

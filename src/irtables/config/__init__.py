@@ -264,6 +264,7 @@ class Config:
     tables: tuple[TableSpec, ...] = ()  # [tables.<name>] with a layout key
     # [tables.<name>.compare] over [compare]: (section name, its settings)
     table_compares: tuple[tuple[str, CompareSettings], ...] = ()
+    scheduler: str | None = None  # [compute] scheduler: a Dask scheduler's address
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -395,7 +396,9 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
     irtables.errors.ConfigError: <config>: output.decimals: expected an integer, got 'two'
     """
     r = TomlReader(source)
-    r.only(data, "", {"datasets", "systems", "compare", "output", "tables"})
+    r.only(data, "", {"datasets", "systems", "compare", "output", "tables", "compute"})
+    compute = r.table(data, "compute")
+    r.only(compute, "compute", {"scheduler"})
     tables = r.table(data, "tables")
     table_compares = _table_compares(r, tables, r.table(data, "compare"))
     tables = _without_compare(tables)
@@ -420,6 +423,7 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
         ablation=_ablation(r, tables.get("ablation")),
         tables=specs,
         table_compares=table_compares,
+        scheduler=r.opt_str(compute, "compute", "scheduler") or None,
         raw=dict(data),
     )
 

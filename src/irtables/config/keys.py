@@ -21,6 +21,7 @@ _SECTIONS: dict[str, Any] = {
     "systems[]": {"systems": [{PROBE: 1}]},
     "compare": {"compare": {PROBE: 1}},
     "output": {"output": {PROBE: 1}},
+    "compute": {"compute": {PROBE: 1}},
     "tables.main": {"tables": {"main": {PROBE: 1}}},
     "tables.k_breakdown": {"tables": {"k_breakdown": {PROBE: 1}}},
     "tables.ablation": {"tables": {"ablation": {PROBE: 1}}},
@@ -52,6 +53,11 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "compare": "The significance tests behind the markers of every table.",
         "output": "Where tables are written and how numbers look.",
         "tables": "Table 1, Table S1, the ablation and any number of configured tables.",
+        "compute": "Where runs given as qrels + runs are evaluated (default: this machine).",
+    },
+    "compute": {
+        "scheduler": "The address of a Dask scheduler (tcp://host:8786) whose workers evaluate "
+        "the runs (irtables[dask]; `--scheduler` and `IRTABLES_SCHEDULER` override it).",
     },
     "datasets[]": {
         "id": "The dataset as the data names it: its folder name, or the `dataset` column.",
@@ -96,6 +102,8 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
     },
     "output": {
         "dir": "Output folder, relative to the results folder (`-o` overrides).",
+        "pvalue_floor": "p-values below it print as `< floor` in the supplement's significance "
+        "table, as journals print them (0 prints them all).",
         "formats": "Formats written: latex, markdown, csv, html.",
         "decimals": "Digits after the decimal point (0 to 8).",
         "leading_zero": "false prints .512 instead of 0.512.",

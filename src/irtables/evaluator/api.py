@@ -8,14 +8,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from irtables.evaluator.jobs import (
-    check_run_names,
-    evaluate_jobs,
-    file_jobs,
-    in_pool,
-    qrels_queries,
-)
+from irtables.evaluator.jobs import check_run_names
 from irtables.evaluator.output import MEAN_QUERY
+from irtables.evaluator.plan import Batch, evaluate_batches
 from irtables.evaluator.values import (
     SUPPORTED_FAMILIES,
     Average,
@@ -49,6 +44,7 @@ def evaluate(
     trec_eval: TrecEvalVersion = DEFAULT_TREC_EVAL,
     jobs: int | None = 1,
     progress: Progress | None = None,
+    scheduler: str | None = None,
 ) -> ResultSet:
     """Evaluate runs against qrels with trec_eval's semantics (9.0.8 unless asked).
 
@@ -93,9 +89,13 @@ def evaluate(
         and 9.0.8's interpolated-precision cutoffs; ``"10"``: trec_eval 10's doubles and
         cutoffs. See :mod:`irtables.evaluator.versions`.
     jobs
-        Processes evaluating runs at the same time (None: one per core); each run is
-        one unit of work (see :mod:`irtables.evaluator.jobs`). The result does not
-        depend on it.
+        Processes evaluating runs at the same time (None: as many as the work pays
+        for, see :func:`~irtables.base.executor.pool_size`); each run is one unit of
+        work (see :mod:`irtables.evaluator.plan`). The result does not depend on it.
+    scheduler
+        The address of a Dask scheduler (``tcp://host:8786``): the runs are evaluated
+        on its cluster, whose workers read files at the same paths
+        (:mod:`irtables.base.cluster`; needs ``irtables[dask]``).
     progress
         Called as ``progress(stage, done, total)``: ``("evaluate", runs done, runs)``
         after each run and, with one job, ``("read <run>", bytes, bytes)`` while a run
@@ -124,16 +124,10 @@ def evaluate(
         trec_eval=trec_eval,
     )
     items = [runs] if isinstance(runs, Run | pd.DataFrame | str | Path) else list(runs)
-    source: Path | Qrels
-    if isinstance(qrels, str | Path):  # a file: indexed here, or by each worker of a pool
-        source = Path(qrels)
-        queries = qrels_queries(source, index=not in_pool(jobs, len(items)))  # errors first
-    else:
-        source = _as_qrels(qrels)  # parsed once: errors in the qrels come first
-        queries = source.queries
-    todo = file_jobs(source, _run_sources(items), options, workers=jobs)
-    values = evaluate_jobs(todo, workers=jobs, progress=progress)
-    result = to_results(values, queries, dataset=dataset)
+    source = Path(qrels) if isinstance(qrels, str | Path) else _as_qrels(qrels)
+    batch = Batch(source, _run_sources(items), options)
+    (done,) = evaluate_batches([batch], jobs=jobs, progress=progress, scheduler=scheduler)
+    result = to_results(done.values, done.queries, dataset=dataset)
     return result if per_query or average == "micro" else means(result)
 
 

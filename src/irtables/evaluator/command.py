@@ -16,14 +16,9 @@ from typing import Literal
 import click
 
 from irtables.errors import DataWarning, InputError
-from irtables.evaluator.jobs import (
-    check_run_names,
-    evaluate_jobs,
-    file_jobs,
-    in_pool,
-    qrels_queries,
-)
+from irtables.evaluator.jobs import check_run_names
 from irtables.evaluator.output import format_trec_eval, format_tsv
+from irtables.evaluator.plan import LONG_INPUT_BYTES, Batch, evaluate_batches
 from irtables.evaluator.values import Average, RunValues, check_options
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion
 from irtables.loaders.source import without_compression
@@ -48,11 +43,13 @@ def evaluate_files(
     trec_eval: TrecEvalVersion = DEFAULT_TREC_EVAL,
     jobs: int | None = 1,
     progress: Callable[[str, int, int], None] | None = None,
+    scheduler: str | None = None,
 ) -> str:
     """Evaluate run files against a qrels file and format the result.
 
     The qrels are read and indexed once; each run is one job (``jobs`` processes at a
-    time, None: every core), read by the job, so that one run per worker is in memory.
+    time, None: as many as pay for themselves), read by the job, so that one run per
+    worker is in memory (see :mod:`irtables.evaluator.plan`).
     ``fmt="tsv"`` gives the tidy table ``system query metric value`` (query ``all``
     holds the mean unless ``per_query``); ``fmt="trec_eval"`` gives trec_eval's layout
     (``-q`` when ``per_query``), whose ``all`` line sums the counts; the TSV without
@@ -61,7 +58,8 @@ def evaluate_files(
     queries (tsv only). ``trec_eval`` chooses the semantics (``"9.0.8"`` or ``"10"``),
     also of the trec_eval layout: ``runid`` is the tag of the run's last line, and with
     ``complete`` only 10 prints per-query lines for judged queries a run lacks.
-    ``progress`` is passed to :func:`~irtables.evaluator.jobs.evaluate_jobs`.
+    ``progress`` and ``scheduler`` (a Dask cluster's) are passed to
+    :func:`~irtables.evaluator.plan.evaluate_batches`.
     """
     if average == "micro" and (per_query or fmt != "tsv"):
         raise InputError("--average micro gives one value per run: use it without -q, in tsv")
@@ -74,19 +72,14 @@ def evaluate_files(
         per_query=average == "macro",
         trec_eval=trec_eval,
     )
-    pooled = in_pool(jobs, len(run_paths))
     names = [system_name(p) for p in run_paths]
     if len(set(names)) != len(names):  # bm25.dl19 and bm25.dl20: keep the suffixes
         names = [without_compression(p.name) for p in run_paths]
     check_run_names(names, paths=run_paths)
     runs: list[tuple[Path | Run, str]] = list(zip(run_paths, names, strict=True))
-    at_once = not pooled and progress is None and _small(run_paths[0] if run_paths else None)
-    with _first_run_read(runs, at_once=at_once) as first:
-        queries = qrels_queries(qrels_path, index=not pooled)  # its errors first
-        if first is not None:
-            runs[0] = (first(), names[0])
-    todo = file_jobs(qrels_path, runs, options, workers=jobs)
-    values = evaluate_jobs(todo, workers=jobs, progress=progress)
+    batch = Batch(qrels_path, runs, options)
+    (done,) = evaluate_batches([batch], jobs=jobs, progress=progress, scheduler=scheduler)
+    values, queries = done.values, done.queries
     if fmt == "tsv":
         return format_tsv(values, queries, per_query=per_query or average == "micro")
     if complete:
@@ -99,35 +92,6 @@ def evaluate_files(
         per_query_missing=trec_eval == "10",
         relevance=relevance,
     )
-
-
-def _small(path: Path | None) -> bool:
-    """Whether a run file is small enough to be read beside the qrels (a large one takes
-    far longer than the qrels: reading it alone keeps its memory in one place)."""
-    try:
-        return path is not None and path.stat().st_size <= LONG_INPUT_BYTES
-    except OSError:
-        return False
-
-
-@contextmanager
-def _first_run_read(
-    runs: Sequence[tuple[Path | Run, str]], *, at_once: bool
-) -> Iterator[Callable[[], Run] | None]:
-    """With ``at_once``, the first run file is read in a thread while the qrels are read
-    and indexed (both parsers release the GIL); the callable gives the run (or raises its
-    error, after the qrels' own)."""
-    path, name = runs[0] if runs else (None, "")
-    if not at_once or not isinstance(path, Path):
-        yield None
-        return
-    from concurrent.futures import ThreadPoolExecutor
-
-    from irtables.loaders.trec_run import read_run
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        future = pool.submit(read_run, path, name=name)
-        yield future.result
 
 
 def _warn_num_rel_quirk(values: Sequence[RunValues], relevance: int) -> None:
@@ -147,7 +111,6 @@ def _warn_num_rel_quirk(values: Sequence[RunValues], relevance: int) -> None:
         )
 
 
-LONG_INPUT_BYTES = 50 * 2**20  # about a million TREC run lines
 LONG_INPUT_RUNS = 3
 
 

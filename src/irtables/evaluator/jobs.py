@@ -6,6 +6,7 @@ function that does the work. A worker reads and indexes a qrels file once and ke
 for the next runs against the same file (keyed by path, size and modification time).
 :func:`evaluate_jobs` runs the jobs on an executor from :func:`irtables.base.executor.make_executor`
 and returns the results in job order, so outputs are the same for any number of workers.
+The jobs are made by :mod:`irtables.evaluator.plan`.
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from irtables.base.arrow import skip_pandas_checks
-from irtables.base.executor import SerialExecutor, make_executor, run_all, worker_count
+from irtables.base.executor import SerialExecutor, make_executor, run_all
 from irtables.errors import DataWarning, InputError
 from irtables.evaluator.trec import JudgementIndex, index_qrels
 from irtables.evaluator.values import Options, RunValues, measure_run
-from irtables.model.runs import Qrels, Run
+from irtables.model.runs import Run
 
 Progress = Callable[[str, int, int], None]
 #: Modules a worker process imports once, before its first job.
@@ -40,6 +41,14 @@ class RunJob:
     run: Path | Run
     name: str
     options: Options
+
+
+def run_job_arrow(job: RunJob) -> bytes:
+    """Do one job on a cluster's worker: its values as an Arrow IPC stream
+    (:mod:`irtables.evaluator.transport`)."""
+    from irtables.evaluator.transport import to_ipc
+
+    return to_ipc(run_job(job))
 
 
 def run_job(job: RunJob, progress: Progress | None = None) -> RunValues:
@@ -74,12 +83,6 @@ def qrels_index(path: Path) -> JudgementIndex:
     return _INDEXES[key]
 
 
-def in_pool(workers: int | None, jobs: int) -> bool:
-    """Whether ``jobs`` jobs run in a pool of ``workers`` processes, each worker indexing
-    the qrels it is sent by path; else they run here, sharing qrels indexed once."""
-    return worker_count(workers, jobs) > 1
-
-
 def check_run_names(
     names: Sequence[str], context: str = "", *, paths: Sequence[object] = ()
 ) -> None:
@@ -112,13 +115,15 @@ def evaluate_jobs(
     progress: Progress | None = None,
     warn: bool = True,
     executor: Executor | None = None,
+    arrow: bool = False,
 ) -> list[RunValues]:
     """Run every job (``workers``: processes, None for every core), results in job order.
 
     Each job's notes are emitted as :class:`~irtables.errors.DataWarning`, in job order
     (unless ``warn`` is false: the caller emits them). ``executor`` runs the jobs on any
     :class:`concurrent.futures.Executor` instead (a cluster's, such as Dask's
-    ``Client.get_executor()``; its workers must see the files at the same paths).
+    ``Client.get_executor()``; its workers must see the files at the same paths); with
+    ``arrow``, its results come back as Arrow IPC streams instead of pickled arrays.
     ``progress("evaluate", done, total)`` follows the jobs; with one worker, the bytes of
     each run file read are reported too (``("read <run>", bytes, total)``).
     """
@@ -129,6 +134,11 @@ def evaluate_jobs(
             progress("evaluate", finished, total)
 
     if executor is not None:
+        if arrow:
+            from irtables.evaluator.transport import from_ipc
+
+            sent = run_all(executor, run_job_arrow, list(jobs), done=done)
+            return _emitted([from_ipc(data) for data in sent], warn)
         results = run_all(executor, run_job, list(jobs), done=done)
         return _emitted(results, warn)
     with make_executor(workers, total, preload=PRELOAD, initializer=skip_pandas_checks) as pool:
@@ -153,25 +163,3 @@ def emit_notes(results: Sequence[RunValues], *, stacklevel: int = 2) -> None:
     order (a note about the qrels comes with every run, and is given once)."""
     for note in dict.fromkeys(note for values in results for note in values.notes):
         warnings.warn(note, DataWarning, stacklevel=stacklevel + 1)
-
-
-def file_jobs(
-    qrels: Path | Qrels | JudgementIndex,
-    runs: Sequence[tuple[Path | Run, str]],
-    options: Options,
-    *,
-    workers: int | None = 1,
-) -> list[RunJob]:
-    """Jobs for ``runs`` (``(file or run, name)``) against one qrels.
-
-    With one worker (or one run), the qrels are indexed here once and shared; with a
-    pool, a qrels file is named by path and each worker indexes it once.
-    """
-    source: Path | JudgementIndex
-    if isinstance(qrels, JudgementIndex):
-        source = qrels
-    elif isinstance(qrels, Qrels):
-        source = index_qrels(qrels)
-    else:
-        source = qrels if in_pool(workers, len(runs)) else qrels_index(qrels)
-    return [RunJob(source, run, name, options) for run, name in runs]

@@ -135,6 +135,7 @@ def load_study(
     cache: bool = True,
     progress: Callable[[str, int, int], None] | None = None,
     bounds: bool = True,
+    scheduler: str | None = None,
 ) -> Study:
     """Read a study: a results folder (with its ``irtables.toml``) or a configuration file.
 
@@ -150,7 +151,8 @@ def load_study(
     missing
         ``output.missing`` over the configured one: error, intersect or zero.
     jobs
-        Processes that evaluate runs given as qrels + runs (None: one per core).
+        Processes that evaluate runs given as qrels + runs (None: as many as the work
+        pays for).
     cache
         Read and write the evaluated values in the study's cache (``.irtables-cache``).
     progress
@@ -158,6 +160,9 @@ def load_study(
     bounds
         Refuse values outside a measure's range (P@10 = 1.2); false keeps them, for
         :meth:`Study.lint` to report.
+    scheduler
+        Evaluate on the Dask cluster of this scheduler address (else ``[compute]
+        scheduler`` of the configuration, if any; :mod:`irtables.base.cluster`).
 
     Examples
     --------
@@ -173,7 +178,9 @@ def load_study(
     from irtables.model import ResultSet
     from irtables.study.runsets import configured_inputs, evaluate_datasets
 
-    evaluated = evaluate_datasets(cfg, base, progress=progress, jobs=jobs, cache=cache)
+    evaluated = evaluate_datasets(
+        cfg, base, progress=progress, jobs=jobs, cache=cache, scheduler=scheduler or cfg.scheduler
+    )
     if evaluated is None:
         files = read_files(root, input_format=input_format, bounds=bounds)
         check_ids(cfg, files.results)

@@ -38,6 +38,7 @@ def resolve_study(
     jobs: int | None = 1,
     cache: bool = True,
     progress: Callable[[str, int, int], None] | None = None,
+    scheduler: str | None = None,
 ) -> tuple[ResultSet, Config, Path]:
     """(results, config, base dir) of :func:`~irtables.study.load.load_study`."""
     study = load_study(
@@ -48,6 +49,7 @@ def resolve_study(
         jobs=jobs,
         cache=cache,
         progress=progress,
+        scheduler=scheduler,
     )
     return study.results, study.config, study.base
 

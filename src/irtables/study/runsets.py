@@ -9,10 +9,9 @@ can state it; nDCG, whose gain is the grade itself, does not.
 from __future__ import annotations
 
 import glob
-from collections.abc import Callable, Iterable
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from irtables.config import Config, DatasetSpec
 from irtables.errors import InputError, UnknownNameError
@@ -20,8 +19,9 @@ from irtables.measures import FAMILIES, Measure, at_threshold, parse_measure
 from irtables.model import ResultSet
 
 if TYPE_CHECKING:
-    from irtables.evaluator.trec import JudgementIndex
-    from irtables.evaluator.values import Options
+    from irtables.cache import Cache, Request
+    from irtables.evaluator.plan import Batch
+    from irtables.evaluator.values import Options, RunValues
 
 Progress = Callable[[str, int, int], None]
 
@@ -33,95 +33,39 @@ def evaluate_datasets(
     progress: Progress | None = None,
     jobs: int | None = 1,
     cache: bool = True,
+    scheduler: str | None = None,
 ) -> ResultSet | None:
     """Evaluate every dataset of ``config`` that names qrels and runs (None if none does).
 
-    Every (run, qrels) pair of every dataset is one job; ``jobs`` processes run them
-    (None: one per core). With ``cache``, the values of a pair whose qrels, run, options
-    and evaluation semantics are unchanged come from the study's cache folder
-    (:mod:`irtables.cache`) and only the other pairs are evaluated (then stored); an
-    entry that does not check out is evaluated again, with a warning.
+    Every (run, qrels) pair of every dataset is one job of one evaluation plan
+    (:mod:`irtables.evaluator.plan`); ``jobs`` processes run them (None: as many as the
+    work pays for), or the Dask cluster of ``scheduler``. With ``cache``, the values of
+    a pair whose qrels, run, options and evaluation semantics are unchanged come from the
+    study's cache folder (:mod:`irtables.cache`) and only the other pairs are evaluated
+    (then stored); an entry that does not check out is evaluated again, with a warning.
     ``progress("evaluate", done, total)`` counts the pairs evaluated.
     """
     specs = [spec for spec in config.datasets if spec.evaluated]
     if not specs:
         return None
-    from irtables.cache import Cache, Request, beyond, content_hashes, rows_bound, warn_damaged
     from irtables.evaluator.api import to_results
-    from irtables.evaluator.jobs import (
-        RunJob,
-        check_run_names,
-        emit_notes,
-        evaluate_jobs,
-        in_pool,
-        qrels_index,
-        qrels_queries,
-    )
-    from irtables.evaluator.values import RunValues
+    from irtables.evaluator.jobs import check_run_names
+    from irtables.evaluator.plan import Batch, evaluate_batches
     from irtables.loaders.trec_run import system_name
 
-    qrels_files = [_path(base, s.qrels or "", s.id, "qrels") for s in specs]
-    run_files = [run_paths(s, base) for s in specs]
-    store = Cache.of_study(base) if cache else None
-    hashes: dict[Path, str] = {}
-    if store is not None:
-        hashes = content_hashes(qrels_files + [p for paths in run_files for p in paths])
-    found: list[list[RunValues | None]] = []
-    dataset_options: list[Options] = []
-    todo: list[tuple[int, int, Request | None, RunJob]] = []  # (dataset, run, request, job)
-    for d, (spec, qrels, paths) in enumerate(zip(specs, qrels_files, run_files, strict=True)):
-        options = evaluation_options(spec, config)
-        dataset_options.append(options)
+    batches = []
+    for spec in specs:
+        paths = run_paths(spec, base)
         runs = [(path, system_name(path)) for path in paths]
         check_run_names([name for _, name in runs], context=f"datasets {spec.id}: ", paths=paths)
-        found.append([None] * len(runs))
-        rows = rows_bound(qrels) if store is not None else 0
-        for r, (path, name) in enumerate(runs):
-            request = None
-            if store is not None:
-                request = store.request(
-                    qrels=hashes[qrels], run=hashes[path], name=name, options=options, max_rows=rows
-                )
-                found[d][r] = store.get(request)
-                if found[d][r] is not None:
-                    continue
-            todo.append((d, r, request, RunJob(qrels, path, name, options)))
-    # Each qrels is read now, so that its errors come first. Jobs run here share one index
-    # per file, built only for datasets with a job; a pool's workers index what they get.
-    here = not in_pool(jobs, len(todo))
-    evaluated = {d for d, *_ in todo}
-    indexes: dict[Path, JudgementIndex] = {}
-    queries = []
-    for d, qrels in enumerate(qrels_files):
-        if here and d in evaluated:
-            indexes[qrels] = qrels_index(qrels)
-            queries.append(indexes[qrels].queries)
-        else:
-            queries.append(qrels_queries(qrels, index=False))
-    todo = [
-        (d, r, k, replace(job, qrels=indexes[qrels_files[d]]) if here else job)
-        for d, r, k, job in todo
+        qrels = _path(base, spec.qrels or "", spec.id, "qrels")
+        batches.append(Batch(qrels, runs, evaluation_options(spec, config)))
+    store = _CacheStore.open(base, batches) if cache else None
+    done = evaluate_batches(batches, jobs=jobs, progress=progress, store=store, scheduler=scheduler)
+    parts = [
+        to_results(e.values, e.queries, dataset=spec.id)
+        for spec, e in zip(specs, done, strict=True)
     ]
-    for d, slots in enumerate(found):  # an entry naming a query the qrels lack is damaged
-        for r, cached in enumerate(slots):
-            if store is None or cached is None or not beyond(cached, len(queries[d])):
-                continue
-            path, name, options = run_files[d][r], cached.system, dataset_options[d]
-            request = store.request(
-                qrels=hashes[qrels_files[d]], run=hashes[path], name=name, options=options
-            )
-            warn_damaged(store.path(request), "a query the qrels do not have")
-            todo.append((d, r, request, RunJob(qrels_files[d], path, name, options)))
-    computed = evaluate_jobs([job for *_, job in todo], workers=jobs, progress=progress, warn=False)
-    for (d, r, request, _), fresh in zip(todo, computed, strict=True):
-        found[d][r] = fresh
-        if store is not None and request is not None:
-            store.put(request, fresh)
-    parts = []
-    for spec, judged, slots in zip(specs, queries, found, strict=True):
-        done = [v for v in slots if v is not None]
-        emit_notes(done, stacklevel=2)
-        parts.append(to_results(done, judged, dataset=spec.id))
     return ResultSet.concat(parts)
 
 
@@ -136,6 +80,70 @@ def evaluation_options(spec: DatasetSpec, config: Config) -> Options:
         missing_queries="zero" if spec.complete else "ignore",
         trec_eval=spec.trec_eval,
     )
+
+
+class _CacheStore:
+    """The study's cache (:mod:`irtables.cache`) as the plan's store: an entry per
+    (qrels, run, name, options) by content, checked against that request when read."""
+
+    def __init__(self, store: Cache, batches: Sequence[Batch], hashes: dict[Path, str]):
+        from irtables.cache import rows_bound
+
+        self._store = store
+        self._batches = batches
+        self._requests: list[list[Request]] = []
+        for batch in batches:
+            qrels = cast(Path, batch.qrels)
+            rows = rows_bound(qrels)
+            self._requests.append(
+                [
+                    store.request(
+                        qrels=hashes[qrels],
+                        run=hashes[cast(Path, run)],
+                        name=name,
+                        options=batch.options,
+                        max_rows=rows,
+                    )
+                    for run, name in batch.runs
+                ]
+            )
+        self._judged: dict[int, int] = {}
+
+    @classmethod
+    def open(cls, base: Path, batches: Sequence[Batch]) -> _CacheStore | None:
+        """The store of the cache in ``base`` (None when it cannot be used)."""
+        from irtables.cache import Cache, content_hashes
+
+        store = Cache.of_study(base)
+        if store is None:
+            return None
+        files = [cast(Path, b.qrels) for b in batches]
+        files += [cast(Path, run) for b in batches for run, _ in b.runs]
+        return cls(store, batches, content_hashes(files))
+
+    def get(self, batch: int, run: int) -> RunValues | None:
+        """The cached values of a run, if its entry checks out (an entry naming a query
+        that the qrels lack is damaged: evaluated again, with a warning)."""
+        from irtables.cache import beyond, warn_damaged
+
+        request = self._requests[batch][run]
+        cached = self._store.get(request)
+        if cached is not None and beyond(cached, self._queries(batch)):
+            warn_damaged(self._store.path(request), "a query the qrels do not have")
+            return None
+        return cached
+
+    def put(self, batch: int, run: int, values: RunValues) -> None:
+        """Cache the values of a run just evaluated."""
+        self._store.put(self._requests[batch][run], values)
+
+    def _queries(self, batch: int) -> int:
+        if batch not in self._judged:
+            from irtables.evaluator.jobs import qrels_queries
+
+            qrels = cast(Path, self._batches[batch].qrels)
+            self._judged[batch] = len(qrels_queries(qrels, index=False))
+        return self._judged[batch]
 
 
 def configured_inputs(config: Config, base: Path) -> list[Path]:

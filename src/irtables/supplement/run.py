@@ -47,14 +47,17 @@ def make_supplement(
     pdf: bool = True,
     progress: Progress | None = None,
     workers: int | None = 1,
+    scheduler: str | None = None,
 ) -> SupplementRun:
     """Build the supplement of a study and write it into ``outdir`` with its manifest.
 
     ``outdir`` defaults to ``supplement/`` beside the configuration (or in the results
     folder). Files whose content is unchanged are not rewritten; files that irtables did
     not generate are not overwritten unless ``force``. The PDF is compiled when ``pdf``
-    and pdflatex is available; otherwise a note says why it is missing. The figures are
-    drawn in ``workers`` processes (``None``: one per core); a script that asks for more
+    and pdflatex is available; otherwise a note says why it is missing. Runs given as
+    qrels + runs are evaluated, and the figures drawn, in ``workers`` processes
+    (``None``: as many as the work pays for, at most one per core), or the runs on the
+    Dask cluster of ``scheduler`` (:mod:`irtables.base.cluster`); a script that asks for more
     than one must guard its entry point with ``if __name__ == "__main__":``, as for any
     :mod:`multiprocessing` code.
     """
@@ -64,11 +67,17 @@ def make_supplement(
         if progress is not None and stage == "evaluate":
             progress("runs evaluated", done, total)
 
-    study = load_study(results_path, config=config_path, jobs=None, progress=evaluated)
+    study = load_study(
+        results_path,
+        config=config_path,
+        jobs=workers,
+        progress=evaluated,
+        scheduler=scheduler,
+    )
     results, config, base = study.results, study.config, study.base
     target = Path(outdir) if outdir is not None else default_outdir(base)
     dirs = template_dirs_for(config, base, template_dirs)
-    pr = _pr_results(config, base, progress)
+    pr = _pr_results(config, base, progress, workers, scheduler)
     built = build_supplement(
         results, config, pr_results=pr, template_dirs=dirs, progress=progress, workers=workers
     )
@@ -92,9 +101,15 @@ def make_supplement(
     return SupplementRun(target, tuple(written), tuple(notes), study.skipped)
 
 
-def _pr_results(config: Config, base: Path, progress: Progress | None) -> ResultSet | None:
+def _pr_results(
+    config: Config,
+    base: Path,
+    progress: Progress | None,
+    workers: int | None,
+    scheduler: str | None,
+) -> ResultSet | None:
     """Interpolated precision at the 11 recall levels, for datasets given as qrels + runs:
-    evaluated as :func:`~irtables.study.load_study` evaluates them (every core, the cache)."""
+    evaluated as :func:`~irtables.study.load_study` evaluates them (``workers``, the cache)."""
     from irtables.study.runsets import evaluate_datasets
 
     def evaluated(stage: str, done: int, total: int) -> None:
@@ -105,7 +120,11 @@ def _pr_results(config: Config, base: Path, progress: Progress | None) -> Result
         replace(d, measures=PR_MEASURES) if d.evaluated else d for d in config.datasets
     )
     return evaluate_datasets(
-        replace(config, datasets=datasets), base, progress=evaluated, jobs=None
+        replace(config, datasets=datasets),
+        base,
+        progress=evaluated,
+        jobs=workers,
+        scheduler=scheduler or config.scheduler,
     )
 
 

@@ -1,0 +1,56 @@
+"""Work on a Dask cluster: ``--scheduler tcp://host:8786`` (or ``IRTABLES_SCHEDULER``).
+
+The jobs that a local pool would run (:mod:`irtables.base.executor`) go to the cluster's
+workers through ``distributed.Client.get_executor()``, a
+:class:`concurrent.futures.Executor` like the pool; Dask retries a job whose worker died.
+Jobs name their files by path: the workers must see them at the same paths (a shared
+filesystem), and a worker that cannot read one fails with the same one-line error as
+here. Dask (the ``irtables[dask]`` extra) is imported only when a scheduler is given.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from concurrent.futures import Executor
+from contextlib import contextmanager
+
+from irtables.errors import InputError
+
+#: The environment variable naming the scheduler when no option does.
+SCHEDULER_ENV = "IRTABLES_SCHEDULER"
+#: Seconds to wait for the scheduler before giving up.
+CONNECT_TIMEOUT = 10.0
+
+
+def scheduler_address(option: str | None) -> str | None:
+    """The scheduler to use: ``option``, else ``$IRTABLES_SCHEDULER``, else None (the
+    local pool); an empty value means none."""
+    address = option if option is not None else os.environ.get(SCHEDULER_ENV)
+    return address or None
+
+
+@contextmanager
+def cluster_executor(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Iterator[Executor]:
+    """An executor whose jobs run on the Dask cluster of the scheduler at ``address``.
+
+    Raises :class:`~irtables.errors.InputError` when Dask is not installed or the
+    scheduler does not answer within ``timeout`` seconds.
+    """
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InputError(
+            f"--scheduler {address}: Dask is not installed (pip install 'irtables[dask]')"
+        ) from None
+    try:
+        client = Client(address, timeout=f"{timeout}s", set_as_default=False)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as e:
+        raise InputError(
+            f"cannot reach the Dask scheduler at {address} within {timeout:g} s "
+            f"({type(e).__name__}: {' '.join(str(e).split()) or 'no answer'})"
+        ) from None
+    try:
+        yield client.get_executor(pure=False)  # type: ignore[no-untyped-call]
+    finally:
+        client.close()  # type: ignore[no-untyped-call]
