@@ -24,7 +24,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::irtables.errors.DataWarning")
 MEASURES = [
     "AP", "AP@100", "P@5", "P@30", "R@100", "R@1000", "Success@10", "RR", "RR@10",
     "Rprec", "Bpref", "nDCG", "nDCG@10", "nDCG_exp@20", "ERR@20", "RBP", "RBP(p=0.5)",
-    "IPrec@0.3", "11pt", "Judged@10", "NumRet", "NumRel", "NumRelRet",
+    "IPrec@0.3", "11pt", "Judged@10", "NumRet", "NumRel", "NumRelRet", "nDCG(rel=2)@10",
 ]  # fmt: skip
 
 
@@ -51,11 +51,9 @@ def _digest() -> str:
                     )
                     frame = results.frame.sort_values(["system", "query", "metric"])
                     digest.update(f"{qrels.name} {version} {relevance} {missing}\n".encode())
-                    for row in frame.itertuples(index=False):
+                    for row in frame.itertuples(index=False):  # one run: values, not names
                         value = float(row.value).hex()
-                        digest.update(
-                            f"{row.system}\t{row.query}\t{row.metric}\t{value}\n".encode()
-                        )
+                        digest.update(f"{row.query}\t{row.metric}\t{value}\n".encode())
     return digest.hexdigest()
 
 
