@@ -148,7 +148,7 @@ def test_bootstrap_shift_p_value_and_percentile_interval() -> None:
     assert r.ci_bootstrap.low == pytest.approx(r.ci.low, abs=0.03)
     assert r.ci_bootstrap.high == pytest.approx(r.ci.high, abs=0.03)
     assert r.pvalue == pytest.approx(t.pvalue, abs=0.02)
-    assert r.method == "paired bootstrap (2000 resamples, seed 3), shift method"
+    assert r.method == "studentized paired bootstrap (2000 resamples, seed 3)"
     assert bootstrap(a, b, n_resamples=2000, rng=3) == r
 
 

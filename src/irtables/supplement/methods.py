@@ -27,7 +27,7 @@ from irtables.supplement.bibliography import (
     Reference,
     cited,
 )
-from irtables.tables.significance import CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
+from irtables.tables.significance import CORRECTION_NAMES, TEST_NAMES, family_phrase
 
 if TYPE_CHECKING:
     from irtables.supplement.across import AcrossSummary
@@ -284,7 +284,7 @@ def _test_entry(c: Comparisons, resamples: int) -> TestEntry:
         alpha=c.alpha,
         correction=c.correction,
         correction_name=CORRECTION_NAMES[c.correction],
-        family=FAMILY_NAMES.get(c.family, "per family"),
+        family=family_phrase(c),
         comparisons=len(c),
         methods=methods,
         intervals=intervals,

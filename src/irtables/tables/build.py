@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from irtables.config import Config
 from irtables.errors import DroppedMetricWarning
 from irtables.model import ResultSet
-from irtables.stats import Comparisons
+from irtables.stats import Comparisons, PairedTestResult
 from irtables.tables.configured import build_configured
 from irtables.tables.intervals import interval_note
 from irtables.tables.layouts import (
@@ -27,6 +27,7 @@ from irtables.tables.model import Cell, Row, RowGroup, TableModel
 from irtables.tables.significance import (
     Significance,
     legend,
+    letters_sentence,
     markers_for,
     run_comparisons,
     with_letters,
@@ -40,10 +41,16 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True)
 class TableSet:
-    """The tables of a study and the comparisons behind their markers (None: no tests)."""
+    """The tables of a study and the comparisons behind their markers (None: no tests).
+
+    ``comparisons`` holds every comparison once (as the first table that shows it was
+    tested); ``by_table`` the comparisons behind each table's markers.
+    """
 
     tables: tuple[TableModel, ...]
     comparisons: Comparisons | None
+    #: Each marked table's own comparisons (its families), by table name.
+    by_table: Mapping[str, Comparisons] = field(default_factory=dict)
 
 
 def build_all(
@@ -68,19 +75,15 @@ def build_all(
     main = _main_tables(results, config, means, None)
     ablation = build_ablation(results, config, means=means) if config.ablation else None
     found: list[Significance] = []
+    by_table: dict[str, Comparisons] = {}
     if config.compare.enabled and any(len(s) > 1 for s in means.systems.values()):
-        sig = _significance(results, config, means, main, progress)
-        found.append(sig)
-        main = _main_tables(results, config, means, markers_for(sig))
-        names = [config.system_name(b) for b in sig.baselines]
-        main = [
-            _with_legend(t, legend(sig, names, datasets=t.datasets, config=config))
-            if _tested(t, sig)
-            else t
-            for t in main
-        ]
-        if sig.uses_letters:
-            main = [with_letters(t, sig) if _tested(t, sig) else t for t in main]
+        main = list(main)
+        for members, sig in _significances(results, config, means, main, progress):
+            found.append(sig)
+            rebuilt = _main_tables(results, config, means, markers_for(sig))
+            for i in members:
+                main[i] = _marked(rebuilt[i], sig, config)
+                by_table[main[i].name] = sig.comparisons
     if ablation is not None and config.compare.markers:
         sigs = _ablation_significance(results, config, means, ablation)
         found.extend(sigs)
@@ -98,7 +101,7 @@ def build_all(
         for g in t.groups:
             where = f"{t.title}" + (f" ({g.label})" if g.label else "")
             config.check_distinct_names([(r.key, r.label) for r in g.rows], where)
-    return TableSet(tuple(pad_markers(t) for t in tables), _merged(found))
+    return TableSet(tuple(pad_markers(t) for t in tables), _merged(found), by_table)
 
 
 def _warn_dropped(means: Means, config: Config) -> None:
@@ -136,23 +139,81 @@ def _k_datasets(config: Config, means: Means) -> list[str]:
     ]
 
 
-def _significance(
+def shown_systems(table: TableModel, means: Means, config: Config) -> dict[str, tuple[str, ...]]:
+    """The systems ``table`` compares on each of its datasets, in display order.
+
+    Those it shows as rows or columns, with their baselines (a marker compares with the
+    baseline whether it is shown or not); a table whose rows and columns are not systems
+    (a sensitivity grid: parameter values) compares every system of its datasets.
+    """
+    keys = {r.key for g in table.groups for r in g.rows} | {c.key for c in table.columns}
+    everything = {d: means.systems.get(d, ()) for d in table.datasets}
+    if not any(s in keys for found in everything.values() for s in found):
+        return everything
+    s = config.compare
+    out = {}
+    for d, found in everything.items():
+        wanted = keys if s.all_pairs else keys | set(s.baselines_of(d))
+        out[d] = tuple(x for x in found if x in wanted)
+    return out
+
+
+def _significances(
     results: ResultSet,
     config: Config,
     means: Means,
     tables: Sequence[TableModel],
     progress: Progress | None,
-) -> Significance:
-    metrics = list(dict.fromkeys(m for t in tables for m in t.metrics))
-    return run_comparisons(
-        results,
-        config,
-        metrics=metrics,
-        datasets=[d for d in means.datasets if len(means.systems[d]) > 1],
-        systems=means.systems,
-        missing=missing_policy(config),
-        progress=progress,
-    )
+) -> list[tuple[list[int], Significance]]:
+    """The comparisons of each table over the systems, datasets and metrics it shows.
+
+    Tables are tested together when that changes no family: with ``family = "metric"``
+    every table that shows the same systems on the datasets they share; with
+    ``"dataset"`` also the same metrics; with ``"table"`` (or ``"all"``) each table alone.
+    Returns the indices of the tables each run serves, and its comparisons.
+    """
+    family = config.compare.family
+    runs: list[tuple[list[int], dict[str, tuple[str, ...]], tuple[str, ...]]] = []
+    for i, t in enumerate(tables):
+        shown = {d: s for d, s in shown_systems(t, means, config).items() if len(s) > 1}
+        if not shown:
+            continue
+        for members, systems, shown_metrics in runs:
+            if family in ("table", "all"):
+                continue
+            if family == "dataset" and shown_metrics != t.metrics:
+                continue
+            if all(systems.get(d, s) == s for d, s in shown.items()):
+                members.append(i)
+                systems.update(shown)
+                break
+        else:
+            runs.append(([i], dict(shown), t.metrics))
+    out = []
+    for members, systems, _ in runs:
+        metrics = list(dict.fromkeys(m for i in members for m in tables[i].metrics))
+        sig = run_comparisons(
+            results,
+            config,
+            metrics=metrics,
+            datasets=[d for d in means.datasets if d in systems],
+            systems=systems,
+            missing=missing_policy(config),
+            progress=progress,
+        )
+        out.append((members, sig))
+    return out
+
+
+def _marked(table: TableModel, sig: Significance, config: Config) -> TableModel:
+    """``table`` (built with the markers of ``sig``) with its legend and letters."""
+    if not _tested(table, sig):
+        return table
+    names = [config.system_name(b) for b in sig.baselines]
+    table = _with_legend(table, legend(sig, names, datasets=table.datasets, config=config))
+    if not sig.uses_letters:
+        return table
+    return _with_legend(with_letters(table, sig, config), letters_sentence(table, sig, config))
 
 
 def _ablation_significance(
@@ -194,7 +255,11 @@ def _merged(found: Sequence[Significance]) -> Comparisons | None:
     if not found:
         return None
     first = found[0].comparisons
-    rows = tuple(r for s in found for r in s.comparisons.results)
+    seen: dict[tuple[str, str, str, str], PairedTestResult] = {}
+    for s in found:  # a comparison that two tables show: as the first one tested it
+        for r in s.comparisons.results:
+            seen.setdefault((r.dataset, r.metric, r.system, r.baseline), r)
+    rows = tuple(seen.values())
     return replace(first, results=rows)
 
 

@@ -102,14 +102,24 @@ def run_comparisons(
         progress=progress,
     )
     used = () if all_pairs else tuple(baselines or s.baseline)
-    order = list(dict.fromkeys(x for d in datasets for x in systems.get(d, ())))
     letters = {
-        (d, system): LETTERS[order.index(system) % len(LETTERS)]
-        for d in datasets
-        for system in systems.get(d, ())
+        (d, system): letter_of(i) for d in datasets for i, system in enumerate(systems.get(d, ()))
     }
     settings = s if baselines is None else _ablation_settings(s, baselines)
     return Significance(comparisons, settings, used, letters)
+
+
+def letter_of(index: int) -> str:
+    """The letter of the system at ``index`` among those a dataset shows: a..z, then aa, ab...
+
+    Examples
+    --------
+    >>> letter_of(0), letter_of(25), letter_of(26), letter_of(27)
+    ('a', 'z', 'aa', 'ab')
+    """
+    if index < len(LETTERS):
+        return LETTERS[index]
+    return letter_of(index // len(LETTERS) - 1) + LETTERS[index % len(LETTERS)]
 
 
 def _ablation_settings(s: CompareSettings, baselines: Sequence[str]) -> CompareSettings:
@@ -165,7 +175,7 @@ def legend(
     else:
         how = f"{test}, {c.alternative}, α = {c.alpha:g}; {CORRECTION_NAMES[c.correction]}"
         if c.correction != "none":
-            how += f" {FAMILY_NAMES.get(c.family, 'per family')}"
+            how += f" {family_phrase(c)}"
     missing = _missing_sentence(sig, datasets, config)
     tested = [d for d in datasets if d not in _untested(sig)]
     if datasets and not tested:
@@ -179,8 +189,51 @@ def legend(
     names = " or ".join(baseline_names)
     if config is not None and s.dataset_baselines and tested:
         names = _per_dataset_names(s, tested, config)
+    if c.alternative != "two-sided":
+        return f"{_one_sided(sig, names, test)} {missing}".strip()
     text = f"{s.better} and {s.worse}: significantly better and worse than {names} ({how})."
     return f"{text} {missing}".strip()
+
+
+def family_phrase(c: Comparisons) -> str:
+    """How the correction's family reads in a caption; a family of the whole table says
+    its size ("over all 12 comparisons of the table")."""
+    if c.family in ("table", "all") and c.results:
+        size = max(r.family_size or 0 for r in c.results)
+        return f"over all {size} comparisons of the table"
+    return FAMILY_NAMES.get(c.family, "per family")
+
+
+def possible_outcomes(c: Comparisons) -> tuple[str, ...]:
+    """The marks a one-sided test can give, as shown (``better``, ``worse``), in that order.
+
+    ``alternative = "greater"`` tests whether the system's scores are higher: a mark of
+    "better" on a metric where higher is better, of "worse" where lower is better.
+    """
+    higher = {parse_measure(r.metric).higher_is_better for r in c.results} or {True}
+    greater = c.alternative == "greater"
+    found = {"better" if h == greater else "worse" for h in higher}
+    return tuple(o for o in ("better", "worse") if o in found)
+
+
+def _one_sided(sig: Significance, names: str, test: str) -> str:
+    """The legend of a one-sided test: only the marks it can give, and which side it tests."""
+    s, c = sig.settings, sig.comparisons
+    side = "higher" if c.alternative == "greater" else "lower"
+    how = (
+        f"{test}, one-sided: it tests only whether a system scores {side} than the "
+        f"baseline, α = {c.alpha:g}; {CORRECTION_NAMES[c.correction]}"
+    )
+    if c.correction != "none":
+        how += f" {family_phrase(c)}"
+    marks = possible_outcomes(c)
+    if len(marks) == 2:
+        symbols = f"{s.better} and {s.worse}"
+        meaning = "significantly better and worse"
+    else:
+        symbols = s.better if marks[0] == "better" else s.worse
+        meaning = f"significantly {marks[0]}"
+    return f"{symbols}: {meaning} than {names} ({how})."
 
 
 def _untested(sig: Significance) -> dict[str, tuple[str, ...]]:
@@ -219,13 +272,61 @@ def _missing_sentence(sig: Significance, datasets: Sequence[str], config: Config
     return " ".join(out)
 
 
-def with_letters(table: TableModel, sig: Significance) -> TableModel:
-    """Append each system's letter to its row label: ``BM25 (a)``."""
-    by_system = {system: letter for (_, system), letter in sig.letters.items()}
+def _letters_by_group(
+    table: TableModel, sig: Significance, config: Config
+) -> list[dict[str, str]] | None:
+    """Each row group's letters (system -> letter), or None when a row label cannot carry
+    them: a group of one dataset (Table 1 with datasets as row groups) takes that
+    dataset's letters; other groups take the letters of the table's datasets when each
+    system has the same letter in all of them."""
+    named = {config.dataset_name(d): d for d in table.datasets}
+    common: dict[str, set[str]] = {}
+    for (d, system), letter in sig.letters.items():
+        if d in table.datasets:
+            common.setdefault(system, set()).add(letter)
+    agreed = {k: next(iter(v)) for k, v in common.items() if len(v) == 1}
+    out = []
+    for g in table.groups:
+        own = named.get(g.label or "")
+        if own is not None:
+            out.append({s: x for (ds, s), x in sig.letters.items() if ds == own})
+        elif len(agreed) == len(common):
+            out.append(agreed)
+        else:
+            return None
+    return out
 
-    def relabel(row: Row) -> Row:
+
+def letters_sentence(table: TableModel, sig: Significance, config: Config) -> str:
+    """ "Letters on Robust04: a BM25, b Dense; on ..." for a table whose row labels cannot
+    carry the letters (they differ between its datasets), else empty."""
+    if _letters_by_group(table, sig, config) is not None:
+        return ""
+    parts = []
+    for d in table.datasets:
+        named = [
+            f"{letter} {config.system_name(system)}"
+            for (ds, system), letter in sig.letters.items()
+            if ds == d
+        ]
+        if named:
+            parts.append(f"on {config.dataset_name(d)}: {', '.join(named)}")
+    return f"Letters {'; '.join(parts)}." if parts else ""
+
+
+def with_letters(table: TableModel, sig: Significance, config: Config) -> TableModel:
+    """Append each system's letter to its row label: ``BM25 (a)``; letters restart per
+    dataset (see :func:`letters_sentence` when a row label cannot carry them)."""
+    found = _letters_by_group(table, sig, config)
+    if found is None:
+        return table
+
+    def relabel(row: Row, by_system: dict[str, str]) -> Row:
         letter = by_system.get(row.key)
         return replace(row, label=f"{row.label} ({letter})") if letter else row
 
-    groups = tuple(RowGroup(g.label, tuple(relabel(r) for r in g.rows)) for g in table.groups)
+    groups = tuple(
+        RowGroup(g.label, tuple(relabel(r, letters) for r in g.rows))
+        for g, letters in zip(table.groups, found, strict=True)
+    )
     return replace(table, groups=groups)
