@@ -10,7 +10,11 @@ from __future__ import annotations
 
 TEST_NAMES: tuple[str, ...] = ("t", "wilcoxon", "sign", "randomization", "bootstrap")
 ALL_PAIRS_TEST_NAMES: tuple[str, ...] = ("tukey", "randomized-tukey")
-ALL_TEST_NAMES: tuple[str, ...] = (*TEST_NAMES, *ALL_PAIRS_TEST_NAMES)
+#: Many-to-one procedures: every system against the baseline at once.
+MANY_TO_ONE_TEST_NAMES: tuple[str, ...] = ("dunnett",)
+#: The procedures that control the family-wise error themselves (no correction applies).
+PROCEDURE_NAMES: tuple[str, ...] = (*ALL_PAIRS_TEST_NAMES, *MANY_TO_ONE_TEST_NAMES)
+ALL_TEST_NAMES: tuple[str, ...] = (*TEST_NAMES, *PROCEDURE_NAMES)
 #: The tests that draw resamples (their ``n_resamples`` option is ``[compare] resamples``).
 RESAMPLED_TEST_NAMES: tuple[str, ...] = ("randomization", "bootstrap", "randomized-tukey")
 CORRECTION_NAMES: tuple[str, ...] = ("none", "bonferroni", "holm", "bh")

@@ -135,14 +135,15 @@ def tables(
 @click.option(
     "--test",
     type=click.Choice(ALL_TEST_NAMES),
-    help="Paired test, or an all-pairs procedure: tukey (Tukey HSD on the system x topic "
-    "design) or randomized-tukey (default: compare.test, else t).",
+    help="Paired test, an all-pairs procedure: tukey (Tukey HSD on the system x topic "
+    "design) or randomized-tukey, or dunnett (each system against the baseline on the same "
+    "design) (default: compare.test, else t).",
 )
 @click.option(
     "--correction",
     type=click.Choice(CORRECTION_NAMES),
     help="Multiple-testing correction of the paired tests (default: compare.correction, "
-    "else holm; tukey and randomized-tukey adjust for all pairs themselves).",
+    "else holm; tukey, randomized-tukey and dunnett adjust for their family themselves).",
 )
 @click.option(
     "--family",

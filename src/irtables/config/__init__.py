@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from irtables.base.names import (
-    ALL_PAIRS_TEST_NAMES,
     ALL_TEST_NAMES,
     CORRECTION_NAMES,
     FAMILY_NAMES,
+    PROCEDURE_NAMES,
 )
 from irtables.config.reader import TomlReader
 from irtables.config.tables import TableSpec, parse_table_specs
@@ -404,7 +404,7 @@ def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
     correction = None
     if "correction" in t:
         correction = r.choice(t, w, "correction", CORRECTION_NAMES, "holm")
-        if test in ALL_PAIRS_TEST_NAMES:
+        if test in PROCEDURE_NAMES:
             raise r.error(
                 f"{w}.correction",
                 f"no correction with test {test} (it adjusts for all pairs itself)",

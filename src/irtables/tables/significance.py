@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from irtables.base.names import ALL_PAIRS_TEST_NAMES, RESAMPLED_TEST_NAMES
+from irtables.base.names import PROCEDURE_NAMES, RESAMPLED_TEST_NAMES
 from irtables.config import CompareSettings, Config
 from irtables.measures import parse_measure
 from irtables.model import MissingPolicy, ResultSet
@@ -26,6 +26,7 @@ TEST_NAMES = {
     "bootstrap": "paired bootstrap test ({resamples:,} resamples)",
     "tukey": "Tukey HSD test (two-way ANOVA, topics as blocks)",
     "randomized-tukey": "randomized Tukey HSD test ({resamples:,} permutations within topics)",
+    "dunnett": "Dunnett's test (two-way ANOVA, topics as blocks)",
 }
 CORRECTION_NAMES = {
     "none": "no correction for multiple testing",
@@ -35,6 +36,8 @@ CORRECTION_NAMES = {
     "tukey": "family-wise error controlled over all pairs by the studentized range",
     "randomized-tukey": "family-wise error controlled over all pairs by the permutation "
     "distribution of the largest difference",
+    "dunnett": "family-wise error controlled over the comparisons with the baseline by the "
+    "multivariate t distribution",
 }
 FAMILY_NAMES = {
     "metric": "over the comparisons of each dataset and metric",
@@ -170,7 +173,7 @@ def legend(
     s = sig.settings
     c = sig.comparisons
     test = TEST_NAMES[c.test].format(resamples=s.resamples)
-    if c.test in ALL_PAIRS_TEST_NAMES:
+    if c.test in PROCEDURE_NAMES:
         how = f"{test}, α = {c.alpha:g}; {CORRECTION_NAMES[c.correction]}"
     else:
         how = f"{test}, {c.alternative}, α = {c.alpha:g}; {CORRECTION_NAMES[c.correction]}"
@@ -224,7 +227,7 @@ def _one_sided(sig: Significance, names: str, test: str) -> str:
         f"{test}, one-sided: it tests only whether a system scores {side} than the "
         f"baseline, α = {c.alpha:g}; {CORRECTION_NAMES[c.correction]}"
     )
-    if c.correction != "none":
+    if c.correction != "none" and c.test not in PROCEDURE_NAMES:
         how += f" {family_phrase(c)}"
     marks = possible_outcomes(c)
     if len(marks) == 2:
