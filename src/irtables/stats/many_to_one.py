@@ -96,6 +96,7 @@ def mvt_max_cdf(
     return float(min(1.0, max(0.0, (inner * ws).sum())))
 
 
+@functools.lru_cache(maxsize=64)
 def _critical(level: float, lambdas: tuple[float, ...], df: int, two_sided: bool) -> float:
     from scipy.optimize import brentq
 
