@@ -242,7 +242,9 @@ def compare(
     update, finish = progress_bar(f"{s.test} tests")
     from irtables.base.names import RESAMPLED_TEST_NAMES
 
-    opts = {"n_resamples": s.resamples} if s.test in RESAMPLED_TEST_NAMES else {}
+    opts: dict[str, object] = {"n_resamples": s.resamples} if s.test in RESAMPLED_TEST_NAMES else {}
+    if s.test == "wilcoxon":
+        opts["zero_method"] = s.zero_method
     comps = run(
         rs,
         baseline=s.baseline_spec(rs.datasets()) or None,

@@ -120,6 +120,7 @@ class CompareSettings:
     interval: str = "none"
     power: float = 0.8
     differences: tuple[float, ...] = DEFAULT_DIFFERENCES
+    zero_method: str = "wilcox"  # Wilcoxon's zero differences: wilcox | pratt | zsplit
 
     @property
     def enabled(self) -> bool:
@@ -436,6 +437,7 @@ def _compare(r: TomlReader, t: Mapping[str, Any]) -> CompareSettings:
         interval=r.choice(t, w, "interval", INTERVALS, d.interval),
         power=_fraction(r, t, "power", d.power),
         differences=tuple(float(x) for x in differences),
+        zero_method=r.choice(t, w, "zero_method", ("wilcox", "pratt", "zsplit"), d.zero_method),
     )
 
 

@@ -48,9 +48,10 @@ ALL_ZERO = "all differences zero"
 UNDEFINED = "undefined: n<2"
 CONSTANT = "undefined: constant difference (zero variance)"
 ROUNDING = "undefined: constant difference (variance is rounding error)"
-#: Wilcoxon uses the exact null distribution up to this many nonzero differences
-#: (when there are no ties and no zeros), else the normal approximation.
-WILCOXON_EXACT_MAX = 50
+#: Wilcoxon uses the exact null distribution with fewer nonzero differences than this
+#: (when there are no ties and no zeros), else the normal approximation: R's
+#: ``wilcox.test`` rule (``n < 50``), so that a paper's p-value is the one R gives.
+WILCOXON_EXACT_BELOW = 50
 
 
 def _t_sf(t: float, df: int) -> float:
@@ -175,7 +176,7 @@ def _wilcoxon_method(d: FloatArray, method: str) -> str:
     ties = np.unique(np.abs(nonzero)).size < nonzero.size
     zeros = nonzero.size < d.size
     if method == "auto":
-        small = nonzero.size <= WILCOXON_EXACT_MAX
+        small = nonzero.size < WILCOXON_EXACT_BELOW
         method = "exact" if small and not ties and not zeros else "approx"
     return method
 
@@ -191,8 +192,8 @@ def wilcoxon(
 ) -> PairedTestResult:
     """Wilcoxon signed-rank test, with the method chosen here and passed to scipy.
 
-    ``method="auto"`` takes the exact distribution when there are at most
-    :data:`WILCOXON_EXACT_MAX` differences, no ties and no zeros, else the normal
+    ``method="auto"`` takes the exact distribution when there are fewer than
+    :data:`WILCOXON_EXACT_BELOW` (50, as R) differences, no ties and no zeros, else the normal
     approximation (with continuity correction unless ``correction=False``). Zero
     differences follow ``zero_method``: ``wilcox`` drops them, ``pratt`` ranks then
     drops them, ``zsplit`` splits their ranks between the signs. The statistic is

@@ -85,7 +85,9 @@ def run_comparisons(
     s = config.compare
     base = list(baselines) if baselines is not None else s.baseline_spec(datasets)
     all_pairs = s.all_pairs and baselines is None
-    opts = {"n_resamples": s.resamples} if s.test in RESAMPLED_TEST_NAMES else {}
+    opts: dict[str, object] = {"n_resamples": s.resamples} if s.test in RESAMPLED_TEST_NAMES else {}
+    if s.test == "wilcoxon":
+        opts["zero_method"] = s.zero_method
     shown = sorted({x for d in datasets for x in systems.get(d, ())})
     comparisons = compare(
         results,
