@@ -15,7 +15,7 @@ import numpy as np
 from irtables.base.header import header_line
 from irtables.base.texttable import Style, text_table
 from irtables.errors import UnknownNameError, unknown_name_message
-from irtables.stats.comparisons import COLUMNS, Comparisons, comparison_row
+from irtables.stats.rows import COLUMNS, ComparisonSet, comparison_row
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -44,7 +44,7 @@ def _pvalue(value: object) -> str:
     return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
 
 
-def _columns(comparisons: Comparisons) -> dict[str, list[object]]:
+def _columns(comparisons: ComparisonSet) -> dict[str, list[object]]:
     """Each field of every comparison, a column at a time, typed as a frame types them:
     a column of numbers with a gap is a column of floats (the gap NaN), a column of
     nothing but gaps holds None."""
@@ -80,7 +80,7 @@ def _csv_text(value: object) -> str:
     return str(value)
 
 
-def _display_rows(comparisons: Comparisons, digits: int) -> list[list[object]]:
+def _display_rows(comparisons: ComparisonSet, digits: int) -> list[list[object]]:
     columns = _columns(comparisons)
     shown: list[list[object]] = []
     for col, label in _SHOWN:
@@ -96,14 +96,14 @@ def _display_rows(comparisons: Comparisons, digits: int) -> list[list[object]]:
     return [list(row) for row in zip(*shown, strict=True)]
 
 
-def _display_frame(comparisons: Comparisons, digits: int) -> pd.DataFrame:
+def _display_frame(comparisons: ComparisonSet, digits: int) -> pd.DataFrame:
     import pandas as pd
 
     labels = [label for _, label in _SHOWN]
     return pd.DataFrame(_display_rows(comparisons, digits), columns=labels)
 
 
-def comparisons_html(comparisons: Comparisons, digits: int = 4) -> str:
+def comparisons_html(comparisons: ComparisonSet, digits: int = 4) -> str:
     """The terminal / Markdown table as an HTML table with the legend as its caption."""
     import html
 
@@ -113,7 +113,7 @@ def comparisons_html(comparisons: Comparisons, digits: int = 4) -> str:
     return f"{head}\n  <caption>{html.escape(_legend(comparisons))}</caption>\n{rest}"
 
 
-def format_comparisons(comparisons: Comparisons, fmt: str = "terminal", digits: int = 4) -> str:
+def format_comparisons(comparisons: ComparisonSet, fmt: str = "terminal", digits: int = 4) -> str:
     """Render comparisons as a terminal table, a Markdown table or CSV (every field).
 
     The terminal and Markdown tables round means to ``digits`` and mark significant
@@ -122,6 +122,7 @@ def format_comparisons(comparisons: Comparisons, fmt: str = "terminal", digits: 
 
     Examples
     --------
+    >>> from irtables.stats import Comparisons
     >>> empty = Comparisons((), test="t", correction="holm", family="metric", alpha=0.05)
     >>> format_comparisons(empty, "csv").splitlines()[0][:30]
     'dataset,metric,system,baseline'
@@ -149,7 +150,7 @@ def format_comparisons(comparisons: Comparisons, fmt: str = "terminal", digits: 
     return f"{table}\n{legend}\n"
 
 
-def _legend(c: Comparisons) -> str:
+def _legend(c: ComparisonSet) -> str:
     return (
         f"test: {c.test} ({c.alternative}); correction: {c.correction} per {c.family}; "
         f"+/-: significantly better/worse than the baseline at alpha = {c.alpha}"
