@@ -12,33 +12,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from irtables.base.names import PROCEDURE_NAMES, RESAMPLED_TEST_NAMES
+from irtables.base.procedures import TESTS, correction_phrase
 from irtables.config import CompareSettings, Config
 from irtables.measures import parse_measure
 from irtables.model import MissingPolicy, ResultSet
 from irtables.stats import Comparisons, compare
 from irtables.tables.model import Row, RowGroup, TableModel
 
-TEST_NAMES = {
-    "t": "paired t-test",
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "sign": "sign test",
-    "randomization": "randomization test ({resamples:,} sign flips)",
-    "bootstrap": "paired bootstrap test ({resamples:,} resamples)",
-    "tukey": "Tukey HSD test (two-way ANOVA, topics as blocks)",
-    "randomized-tukey": "randomized Tukey HSD test ({resamples:,} permutations within topics)",
-    "dunnett": "Dunnett's test (two-way ANOVA, topics as blocks)",
-}
-CORRECTION_NAMES = {
-    "none": "no correction for multiple testing",
-    "bonferroni": "Bonferroni correction",
-    "holm": "Holm correction",
-    "bh": "Benjamini–Hochberg correction",
-    "tukey": "family-wise error controlled over all pairs by the studentized range",
-    "randomized-tukey": "family-wise error controlled over all pairs by the permutation "
-    "distribution of the largest difference",
-    "dunnett": "family-wise error controlled over the comparisons with the baseline by the "
-    "multivariate t distribution",
-}
 FAMILY_NAMES = {
     "metric": "over the comparisons of each dataset and metric",
     "dataset": "over the comparisons of each dataset",
@@ -174,11 +154,11 @@ def legend(
     """
     s = sig.settings
     c = sig.comparisons
-    test = TEST_NAMES[c.test].format(resamples=s.resamples)
+    test = TESTS[c.test].named(s.resamples)
     if c.test in PROCEDURE_NAMES:
-        how = f"{test}, α = {c.alpha:g}; {CORRECTION_NAMES[c.correction]}"
+        how = f"{test}, α = {c.alpha:g}; {correction_phrase(c.correction)}"
     else:
-        how = f"{test}, {c.alternative}, α = {c.alpha:g}; {CORRECTION_NAMES[c.correction]}"
+        how = f"{test}, {c.alternative}, α = {c.alpha:g}; {correction_phrase(c.correction)}"
         if c.correction != "none":
             how += f" {family_phrase(c)}"
     missing = _missing_sentence(sig, datasets, config)
@@ -227,7 +207,7 @@ def _one_sided(sig: Significance, names: str, test: str) -> str:
     side = "higher" if c.alternative == "greater" else "lower"
     how = (
         f"{test}, one-sided: it tests only whether a system scores {side} than the "
-        f"baseline, α = {c.alpha:g}; {CORRECTION_NAMES[c.correction]}"
+        f"baseline, α = {c.alpha:g}; {correction_phrase(c.correction)}"
     )
     if c.correction != "none" and c.test not in PROCEDURE_NAMES:
         how += f" {family_phrase(c)}"
