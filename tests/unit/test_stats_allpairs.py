@@ -18,7 +18,8 @@ import pytest
 from scipy import stats
 
 from irtables.errors import InputError
-from irtables.stats import randomized_tukey_hsd, tukey_hsd, two_way_anova
+from irtables.stats import bootstrap, randomized_tukey_hsd, t_test, tukey_hsd, two_way_anova
+from irtables.stats.tukey import NO_VARIANCE
 from tests.conftest import require_fixtures
 
 RNG = np.random.default_rng(20260512)
@@ -108,7 +109,7 @@ def test_tukey_pvalues_equal_the_studentized_range_integrated_here(x: np.ndarray
     a = two_way_anova(x)
     for p in r.pairs:
         q = abs(p.mean_diff) / math.sqrt(a.residual_variance / n)
-        assert p.statistic == pytest.approx(q, rel=1e-12)
+        assert p.statistic == pytest.approx(math.copysign(q, p.mean_diff), rel=1e-12)
         assert p.pvalue == pytest.approx(studentized_range_sf(q, k, a.residual.df), abs=1e-9)
         # the raw p-value: t-test of the pair on the residual variance (Fisher's LSD)
         t = abs(p.mean_diff) / math.sqrt(2 * a.residual_variance / n)
@@ -219,9 +220,38 @@ def test_degenerate_and_bad_input() -> None:
     r = tukey_hsd(same)
     assert all(p.pvalue == 1.0 for p in r.pairs)
     shifted = np.column_stack([same[:, 0], same[:, 0] + 0.1])
-    assert tukey_hsd(shifted).pairs[0].pvalue == 0.0
+    assert tukey_hsd(shifted).pairs[0].pvalue == 1.0  # no variance: undefined, as the t-test
     assert tukey_hsd(np.array([[0.1, 0.2]])).pairs[0].pvalue == 1.0  # one topic
     with pytest.raises(InputError, match="at least two systems"):
         tukey_hsd(np.ones((3, 1)))
     with pytest.raises(InputError, match="NaN"):
         randomized_tukey_hsd(np.array([[0.1, np.nan]]))
+
+
+def test_tukey_statistic_carries_the_sign_of_the_difference_either_way_round() -> None:
+    x = np.array([[0.2, 0.6, 0.3], [0.3, 0.7, 0.2], [0.1, 0.5, 0.3], [0.4, 0.6, 0.1]])
+    r = tukey_hsd(x, ["X", "Y", "Z"])
+    for a, b in itertools.permutations("XYZ", 2):
+        p = r.pair(a, b)
+        assert math.copysign(1.0, p.statistic) == math.copysign(1.0, p.mean_diff)
+        assert p.statistic == -r.pair(b, a).statistic and p.pvalue == r.pair(b, a).pvalue
+
+
+@pytest.mark.parametrize("shift", [0.1, 0.375, 1 / 3])
+def test_constant_differences_give_no_marker_from_any_test(shift: float) -> None:
+    """A system that differs by a constant on every topic: every variance-based test is
+    undefined (p = 1) with one tolerance, the residual of the ANOVA being rounding error."""
+    base = np.array([0.1, 0.5, 0.3, 0.7, 0.2, 0.9, 0.05, 0.45])
+    x = np.column_stack([base, base + shift, base + 2 * shift])
+    anova = two_way_anova(x)
+    assert anova.no_variance and 0 <= anova.residual_variance < 1e-25
+    r = tukey_hsd(x, ["a", "b", "c"])
+    assert r.method == NO_VARIANCE
+    assert all(p.pvalue == 1.0 and p.pvalue_raw == 1.0 and p.statistic == 0 for p in r.pairs)
+    t = t_test(x[:, 1], x[:, 0])
+    assert t.pvalue == 1.0 and t.method.startswith("undefined: constant difference")
+    assert bootstrap(x[:, 1], x[:, 0], n_resamples=99).pvalue == 1.0
+    rt = randomized_tukey_hsd(x, n_resamples=99)
+    assert all(p.effect_size is None for p in rt.pairs)
+    noisy = x + np.array([[1e-3], [0], [0], [0], [0], [0], [0], [0]]) * np.array([0, 1, 0])
+    assert not two_way_anova(noisy).no_variance and tukey_hsd(noisy).pairs[0].pvalue < 1

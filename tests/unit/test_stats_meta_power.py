@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from irtables.errors import InputError
 from irtables.stats import (
@@ -61,7 +62,9 @@ def test_hedges_g_of_paired_differences() -> None:
     g, v = hedges_g(dz, 40)
     j = 1 - 3 / (4 * 39 - 1)  # Hedges' small-sample correction
     assert g == pytest.approx(j * dz)
-    assert v == pytest.approx(1 / 40 + g * g / 80)
+    # Borenstein et al. (2009), eq. 4.24: V_g = J^2 V_d, V_d = 1/n + d^2 / (2n)
+    assert v == pytest.approx(j**2 * (1 / 40 + dz * dz / 80), rel=1e-12)
+    assert v != pytest.approx(1 / 40 + g * g / 80, rel=1e-6)
     with pytest.raises(InputError):
         hedges_g(0.5, 2)
 
@@ -85,8 +88,52 @@ def test_meta_analyse_pools_each_comparison_over_its_datasets() -> None:
         "a", "b", ["d1", "d2"], ("d3",)
     )  # fmt: skip
     gs = [hedges_g(0.3, 50), hedges_g(0.1, 50)]
-    ref = random_effects([g for g, _ in gs], [v for _, v in gs])
-    assert m.pooled == ref
+    ref = random_effects([g for g, _ in gs], [v for _, v in gs], interval="hksj")
+    assert m.pooled == ref and m.pooled.interval == "hksj"  # two datasets: HKSJ
+    assert "Hartung–Knapp–Sidik–Jonkman" in m.method
+
+
+@pytest.mark.parametrize(
+    ("eff", "var"), CASES, ids=[f"k{len(e)}-{i}" for i, (e, _) in enumerate(CASES)]
+)
+def test_hksj_equals_a_direct_computation(eff: np.ndarray, var: np.ndarray) -> None:
+    """Hartung-Knapp-Sidik-Jonkman, computed here from its definition (IntHout et al.
+    2014): the DL tau^2 from statsmodels, q = sum w (y - mu)^2 / (k - 1) (at least 1, as
+    Röver et al. 2015), se^2 = q / sum w, t with k - 1 df."""
+    from statsmodels.stats.meta_analysis import combine_effects
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        tau2 = max(0.0, combine_effects(eff, var, method_re="dl").tau2)
+    w = 1 / (var + tau2)
+    mu = (w * eff).sum() / w.sum()
+    k = len(eff)
+    se = math.sqrt(max(1.0, (w * (eff - mu) ** 2).sum() / (k - 1)) / w.sum())
+    crit = stats.t.ppf(0.975, k - 1)
+    ours = random_effects(eff, var, interval="hksj")
+    assert ours.effect == pytest.approx(mu, rel=1e-10)
+    assert ours.se == pytest.approx(se, rel=1e-10)
+    assert ours.ci_low == pytest.approx(mu - crit * se, rel=1e-9, abs=1e-12)
+    assert ours.ci_high == pytest.approx(mu + crit * se, rel=1e-9, abs=1e-12)
+    assert ours.pvalue == pytest.approx(2 * stats.t.sf(abs(mu / se), k - 1), rel=1e-9)
+    auto = random_effects(eff, var, interval="auto")
+    assert auto.interval == ("hksj" if k < 5 else "normal")
+
+
+def test_meta_analysis_of_the_j2_variances_equals_statsmodels() -> None:
+    from statsmodels.stats.meta_analysis import combine_effects
+
+    found = [(0.3, 50), (0.1, 40), (0.25, 60), (0.4, 30), (0.05, 80)]
+    gs = [hedges_g(dz, n) for dz, n in found]
+    eff, var = np.array([g for g, _ in gs]), np.array([v for _, v in gs])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        ref = combine_effects(eff, var, method_re="dl")
+    ours = random_effects(eff, var, interval="auto")  # five datasets: the normal interval
+    assert ours.interval == "normal" and ours.q == pytest.approx(ref.q, rel=1e-10)
+    if ref.tau2 >= 0:
+        assert ours.effect == pytest.approx(ref.mean_effect_re, rel=1e-10)
+        assert ours.se == pytest.approx(ref.sd_eff_w_re, rel=1e-10)
 
 
 @pytest.mark.parametrize("effect", [0.1, 0.25, 0.5, 0.8])

@@ -148,7 +148,7 @@ def test_bootstrap_shift_p_value_and_percentile_interval() -> None:
     assert r.ci_bootstrap.low == pytest.approx(r.ci.low, abs=0.03)
     assert r.ci_bootstrap.high == pytest.approx(r.ci.high, abs=0.03)
     assert r.pvalue == pytest.approx(t.pvalue, abs=0.02)
-    assert r.method == "paired bootstrap (2000 resamples, seed 3), shift method"
+    assert r.method == "studentized paired bootstrap (2000 resamples, seed 3)"
     assert bootstrap(a, b, n_resamples=2000, rng=3) == r
 
 
@@ -229,3 +229,26 @@ def test_unknown_names_suggest_the_closest() -> None:
         get_test("wilcoxn")
     with pytest.raises(UnknownNameError, match="did you mean 'pratt'"):
         wilcoxon([0.1, 0.2], [0.2, 0.1], zero_method="prat")  # type: ignore[arg-type]
+
+
+def test_wilcoxon_is_exact_below_50_differences_as_r() -> None:
+    """R's wilcox.test: exact when n < 50 (no ties, no zeros), else the normal
+    approximation with continuity correction."""
+    rng = np.random.default_rng(49)
+    for n, method in ((49, "exact"), (50, "approx")):
+        d = rng.normal(0.1, 1.0, n)
+        r = wilcoxon(d, np.zeros(n))
+        ref = stats.wilcoxon(d, method=method, correction=True)
+        assert r.pvalue == pytest.approx(float(ref.pvalue), rel=1e-12)
+        assert r.method.startswith("exact" if method == "exact" else "normal approximation")
+
+
+def test_zero_method_is_a_compare_setting_and_scipys_pratt() -> None:
+    from irtables.config import parse_config
+
+    cfg = parse_config({"compare": {"baseline": "a", "test": "wilcoxon", "zero_method": "pratt"}})
+    assert cfg.compare.zero_method == "pratt"
+    d = np.array([0.0, 0.0, 0.0, 0.1, 0.2, -0.05, 0.3, 0.15, 0.0, 0.25])
+    r = wilcoxon(d, np.zeros(10), zero_method="pratt")
+    ref = stats.wilcoxon(d, zero_method="pratt", method="approx", correction=True)
+    assert r.pvalue == pytest.approx(float(ref.pvalue), rel=1e-12) and "pratt" in r.method

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from irtables.base.names import (
-    ALL_PAIRS_TEST_NAMES,
     ALL_TEST_NAMES,
     CORRECTION_NAMES,
     FAMILY_NAMES,
+    PROCEDURE_NAMES,
 )
 from irtables.config.reader import TomlReader
 from irtables.config.tables import CAPTION_NOTES, TableSpec, caption_notes, parse_table_specs
@@ -124,6 +124,7 @@ class CompareSettings:
     interval: str = "none"
     power: float = 0.8
     differences: tuple[float, ...] = DEFAULT_DIFFERENCES
+    zero_method: str = "wilcox"  # Wilcoxon's zero differences: wilcox | pratt | zsplit
 
     @property
     def enabled(self) -> bool:
@@ -173,7 +174,7 @@ class CompareSettings:
         unknown = sorted(set(given) - set(self.__dataclass_fields__))
         if unknown:
             raise TypeError(f"unknown compare setting {unknown[0]!r}")
-        if given.get("test") in ALL_PAIRS_TEST_NAMES and "correction" not in given:
+        if given.get("test") in PROCEDURE_NAMES and "correction" not in given:
             given["correction"] = None
         return replace(self, **given)
 
@@ -511,7 +512,7 @@ def _compare(r: TomlReader, t: Mapping[str, Any], w: str = "compare") -> Compare
     correction = None
     if "correction" in t:
         correction = r.choice(t, w, "correction", CORRECTION_NAMES, "holm")
-        if test in ALL_PAIRS_TEST_NAMES and correction != "none":
+        if test in PROCEDURE_NAMES and correction != "none":
             raise r.error(
                 f"{w}.correction",
                 f"no correction with test {test} (it adjusts for all pairs itself)",
@@ -543,6 +544,7 @@ def _compare(r: TomlReader, t: Mapping[str, Any], w: str = "compare") -> Compare
         interval=r.choice(t, w, "interval", INTERVALS, d.interval),
         power=_fraction(r, t, "power", d.power, w),
         differences=tuple(float(x) for x in differences),
+        zero_method=r.choice(t, w, "zero_method", ("wilcox", "pratt", "zsplit"), d.zero_method),
     )
 
 
@@ -584,7 +586,7 @@ def _table_compares(
         if not isinstance(own, dict):
             raise r.error(w, "a table of [compare] keys", own)
         merged = {**base, **own}
-        if own.get("test") in ALL_PAIRS_TEST_NAMES and "correction" not in own:
+        if own.get("test") in PROCEDURE_NAMES and "correction" not in own:
             merged.pop("correction", None)
         out.append((name, _compare(r, merged, w)))
     return tuple(out)

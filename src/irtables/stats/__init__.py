@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from irtables.stats.comparisons import Comparisons
     from irtables.stats.correction import CORRECTIONS, adjust
     from irtables.stats.effect import cohens_dz, percentile_interval, t_interval
+    from irtables.stats.many_to_one import dunnett
     from irtables.stats.meta import MetaAnalysis, hedges_g, meta_analyse, random_effects
     from irtables.stats.paired import (
         TESTS,
@@ -62,6 +63,7 @@ __getattr__, __dir__ = lazy_exports(
             "percentile_interval",
             "t_interval",
         ),
+        "irtables.stats.many_to_one": ("dunnett",),
         "irtables.stats.meta": (
             "MetaAnalysis",
             "hedges_g",
@@ -116,6 +118,7 @@ __all__ = [
     "bootstrap",
     "cohens_dz",
     "compare",
+    "dunnett",
     "get_test",
     "hedges_g",
     "meta_analyse",

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from irtables.errors import InputError
+from irtables.stats.effect import is_noise
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -36,7 +37,11 @@ class TwoWayAnova:
     """The ANOVA of a (topics x systems) matrix, with the system means.
 
     ``residual_variance`` is ``V_E = SS_E / ((n - 1)(k - 1))``. ``F`` is infinite when
-    the residual is zero and a factor varies, and p is then 0.
+    the residual is zero and a factor varies, and p is then 0. ``no_variance`` says that
+    ``sqrt(V_E)`` is zero or rounding error for the scores' magnitude
+    (:func:`~irtables.stats.effect.is_noise`, the tolerance every test uses): each
+    system then differs from each other by a constant on every topic, and the tests
+    built on ``V_E`` (Tukey HSD, Dunnett) are undefined.
 
     Examples
     --------
@@ -49,6 +54,7 @@ class TwoWayAnova:
     topics: AnovaRow
     residual: AnovaRow
     means: tuple[float, ...]
+    no_variance: bool = False
 
     @property
     def residual_variance(self) -> float:
@@ -101,4 +107,5 @@ def two_way_anova(values: npt.ArrayLike) -> TwoWayAnova:
         topics=_f_row("topics", ss_topics, n - 1, ms_e, df_e),
         residual=AnovaRow("residual", ss_residual, df_e, ms_e),
         means=tuple(float(m) for m in system_means),
+        no_variance=df_e > 0 and is_noise(math.sqrt(ms_e), float(np.abs(x).max())),
     )

@@ -22,6 +22,7 @@ from irtables.stats.paired import (
 )
 from irtables.stats.procedures import (
     ALL_PAIRS_TESTS,
+    MANY_TO_ONE,
     check_all_pairs_options,
     check_options,
     run_all_pairs,
@@ -95,7 +96,8 @@ def compare(
     earlier one (see :meth:`Comparisons.better_than` for letters).
 
     ``test`` is a paired test of :data:`TESTS` or an all-pairs procedure of
-    :data:`ALL_PAIRS_TESTS` (``tukey``, ``randomized-tukey``), which runs once over all
+    :data:`ALL_PAIRS_TESTS` (``tukey``, ``randomized-tukey``; ``dunnett``, many-to-one,
+    once per baseline), which runs once over all
     systems of each dataset and metric and controls the family-wise error itself
     (``correction`` must then be None). ``correction`` None means ``holm`` for the paired
     tests. ``options`` go to the test (e.g. ``n_resamples``, ``zero_method``). An int
@@ -122,6 +124,8 @@ def compare(
     if test in ALL_PAIRS_TESTS:
         name = family if isinstance(family, str) else "custom"
         opts = check_all_pairs_options(test, correction, name, alternative, options or {})
+        if test in MANY_TO_ONE and pairs == "all":
+            raise InputError(f"test {test} compares each system with a baseline, not all pairs")
     else:
         opts = check_options(test, TESTS[test], options or {}, reserved=("alternative", "rng"))
     tasks, without = _tasks(results, baseline, pairs, metrics, datasets, systems, missing)
@@ -138,7 +142,14 @@ def compare(
         found = []
         for t in tasks:
             found += run_all_pairs(
-                test, t.dataset, t.metric, t.aligned, t.pairs, rng=rng, options=opts
+                test,
+                t.dataset,
+                t.metric,
+                t.aligned,
+                t.pairs,
+                rng=rng,
+                options=opts,
+                alternative=alternative,
             )
             tick(len(t.pairs))
         return Comparisons(

@@ -7,16 +7,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from irtables.stats.result import Outcome, PairedTestResult
+from irtables.stats.rows import COLUMNS, comparison_row
 
 if TYPE_CHECKING:
     import pandas as pd
-
-COLUMNS = (
-    "dataset", "metric", "system", "baseline", "system_mean", "baseline_mean", "mean_diff",
-    "n", "test", "method", "alternative", "statistic", "pvalue", "pvalue_adjusted",
-    "correction", "family", "family_size", "alpha", "significant", "outcome", "ci_low",
-    "ci_high", "boot_ci_low", "boot_ci_high", "effect_size", "n_dropped", "dropped",
-)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -106,20 +100,3 @@ class Comparisons:
 
         rows = [comparison_row(r, self.alpha) for r in self.results]
         return pd.DataFrame(rows, columns=list(COLUMNS))
-
-
-def comparison_row(r: PairedTestResult, alpha: float) -> dict[str, object]:
-    """One result as a record of :data:`COLUMNS` (None where a field does not apply)."""
-    return {
-        "dataset": r.dataset, "metric": r.metric, "system": r.system, "baseline": r.baseline,
-        "system_mean": r.system_mean, "baseline_mean": r.baseline_mean,
-        "mean_diff": r.mean_diff, "n": r.n, "test": r.test, "method": r.method,
-        "alternative": r.alternative, "statistic": r.statistic, "pvalue": r.pvalue,
-        "pvalue_adjusted": r.p, "correction": r.correction or "none",
-        "family": r.family, "family_size": r.family_size, "alpha": alpha,
-        "significant": r.significant(alpha), "outcome": r.outcome(alpha),
-        "ci_low": r.ci.low if r.ci else None, "ci_high": r.ci.high if r.ci else None,
-        "boot_ci_low": r.ci_bootstrap.low if r.ci_bootstrap else None,
-        "boot_ci_high": r.ci_bootstrap.high if r.ci_bootstrap else None,
-        "effect_size": r.effect_size, "n_dropped": len(r.dropped), "dropped": " ".join(r.dropped),
-    }  # fmt: skip

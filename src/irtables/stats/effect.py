@@ -30,9 +30,22 @@ def _scipy_stats() -> Any:
     return stats
 
 
-#: A standard deviation of the differences at most this fraction of their magnitude
-#: (at least 1) is floating-point rounding, not variance: the differences are constant.
+#: A standard deviation at most this fraction of the magnitude of the values it was
+#: computed from (at least 1) is floating-point rounding, not variance. Every test uses
+#: it: the paired tests on the differences, Tukey HSD and Dunnett on the residual of the
+#: two-way ANOVA, the bootstrap on each replicate's standard error.
 NOISE = 1e-10
+
+
+def is_noise(sd: float, magnitude: float) -> bool:
+    """Whether a standard deviation is rounding error for values of this magnitude.
+
+    Examples
+    --------
+    >>> is_noise(1.96e-17, 0.1), is_noise(1e-3, 0.1), is_noise(0.0, 0.0)
+    (True, False, True)
+    """
+    return sd <= NOISE * max(1.0, magnitude)
 
 
 def is_constant(d: FloatArray, sd: float | None = None) -> bool:
@@ -50,7 +63,7 @@ def is_constant(d: FloatArray, sd: float | None = None) -> bool:
     if d.size < 2:
         return False
     spread = float(np.std(d, ddof=1)) if sd is None else sd
-    return spread <= NOISE * max(1.0, float(np.abs(d).max()))
+    return is_noise(spread, float(np.abs(d).max()))
 
 
 def cohens_dz(d: FloatArray) -> float | None:

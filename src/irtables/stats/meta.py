@@ -4,10 +4,14 @@ Scores of different collections are not comparable, but standardized effects are
 (Soboroff 2018). For each dataset where a system was compared with a baseline, the
 standardized mean difference of the paired scores is Hedges' ``g = J d_z`` with
 ``d_z = mean(d) / sd(d)`` and ``J = 1 - 3 / (4 (n - 1) - 1)``, and its variance
-``v = 1/n + g^2 / (2n)`` (the standardized mean change; Hedges 1981, Becker 1988).
+``v = J^2 (1/n + d_z^2 / (2n))`` (the standardized mean change, Hedges 1981, Becker
+1988; the small-sample factor on the variance as Borenstein et al. 2009, eq. 4.24).
 The effects are pooled with DerSimonian and Laird's random-effects model: ``tau^2`` is
-the between-collection variance, ``I^2`` the share of the variation that is
-heterogeneity rather than chance (Higgins & Thompson 2002).
+the between-collection variance (truncated at 0), ``I^2`` the share of the variation
+that is heterogeneity rather than chance (Higgins & Thompson 2002). With fewer than
+:data:`HKSJ_BELOW` collections the normal interval is too narrow: the interval and
+p-value then use the Hartung-Knapp-Sidik-Jonkman variance and a t distribution with
+``k - 1`` degrees of freedom (IntHout et al. 2014).
 """
 
 from __future__ import annotations
@@ -19,12 +23,16 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from irtables.errors import InputError
+from irtables.errors import InputError, UnknownNameError, unknown_name_message
 from irtables.stats.comparisons import Comparisons
 from irtables.stats.result import PairedTestResult
 
 FloatArray = npt.NDArray[np.float64]
 METHOD = "DerSimonian–Laird random effects"
+HKSJ = "Hartung–Knapp–Sidik–Jonkman"
+#: The interval is HKSJ's by default with fewer collections than this.
+HKSJ_BELOW = 5
+INTERVALS: tuple[str, ...] = ("auto", "normal", "hksj")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +65,8 @@ class Pooled:
     q_pvalue: float
     i2: float
     weights: tuple[float, ...]  # random-effects weights, normalised to sum to 1
+    #: ``normal`` (z, normal interval) or ``hksj`` (``z`` holds HKSJ's t, k - 1 df)
+    interval: str = "normal"
 
 
 @dataclass(frozen=True)
@@ -74,19 +84,18 @@ class MetaAnalysis:
 
 
 def hedges_g(d_z: float, n: int) -> tuple[float, float]:
-    """Hedges' g of paired scores and its variance, from Cohen's d_z and n.
+    """Hedges' g of paired scores and its variance ``J^2 (1/n + d_z^2 / (2n))``.
 
     Examples
     --------
     >>> g, v = hedges_g(0.5, 50)
     >>> round(g, 4), round(v, 5)
-    (0.4923, 0.02242)
+    (0.4923, 0.02181)
     """
     if n < 3:
         raise InputError(f"a standardized effect needs at least 3 queries, got {n}")
     j = 1.0 - 3.0 / (4.0 * (n - 1) - 1.0)
-    g = j * d_z
-    return g, 1.0 / n + g * g / (2.0 * n)
+    return j * d_z, j * j * (1.0 / n + d_z * d_z / (2.0 * n))
 
 
 def _normal_quantile(q: float) -> float:
@@ -96,15 +105,25 @@ def _normal_quantile(q: float) -> float:
 
 
 def random_effects(
-    effects: Sequence[float], variances: Sequence[float], *, level: float = 0.95
+    effects: Sequence[float],
+    variances: Sequence[float],
+    *,
+    level: float = 0.95,
+    interval: str = "normal",
 ) -> Pooled:
     """DerSimonian-Laird random-effects pooling of study effects with known variances.
 
     ``tau^2 = max(0, (Q - (k - 1)) / (sum w - sum w^2 / sum w))`` with fixed-effect weights
-    ``w = 1/v``; the pooled effect weighs each study by ``1 / (v + tau^2)``; the interval
-    and the two-sided p-value use the normal distribution; ``I^2 = max(0, (Q - df) / Q)``.
-    The same numbers as ``statsmodels.stats.meta_analysis.combine_effects(...,
-    method_re="dl")``.
+    ``w = 1/v``; the pooled effect weighs each study by ``1 / (v + tau^2)``;
+    ``I^2 = max(0, (Q - df) / Q)``. ``interval="normal"``: the interval and the two-sided
+    p-value use the normal distribution and ``se = sqrt(1 / sum w*)``, the same numbers as
+    ``statsmodels.stats.meta_analysis.combine_effects(..., method_re="dl")``.
+    ``interval="hksj"``: ``se^2 = q / sum w*`` with ``q = max(1, sum w* (y - mu)^2 /
+    (k - 1))`` and a t distribution with ``k - 1`` degrees of freedom
+    (Hartung-Knapp-Sidik-Jonkman; ``q`` at least 1 as Röver et al. 2015, so that the
+    interval is never narrower than the normal one's scale: effects that agree exactly
+    would give ``se = 0``);
+    ``"auto"``: HKSJ with fewer than :data:`HKSJ_BELOW` studies, else normal.
 
     Examples
     --------
@@ -112,8 +131,10 @@ def random_effects(
     >>> round(p.effect, 4), round(p.tau2, 4), round(p.i2, 3)
     (0.2916, 0.0189, 0.567)
     """
-    from scipy.special import chdtrc, ndtr
+    from scipy.special import chdtrc, ndtr, stdtr, stdtrit
 
+    if interval not in INTERVALS:
+        raise UnknownNameError(unknown_name_message("interval", interval, INTERVALS))
     y = np.asarray(effects, dtype=np.float64)
     v = np.asarray(variances, dtype=np.float64)
     if y.ndim != 1 or y.shape != v.shape or y.size == 0:
@@ -128,22 +149,34 @@ def random_effects(
     tau2 = max(0.0, (q - df) / scale) if scale > 0 else 0.0
     w_re = 1.0 / (v + tau2)
     effect = float((w_re * y).sum() / w_re.sum())
-    se = math.sqrt(1.0 / float(w_re.sum()))
-    half = _normal_quantile(0.5 + level / 2) * se
-    z = effect / se
+    if interval == "auto":
+        interval = "hksj" if y.size < HKSJ_BELOW else "normal"
+    if interval == "hksj" and df > 0:
+        scale = max(1.0, float((w_re * (y - effect) ** 2).sum()) / df)
+        se = math.sqrt(scale / float(w_re.sum()))
+        half = float(stdtrit(df, 0.5 + level / 2)) * se
+        z = effect / se
+        p = float(2.0 * stdtr(df, -abs(z)))
+    else:
+        interval = "normal"
+        se = math.sqrt(1.0 / float(w_re.sum()))
+        half = _normal_quantile(0.5 + level / 2) * se
+        z = effect / se
+        p = float(2.0 * ndtr(-abs(z)))
     return Pooled(
         effect=effect,
         se=se,
         ci_low=effect - half,
         ci_high=effect + half,
         z=z,
-        pvalue=float(2.0 * ndtr(-abs(z))),
+        pvalue=p,
         tau2=tau2,
         q=q,
         df=df,
         q_pvalue=float(chdtrc(df, q)) if df > 0 else 1.0,
         i2=max(0.0, (q - df) / q) if q > 0 else 0.0,
         weights=tuple(float(x) for x in w_re / w_re.sum()),
+        interval=interval,
     )
 
 
@@ -153,13 +186,16 @@ def meta_analyse(
     metrics: Sequence[str] | None = None,
     level: float = 0.95,
     min_datasets: int = 2,
+    interval: str = "auto",
 ) -> tuple[MetaAnalysis, ...]:
     """A meta-analysis for every (metric, system, baseline) compared on several datasets.
 
     Each dataset contributes Hedges' g from its comparison's ``n`` and ``effect_size``
     (Cohen's d_z); a dataset where d_z is undefined (a constant nonzero difference) is
     left out and named in ``skipped``. Comparisons on fewer than ``min_datasets`` usable
-    datasets are not pooled. Order: metrics as first compared, then pairs as first seen.
+    datasets are not pooled. ``interval`` is :func:`random_effects`' (``auto``: HKSJ
+    with fewer than five datasets); ``method`` names what was used. Order: metrics as
+    first compared, then pairs as first seen.
 
     Examples
     --------
@@ -188,13 +224,30 @@ def meta_analyse(
             studies.append((r.dataset, r.n, r.mean_diff, g, v))
         if len(studies) < min_datasets:
             continue
-        pooled = random_effects([s[3] for s in studies], [s[4] for s in studies], level=level)
+        pooled = random_effects(
+            [s[3] for s in studies], [s[4] for s in studies], level=level, interval=interval
+        )
         z = _normal_quantile(0.5 + level / 2)
         effects = tuple(
             StudyEffect(d, n, md, g, v, g - z * math.sqrt(v), g + z * math.sqrt(v), w)
             for (d, n, md, g, v), w in zip(studies, pooled.weights, strict=True)
         )
         out.append(
-            MetaAnalysis(metric, system, baseline, effects, pooled, level, METHOD, tuple(skipped))
+            MetaAnalysis(
+                metric, system, baseline, effects, pooled, level, method_of(pooled), tuple(skipped)
+            )
         )
     return tuple(out)
+
+
+def method_of(pooled: Pooled) -> str:
+    """How a pooled effect was computed, in words.
+
+    Examples
+    --------
+    >>> method_of(random_effects([0.3, 0.5, 0.1], [0.01, 0.02, 0.015], interval="auto"))
+    'DerSimonian–Laird random effects, Hartung–Knapp–Sidik–Jonkman interval (t, 2 df)'
+    """
+    if pooled.interval == "hksj":
+        return f"{METHOD}, {HKSJ} interval (t, {pooled.df} df)"
+    return METHOD

@@ -19,17 +19,22 @@ from irtables.errors import InputError, UnknownNameError, unknown_name_message
 from irtables.model import Aligned
 from irtables.stats.allpairs import AllPairsResult
 from irtables.stats.effect import cohens_dz
+from irtables.stats.many_to_one import dunnett
 from irtables.stats.randomized_tukey import randomized_tukey_hsd
 from irtables.stats.result import PairedTestResult
 from irtables.stats.tukey import tukey_hsd
 
 AllPairsTest = Callable[..., AllPairsResult]
 
-#: Registry of the all-pairs procedures by name.
+#: Registry of the procedures that control the family-wise error themselves, by name:
+#: the all-pairs procedures, then the many-to-one (Dunnett, against each baseline).
 ALL_PAIRS_TESTS: dict[str, AllPairsTest] = {
     "tukey": tukey_hsd,
     "randomized-tukey": randomized_tukey_hsd,
+    "dunnett": dunnett,
 }
+#: The procedures of :data:`ALL_PAIRS_TESTS` that compare with a baseline only.
+MANY_TO_ONE: tuple[str, ...] = ("dunnett",)
 
 
 def check_all_pairs_options(
@@ -46,9 +51,9 @@ def check_all_pairs_options(
             f"test {test} compares the systems of one dataset and metric at once; "
             f"family must be 'metric', got {family!r}"
         )
-    if alternative != "two-sided":
+    if alternative != "two-sided" and test not in MANY_TO_ONE:
         raise InputError(f"test {test} is two-sided; got alternative {alternative!r}")
-    reserved = ("rng", "progress", "level")
+    reserved = ("rng", "progress", "level", "baseline", "alternative")
     return check_options(test, ALL_PAIRS_TESTS[test], options, reserved=reserved)
 
 
@@ -75,17 +80,28 @@ def run_all_pairs(
     *,
     rng: np.random.Generator | int,
     options: Mapping[str, Any],
+    alternative: str = "two-sided",
 ) -> list[PairedTestResult]:
-    """One procedure over every system of ``aligned``; the results of ``pairs`` (system, base)."""
+    """One procedure over every system of ``aligned`` (a many-to-one procedure: one per
+    baseline); the results of ``pairs`` (system, base)."""
     if not aligned.queries:
         raise InputError(f"no paired queries to test in dataset {dataset}")
     kwargs = dict(options)
     if test == "randomized-tukey":
         kwargs["rng"] = rng
-    result = ALL_PAIRS_TESTS[test](aligned.values, aligned.systems, **kwargs)
-    size = len(result.pairs)
+    found: dict[str, AllPairsResult] = {}
+    for _, base in pairs:
+        if base in found:
+            continue
+        if test in MANY_TO_ONE:
+            kwargs.update(baseline=base, alternative=alternative)
+        found[base] = ALL_PAIRS_TESTS[test](aligned.values, aligned.systems, **kwargs)
+        if test not in MANY_TO_ONE:
+            found = dict.fromkeys((b for _, b in pairs), found[base])
     out = []
     for system, base in pairs:
+        result = found[base]
+        size = len(result.pairs)
         pair = result.pair(system, base)
         d = aligned.column(system) - aligned.column(base)
         out.append(
@@ -98,6 +114,7 @@ def run_all_pairs(
                 pvalue=pair.pvalue_raw,
                 system_mean=float(np.mean(aligned.column(system))),
                 baseline_mean=float(np.mean(aligned.column(base))),
+                alternative=alternative,
                 ci=pair.ci,
                 effect_size=cohens_dz(d),
                 pvalue_adjusted=pair.pvalue,

@@ -126,7 +126,7 @@ def _result(
                 pvalue=float(p_adj[p]),
                 pvalue_raw=float(p_raw[p]),
                 ci=ConfidenceInterval(diff - half, diff + half, level, "randomized Tukey HSD"),
-                effect_size=diff / math.sqrt(ve) if ve > 0 else None,
+                effect_size=None if anova.no_variance else diff / math.sqrt(ve),
             )
         )
     return AllPairsResult(

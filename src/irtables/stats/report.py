@@ -16,7 +16,7 @@ from irtables.base.header import header_line
 from irtables.base.markdown import escape_markdown
 from irtables.base.texttable import Style, text_table
 from irtables.errors import UnknownNameError, unknown_name_message
-from irtables.stats.comparisons import COLUMNS, Comparisons, comparison_row
+from irtables.stats.rows import COLUMNS, ComparisonSet, comparison_row
 
 if TYPE_CHECKING:
     from irtables.model.names import DisplayNames
@@ -52,7 +52,7 @@ def _pvalue(value: object) -> str:
     return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
 
 
-def _columns(comparisons: Comparisons) -> dict[str, list[object]]:
+def _columns(comparisons: ComparisonSet) -> dict[str, list[object]]:
     """Each field of every comparison, a column at a time, typed as a frame types them:
     a column of numbers with a gap is a column of floats (the gap NaN), a column of
     nothing but gaps holds None."""
@@ -103,7 +103,7 @@ def _csv_text(value: object) -> str:
 
 
 def _display_rows(
-    comparisons: Comparisons, digits: int, names: DisplayNames | None = None
+    comparisons: ComparisonSet, digits: int, names: DisplayNames | None = None
 ) -> list[list[object]]:
     columns = _columns(comparisons)
     if names is not None:
@@ -128,7 +128,7 @@ def _display_rows(
 _TEXT = {"dataset", "metric", "system", "baseline", "method"}
 
 
-def comparisons_html(comparisons: Comparisons, digits: int = 4) -> str:
+def comparisons_html(comparisons: ComparisonSet, digits: int = 4) -> str:
     """The terminal / Markdown table as an HTML table with the legend as its caption.
 
     Every string is escaped; alignment is inline (words left, numbers right and kept on
@@ -136,6 +136,7 @@ def comparisons_html(comparisons: Comparisons, digits: int = 4) -> str:
 
     Examples
     --------
+    >>> from irtables.stats import Comparisons
     >>> empty = Comparisons((), test="t", correction="holm", family="metric", alpha=0.05)
     >>> comparisons_html(empty).splitlines()[0]
     '<table class="irtables-comparisons">'
@@ -172,7 +173,7 @@ def comparisons_html(comparisons: Comparisons, digits: int = 4) -> str:
 
 
 def format_comparisons(
-    comparisons: Comparisons,
+    comparisons: ComparisonSet,
     fmt: str = "terminal",
     digits: int = 4,
     *,
@@ -189,6 +190,7 @@ def format_comparisons(
 
     Examples
     --------
+    >>> from irtables.stats import Comparisons
     >>> empty = Comparisons((), test="t", correction="holm", family="metric", alpha=0.05)
     >>> format_comparisons(empty, "csv").splitlines()[0][:30]
     'dataset,metric,system,baseline'
@@ -223,7 +225,7 @@ def format_comparisons(
     return f"{table}\n{legend}\n"
 
 
-def _legend(c: Comparisons) -> str:
+def _legend(c: ComparisonSet) -> str:
     return (
         f"test: {c.test} ({c.alternative}); correction: {c.correction} per {c.family}; "
         f"+/-: significantly better/worse than the baseline at alpha = {c.alpha}"

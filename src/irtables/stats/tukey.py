@@ -28,6 +28,8 @@ from irtables.stats.anova import two_way_anova
 from irtables.stats.result import ConfidenceInterval
 
 UNDEFINED = "undefined: fewer than two topics"
+#: The method when every system differs from every other by a constant on every topic.
+NO_VARIANCE = "undefined: constant differences on every topic (zero residual variance)"
 
 
 @functools.lru_cache(maxsize=64)
@@ -51,8 +53,12 @@ def tukey_hsd(
     p-values are ``studentized_range.sf(q, k, df_E)``; the simultaneous interval of each
     difference is ``diff ± q_{level}(k, df_E) sqrt(V_E / n)``; ``pvalue_raw`` is the
     two-sided t-test of the pair on the same residual variance (Fisher's LSD), and
-    ``effect_size`` Sakai's ``ES_E = diff / sqrt(V_E)``. A zero residual gives p = 0 for
-    a nonzero difference and 1 for none.
+    ``effect_size`` Sakai's ``ES_E = diff / sqrt(V_E)``. The statistic ``q`` carries the
+    sign of the difference (``pair(b, a).statistic == -pair(a, b).statistic``).
+
+    A residual that is zero or rounding error (``anova.no_variance``: every difference
+    constant across topics) leaves q undefined, as the paired t-test does: statistic 0,
+    p = 1, method :data:`NO_VARIANCE`, so that no marker is shown.
 
     Examples
     --------
@@ -61,6 +67,8 @@ def tukey_hsd(
     >>> p = r.pair("dense", "bm25")
     >>> round(p.mean_diff, 3), round(p.statistic, 3), round(p.pvalue, 4)
     (0.25, 7.5, 0.0044)
+    >>> round(r.pair("bm25", "dense").statistic, 3)
+    -7.5
     """
     x = check_matrix(values, tuple(systems) if systems is not None else None)
     n, k = x.shape
@@ -75,11 +83,11 @@ def tukey_hsd(
         pairs = [
             _undefined(names[j], names[i], float(d)) for (j, i), d in zip(idx, diffs, strict=True)
         ]
-    elif ve > 0:
+    elif not anova.no_variance:
         se = math.sqrt(ve / n)
-        q = np.abs(diffs) / se
-        p = np.minimum(1.0, _q_sf(q, k, df))
-        raw = _lsd_pvalues(q / math.sqrt(2.0), df)
+        q = diffs / se
+        p = np.minimum(1.0, _q_sf(np.abs(q), k, df))
+        raw = _lsd_pvalues(np.abs(q) / math.sqrt(2.0), df)
         half = _q_critical(level, k, df) * se
         method = f"Tukey HSD, two-way ANOVA ({k} systems x {n} topics, residual df {df})"
         pairs = [
@@ -96,10 +104,9 @@ def tukey_hsd(
             for (j, i), d, qq, pp, rr in zip(idx, diffs, q, p, raw, strict=True)
         ]
     else:
-        method = "Tukey HSD, zero residual variance"
+        method = NO_VARIANCE
         pairs = [
-            _exact_fit(names[j], names[i], float(d), level)
-            for (j, i), d in zip(idx, diffs, strict=True)
+            _undefined(names[j], names[i], float(d)) for (j, i), d in zip(idx, diffs, strict=True)
         ]
     return AllPairsResult(
         test="tukey",
@@ -121,11 +128,3 @@ def _lsd_pvalues(t: npt.NDArray[np.float64], df: int) -> npt.NDArray[np.float64]
 
 def _undefined(system: str, baseline: str, diff: float) -> PairDifference:
     return PairDifference(system, baseline, diff, 0.0, 1.0, 1.0, None, None)
-
-
-def _exact_fit(system: str, baseline: str, diff: float, level: float) -> PairDifference:
-    """No residual: every difference is exactly the same on every topic."""
-    p = 1.0 if diff == 0 else 0.0
-    stat = 0.0 if diff == 0 else math.inf
-    ci = ConfidenceInterval(diff, diff, level, "Tukey HSD")
-    return PairDifference(system, baseline, diff, stat, p, p, ci, None)

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from irtables.base.procedures import CORRECTIONS as CORRECTION_RECORDS
+from irtables.base.procedures import TESTS as TEST_RECORDS
+
 
 @dataclass(frozen=True)
 class Reference:
@@ -197,6 +200,17 @@ REFERENCES: dict[str, Reference] = {
             doi="10.2307/3001913",
         ),
         _ref(
+            "dunnett1955", "article", "Dunnett, 1955",
+            "Charles W. Dunnett. A multiple comparison procedure for comparing several "
+            "treatments with a control. Journal of the American Statistical Association, "
+            "50(272):1096–1121, 1955.",
+            author="Dunnett, Charles W.",
+            title="A Multiple Comparison Procedure for Comparing Several Treatments with a "
+            "Control",
+            journal="Journal of the American Statistical Association", volume="50",
+            number="272", pages="1096--1121", year="1955", doi="10.1080/01621459.1955.10501294",
+        ),
+        _ref(
             "carterette2012", "article", "Carterette, 2012",
             "Benjamin A. Carterette. Multiple testing in statistical analysis of "
             "systems-based information retrieval experiments. ACM Transactions on "
@@ -266,23 +280,10 @@ REFERENCES: dict[str, Reference] = {
     )
 }  # fmt: skip
 
-#: Paired test -> its references (the original and the IR comparison of tests).
-TEST_CITES: dict[str, tuple[str, ...]] = {
-    "t": ("student1908", "smucker2007"),
-    "wilcoxon": ("wilcoxon1945", "smucker2007"),
-    "sign": ("conover1999", "smucker2007"),
-    "randomization": ("fisher1935", "smucker2007"),
-    "bootstrap": ("efron1993", "smucker2007"),
-    "tukey": ("tukey1949", "sakai2018"),
-    "randomized-tukey": ("carterette2012", "sakai2018"),
-}
-#: Multiple-testing correction -> its reference.
-CORRECTION_CITES: dict[str, tuple[str, ...]] = {
-    "none": (),
-    "bonferroni": ("dunn1961",),
-    "holm": ("holm1979",),
-    "bh": ("benjamini1995",),
-}
+#: Test -> its references, from the test records.
+TEST_CITES: dict[str, tuple[str, ...]] = {r.id: r.cites for r in TEST_RECORDS.values()}
+#: Multiple-testing correction -> its reference, from the correction records.
+CORRECTION_CITES: dict[str, tuple[str, ...]] = {r.id: r.cites for r in CORRECTION_RECORDS.values()}
 AVERAGING_CITES = ("keen1968",)
 META_CITES = ("soboroff2018", "dersimonian1986", "higgins2002", "hedges1981")
 POWER_CITES = ("sakai2016",)

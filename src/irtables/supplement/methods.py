@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from irtables.base.names import ALL_PAIRS_TEST_NAMES
+from irtables.base.procedures import TESTS, correction_phrase
 from irtables.base.text import join_and
 from irtables.config import Config
 from irtables.measures import FAMILIES, Measure, parse_measure
@@ -26,7 +27,7 @@ from irtables.supplement.bibliography import (
     Reference,
     cited,
 )
-from irtables.tables.significance import CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
+from irtables.tables.significance import family_phrase
 
 if TYPE_CHECKING:
     from irtables.supplement.across import AcrossSummary
@@ -278,12 +279,12 @@ def _test_entry(c: Comparisons, resamples: int) -> TestEntry:
     intervals = tuple(dict.fromkeys(r.ci.method for r in c.results if r.ci is not None))
     return TestEntry(
         test=c.test,
-        name=TEST_NAMES[c.test].format(resamples=resamples),
+        name=TESTS[c.test].named(resamples),
         alternative=c.alternative,
         alpha=c.alpha,
         correction=c.correction,
-        correction_name=CORRECTION_NAMES[c.correction],
-        family=FAMILY_NAMES.get(c.family, "per family"),
+        correction_name=correction_phrase(c.correction),
+        family=family_phrase(c),
         comparisons=len(c),
         methods=methods,
         intervals=intervals,

@@ -231,10 +231,14 @@ def _across(m: MethodsModel) -> tuple[Block, ...]:
         "Comparisons made on two datasets or more are combined by a random-effects "
         f"meta-analysis{_cite(m.meta_cites)}. On each dataset, the effect is the standardized "
         "mean difference of the paired per-query values, Hedges' $g = J\\,\\bar d / s_d$ with "
-        "$J = 1 - 3/(4(n-1)-1)$ and variance $1/n + g^2/(2n)$; the effects are pooled with "
-        "DerSimonian and Laird's estimate of the between-dataset variance $\\tau^2$, and $I^2$ "
-        "is the share of the variation between datasets that is heterogeneity rather than "
-        f"chance. {m.meta_comparisons} comparisons are pooled; the forest plots show every "
+        "$J = 1 - 3/(4(n-1)-1)$ and variance $J^2(1/n + d_z^2/(2n))$ with "
+        "$d_z = \\bar d / s_d$; the effects are pooled with DerSimonian and Laird's estimate "
+        "of the between-dataset variance $\\tau^2$, and $I^2$ is the share of the variation "
+        "between datasets that is heterogeneity rather than chance. With fewer than five "
+        "datasets the interval and $p$-value of the pooled effect use the "
+        "Hartung–Knapp–Sidik–Jonkman variance and a $t$ distribution with $k-1$ degrees of "
+        "freedom, as the normal interval is too narrow with so few. "
+        f"{m.meta_comparisons} comparisons are pooled; the forest plots show every "
         "dataset's effect."
     )
     return (Block((text,)),)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from irtables.config import Config
 from irtables.errors import DroppedMetricWarning
 from irtables.model import ResultSet
-from irtables.stats import Comparisons
+from irtables.stats import Comparisons, PairedTestResult
 from irtables.tables.configured import build_configured
 from irtables.tables.intervals import interval_note
 from irtables.tables.layouts import (
@@ -28,6 +28,7 @@ from irtables.tables.model import Cell, KeyNote, TableModel
 from irtables.tables.significance import (
     Significance,
     legend,
+    letters_sentence,
     markers_for,
     run_comparisons,
     with_letters,
@@ -41,10 +42,16 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True)
 class TableSet:
-    """The tables of a study and the comparisons behind their markers (None: no tests)."""
+    """The tables of a study and the comparisons behind their markers (None: no tests).
+
+    ``comparisons`` holds every comparison once (as the first table that shows it was
+    tested); ``by_table`` the comparisons behind each table's markers.
+    """
 
     tables: tuple[TableModel, ...]
     comparisons: Comparisons | None
+    #: Each marked table's own comparisons (its families), by table name.
+    by_table: Mapping[str, Comparisons] = field(default_factory=dict)
 
 
 def build_all(
@@ -70,18 +77,21 @@ def build_all(
     if _shown_means(config, means) is not means:  # Table 1 of chosen systems: its tests
         own.setdefault("main", config.compare)  # (and letters) are of those alone
     found: list[Significance] = []
+    by_table: dict[str, Comparisons] = {}
     units: dict[str, list[TableModel]] = {}
     shared = [u for u in _units(config) if u not in own]
     if shared:
-        built, sig = _marked(results, config, means, shared, progress)
+        built, sigs, tested = _marked_units(results, config, means, shared, progress)
         units.update(built)
-        found.extend([sig] if sig is not None else [])
+        found.extend(sigs)
+        by_table.update(tested)
     for unit, settings in own.items():
         cfg = replace(config, compare=settings)
         shown = _shown_means(cfg, means) if unit == "main" else means
-        built, sig = _marked(results, cfg, shown, [unit], None)
+        built, sigs, tested = _marked_units(results, cfg, shown, [unit], None)
         units.update(built)
-        found.extend([sig] if sig is not None else [])
+        found.extend(sigs)
+        by_table.update(tested)
     main = [t for unit in _units(config) for t in units.get(unit, [])]
     ablation = build_ablation(results, config, means=means) if config.ablation else None
     if ablation is not None and config.compare.markers:
@@ -108,7 +118,7 @@ def build_all(
         for g in t.groups:
             where = f"{t.title}" + (f" ({g.label})" if g.label else "")
             config.check_distinct_names([(r.key, r.label) for r in g.rows], where)
-    return TableSet(tuple(tables), _merged(found))
+    return TableSet(tuple(tables), _merged(found), by_table)
 
 
 def number_tables(tables: Sequence[TableModel]) -> list[TableModel]:
@@ -180,31 +190,34 @@ def _unit_tables(
     ]
 
 
-def _marked(
+def _marked_units(
     results: ResultSet,
     config: Config,
     means: Means,
     units: Sequence[str],
     progress: Progress | None,
-) -> tuple[dict[str, list[TableModel]], Significance | None]:
+) -> tuple[dict[str, list[TableModel]], list[Significance], dict[str, Comparisons]]:
     """The tables of ``units`` (by unit) with the markers of ``config.compare`` and their
-    legend: one set of comparisons (and corrections) shared by all of them."""
+    legends, each table tested over what it shows (:func:`_significances`); the runs of
+    tests, and each marked table's comparisons by table name."""
     built = {u: _unit_tables(results, config, means, None, u) for u in units}
     if not (config.compare.enabled and any(len(s) > 1 for s in means.systems.values())):
-        return built, None
-    every = [t for ts in built.values() for t in ts]
-    sig = _significance(results, config, means, every, progress)
-    marks = markers_for(sig)
-    names = [config.system_name(b) for b in sig.baselines]
-
-    def finished(t: TableModel) -> TableModel:
-        if not _tested(t, sig):
-            return t
-        t = _with_legend(t, legend(sig, names, datasets=t.datasets, config=config))
-        return with_letters(t, sig) if sig.uses_letters else t
-
-    marked = {u: _unit_tables(results, config, means, marks, u) for u in units}
-    return {u: [finished(t) for t in ts] for u, ts in marked.items()}, sig
+        return built, [], {}
+    flat = [(u, i) for u in units for i in range(len(built[u]))]
+    out = {u: list(ts) for u, ts in built.items()}
+    sigs: list[Significance] = []
+    by_table: dict[str, Comparisons] = {}
+    every = [built[u][i] for u, i in flat]
+    for members, sig in _significances(results, config, means, every, progress):
+        sigs.append(sig)
+        marks = markers_for(sig)
+        needed = dict.fromkeys(flat[k][0] for k in members)
+        rebuilt = {u: _unit_tables(results, config, means, marks, u) for u in needed}
+        for k in members:
+            u, i = flat[k]
+            out[u][i] = _marked(rebuilt[u][i], sig, config)
+            by_table[out[u][i].name] = sig.comparisons
+    return out, sigs, by_table
 
 
 def _k_datasets(config: Config, means: Means) -> list[str]:
@@ -213,23 +226,81 @@ def _k_datasets(config: Config, means: Means) -> list[str]:
     ]
 
 
-def _significance(
+def shown_systems(table: TableModel, means: Means, config: Config) -> dict[str, tuple[str, ...]]:
+    """The systems ``table`` compares on each of its datasets, in display order.
+
+    Those it shows as rows or columns, with their baselines (a marker compares with the
+    baseline whether it is shown or not); a table whose rows and columns are not systems
+    (a sensitivity grid: parameter values) compares every system of its datasets.
+    """
+    keys = {r.key for g in table.groups for r in g.rows} | {c.key for c in table.columns}
+    everything = {d: means.systems.get(d, ()) for d in table.datasets}
+    if not any(s in keys for found in everything.values() for s in found):
+        return everything
+    s = config.compare
+    out = {}
+    for d, found in everything.items():
+        wanted = keys if s.all_pairs else keys | set(s.baselines_of(d))
+        out[d] = tuple(x for x in found if x in wanted)
+    return out
+
+
+def _significances(
     results: ResultSet,
     config: Config,
     means: Means,
     tables: Sequence[TableModel],
     progress: Progress | None,
-) -> Significance:
-    metrics = list(dict.fromkeys(m for t in tables for m in t.metrics))
-    return run_comparisons(
-        results,
-        config,
-        metrics=metrics,
-        datasets=[d for d in means.datasets if len(means.systems[d]) > 1],
-        systems=means.systems,
-        missing=missing_policy(config),
-        progress=progress,
-    )
+) -> list[tuple[list[int], Significance]]:
+    """The comparisons of each table over the systems, datasets and metrics it shows.
+
+    Tables are tested together when that changes no family: with ``family = "metric"``
+    every table that shows the same systems on the datasets they share; with
+    ``"dataset"`` also the same metrics; with ``"table"`` (or ``"all"``) each table alone.
+    Returns the indices of the tables each run serves, and its comparisons.
+    """
+    family = config.compare.family
+    runs: list[tuple[list[int], dict[str, tuple[str, ...]], tuple[str, ...]]] = []
+    for i, t in enumerate(tables):
+        shown = {d: s for d, s in shown_systems(t, means, config).items() if len(s) > 1}
+        if not shown:
+            continue
+        for members, systems, shown_metrics in runs:
+            if family in ("table", "all"):
+                continue
+            if family == "dataset" and shown_metrics != t.metrics:
+                continue
+            if all(systems.get(d, s) == s for d, s in shown.items()):
+                members.append(i)
+                systems.update(shown)
+                break
+        else:
+            runs.append(([i], dict(shown), t.metrics))
+    out = []
+    for members, systems, _ in runs:
+        metrics = list(dict.fromkeys(m for i in members for m in tables[i].metrics))
+        sig = run_comparisons(
+            results,
+            config,
+            metrics=metrics,
+            datasets=[d for d in means.datasets if d in systems],
+            systems=systems,
+            missing=missing_policy(config),
+            progress=progress,
+        )
+        out.append((members, sig))
+    return out
+
+
+def _marked(table: TableModel, sig: Significance, config: Config) -> TableModel:
+    """``table`` (built with the markers of ``sig``) with its legend and letters."""
+    if not _tested(table, sig):
+        return table
+    names = [config.system_name(b) for b in sig.baselines]
+    table = _with_legend(table, legend(sig, names, datasets=table.datasets, config=config))
+    if not sig.uses_letters:
+        return table
+    return _with_legend(with_letters(table, sig, config), letters_sentence(table, sig, config))
 
 
 def _ablation_significance(
@@ -271,7 +342,11 @@ def _merged(found: Sequence[Significance]) -> Comparisons | None:
     if not found:
         return None
     first = found[0].comparisons
-    rows = tuple(r for s in found for r in s.comparisons.results)
+    seen: dict[tuple[str, str, str, str], PairedTestResult] = {}
+    for s in found:  # a comparison that two tables show: as the first one tested it
+        for r in s.comparisons.results:
+            seen.setdefault((r.dataset, r.metric, r.system, r.baseline), r)
+    rows = tuple(seen.values())
     return replace(first, results=rows)
 
 

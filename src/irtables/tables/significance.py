@@ -11,31 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from irtables.base.names import ALL_PAIRS_TEST_NAMES, RESAMPLED_TEST_NAMES
+from irtables.base.names import PROCEDURE_NAMES, RESAMPLED_TEST_NAMES
+from irtables.base.procedures import TESTS, correction_phrase
 from irtables.config import CompareSettings, Config
 from irtables.measures import parse_measure
 from irtables.model import MissingPolicy, ResultSet
 from irtables.stats import Comparisons, compare
 from irtables.tables.model import Row, RowGroup, TableModel
 
-TEST_NAMES = {
-    "t": "paired t-test",
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "sign": "sign test",
-    "randomization": "randomization test ({resamples:,} sign flips)",
-    "bootstrap": "paired bootstrap test ({resamples:,} resamples)",
-    "tukey": "Tukey HSD test (two-way ANOVA, topics as blocks)",
-    "randomized-tukey": "randomized Tukey HSD test ({resamples:,} permutations within topics)",
-}
-CORRECTION_NAMES = {
-    "none": "no correction for multiple testing",
-    "bonferroni": "Bonferroni correction",
-    "holm": "Holm correction",
-    "bh": "Benjamini–Hochberg correction",
-    "tukey": "family-wise error controlled over all pairs by the studentized range",
-    "randomized-tukey": "family-wise error controlled over all pairs by the permutation "
-    "distribution of the largest difference",
-}
 FAMILY_NAMES = {
     "metric": "over the comparisons of each dataset and metric",
     "dataset": "over the comparisons of each dataset",
@@ -84,7 +67,7 @@ def compare_with(
     s = settings
     every = list(datasets) if datasets is not None else list(results.datasets())
     correction = s.correction
-    if s.test in ALL_PAIRS_TEST_NAMES and correction == "none":
+    if s.test in PROCEDURE_NAMES and correction == "none":
         correction = None
     return compare(
         results,
@@ -100,9 +83,19 @@ def compare_with(
         systems=None if systems is None else list(systems),
         missing=missing,
         rng=s.seed,
-        options={"n_resamples": s.resamples} if s.test in RESAMPLED_TEST_NAMES else {},
+        options=_options(s),
         progress=progress,
     )
+
+
+def _options(s: CompareSettings) -> dict[str, object]:
+    """The test's own options: resamples of a resampling test, Wilcoxon's zero method."""
+    options: dict[str, object] = (
+        {"n_resamples": s.resamples} if s.test in RESAMPLED_TEST_NAMES else {}
+    )
+    if s.test == "wilcoxon":
+        options["zero_method"] = s.zero_method
+    return options
 
 
 def run_comparisons(
@@ -133,13 +126,23 @@ def run_comparisons(
         progress=progress,
     )
     used = () if settings.all_pairs else tuple(baselines or s.baseline)
-    order = list(dict.fromkeys(x for d in datasets for x in systems.get(d, ())))
     letters = {
-        (d, system): LETTERS[order.index(system) % len(LETTERS)]
-        for d in datasets
-        for system in systems.get(d, ())
+        (d, system): letter_of(i) for d in datasets for i, system in enumerate(systems.get(d, ()))
     }
     return Significance(comparisons, settings, used, letters)
+
+
+def letter_of(index: int) -> str:
+    """The letter of the system at ``index`` among those a dataset shows: a..z, then aa, ab...
+
+    Examples
+    --------
+    >>> letter_of(0), letter_of(25), letter_of(26), letter_of(27)
+    ('a', 'z', 'aa', 'ab')
+    """
+    if index < len(LETTERS):
+        return LETTERS[index]
+    return letter_of(index // len(LETTERS) - 1) + LETTERS[index % len(LETTERS)]
 
 
 def _ablation_settings(s: CompareSettings, baselines: Sequence[str]) -> CompareSettings:
@@ -189,13 +192,13 @@ def legend(
     """
     s = sig.settings
     c = sig.comparisons
-    test = TEST_NAMES[c.test].format(resamples=s.resamples)
-    if c.test in ALL_PAIRS_TEST_NAMES:
-        how = f"{test}, α = {c.alpha:g}; {CORRECTION_NAMES[c.correction]}"
+    test = TESTS[c.test].named(s.resamples)
+    if c.test in PROCEDURE_NAMES:
+        how = f"{test}, α = {c.alpha:g}; {correction_phrase(c.correction)}"
     else:
-        how = f"{test}, {c.alternative}, α = {c.alpha:g}; {CORRECTION_NAMES[c.correction]}"
+        how = f"{test}, {c.alternative}, α = {c.alpha:g}; {correction_phrase(c.correction)}"
         if c.correction != "none":
-            how += f" {FAMILY_NAMES.get(c.family, 'per family')}"
+            how += f" {family_phrase(c)}"
     missing = _missing_sentence(sig, datasets, config)
     tested = [d for d in datasets if d not in _untested(sig)]
     if datasets and not tested:
@@ -209,8 +212,51 @@ def legend(
     names = " or ".join(baseline_names)
     if config is not None and s.dataset_baselines and tested:
         names = _per_dataset_names(s, tested, config)
+    if c.alternative != "two-sided":
+        return f"{_one_sided(sig, names, test)} {missing}".strip()
     text = f"{s.better} and {s.worse}: significantly better and worse than {names} ({how})."
     return f"{text} {missing}".strip()
+
+
+def family_phrase(c: Comparisons) -> str:
+    """How the correction's family reads in a caption; a family of the whole table says
+    its size ("over all 12 comparisons of the table")."""
+    if c.family in ("table", "all") and c.results:
+        size = max(r.family_size or 0 for r in c.results)
+        return f"over all {size} comparisons of the table"
+    return FAMILY_NAMES.get(c.family, "per family")
+
+
+def possible_outcomes(c: Comparisons) -> tuple[str, ...]:
+    """The marks a one-sided test can give, as shown (``better``, ``worse``), in that order.
+
+    ``alternative = "greater"`` tests whether the system's scores are higher: a mark of
+    "better" on a metric where higher is better, of "worse" where lower is better.
+    """
+    higher = {parse_measure(r.metric).higher_is_better for r in c.results} or {True}
+    greater = c.alternative == "greater"
+    found = {"better" if h == greater else "worse" for h in higher}
+    return tuple(o for o in ("better", "worse") if o in found)
+
+
+def _one_sided(sig: Significance, names: str, test: str) -> str:
+    """The legend of a one-sided test: only the marks it can give, and which side it tests."""
+    s, c = sig.settings, sig.comparisons
+    side = "higher" if c.alternative == "greater" else "lower"
+    how = (
+        f"{test}, one-sided: it tests only whether a system scores {side} than the "
+        f"baseline, α = {c.alpha:g}; {correction_phrase(c.correction)}"
+    )
+    if c.correction != "none" and c.test not in PROCEDURE_NAMES:
+        how += f" {family_phrase(c)}"
+    marks = possible_outcomes(c)
+    if len(marks) == 2:
+        symbols = f"{s.better} and {s.worse}"
+        meaning = "significantly better and worse"
+    else:
+        symbols = s.better if marks[0] == "better" else s.worse
+        meaning = f"significantly {marks[0]}"
+    return f"{symbols}: {meaning} than {names} ({how})."
 
 
 def _untested(sig: Significance) -> dict[str, tuple[str, ...]]:
@@ -249,13 +295,61 @@ def _missing_sentence(sig: Significance, datasets: Sequence[str], config: Config
     return " ".join(out)
 
 
-def with_letters(table: TableModel, sig: Significance) -> TableModel:
-    """Append each system's letter to its row label: ``BM25 (a)``."""
-    by_system = {system: letter for (_, system), letter in sig.letters.items()}
+def _letters_by_group(
+    table: TableModel, sig: Significance, config: Config
+) -> list[dict[str, str]] | None:
+    """Each row group's letters (system -> letter), or None when a row label cannot carry
+    them: a group of one dataset (Table 1 with datasets as row groups) takes that
+    dataset's letters; other groups take the letters of the table's datasets when each
+    system has the same letter in all of them."""
+    named = {config.dataset_name(d): d for d in table.datasets}
+    common: dict[str, set[str]] = {}
+    for (d, system), letter in sig.letters.items():
+        if d in table.datasets:
+            common.setdefault(system, set()).add(letter)
+    agreed = {k: next(iter(v)) for k, v in common.items() if len(v) == 1}
+    out = []
+    for g in table.groups:
+        own = named.get(g.label or "")
+        if own is not None:
+            out.append({s: x for (ds, s), x in sig.letters.items() if ds == own})
+        elif len(agreed) == len(common):
+            out.append(agreed)
+        else:
+            return None
+    return out
 
-    def relabel(row: Row) -> Row:
+
+def letters_sentence(table: TableModel, sig: Significance, config: Config) -> str:
+    """ "Letters on Robust04: a BM25, b Dense; on ..." for a table whose row labels cannot
+    carry the letters (they differ between its datasets), else empty."""
+    if _letters_by_group(table, sig, config) is not None:
+        return ""
+    parts = []
+    for d in table.datasets:
+        named = [
+            f"{letter} {config.system_name(system)}"
+            for (ds, system), letter in sig.letters.items()
+            if ds == d
+        ]
+        if named:
+            parts.append(f"on {config.dataset_name(d)}: {', '.join(named)}")
+    return f"Letters {'; '.join(parts)}." if parts else ""
+
+
+def with_letters(table: TableModel, sig: Significance, config: Config) -> TableModel:
+    """Append each system's letter to its row label: ``BM25 (a)``; letters restart per
+    dataset (see :func:`letters_sentence` when a row label cannot carry them)."""
+    found = _letters_by_group(table, sig, config)
+    if found is None:
+        return table
+
+    def relabel(row: Row, by_system: dict[str, str]) -> Row:
         letter = by_system.get(row.key)
         return replace(row, label=f"{row.label} ({letter})") if letter else row
 
-    groups = tuple(RowGroup(g.label, tuple(relabel(r) for r in g.rows)) for g in table.groups)
+    groups = tuple(
+        RowGroup(g.label, tuple(relabel(r, letters) for r in g.rows))
+        for g, letters in zip(table.groups, found, strict=True)
+    )
     return replace(table, groups=groups)
