@@ -342,10 +342,11 @@ def _merged(found: Sequence[Significance]) -> Comparisons | None:
     if not found:
         return None
     first = found[0].comparisons
-    seen: dict[tuple[str, str, str, str], PairedTestResult] = {}
+    seen: dict[tuple[str, ...], PairedTestResult] = {}
     for s in found:  # a comparison that two tables show: as the first one tested it
-        for r in s.comparisons.results:
-            seen.setdefault((r.dataset, r.metric, r.system, r.baseline), r)
+        for r in s.comparisons.results:  # (tables of their own settings keep their tests)
+            key = (r.dataset, r.metric, r.system, r.baseline, r.test, str(r.correction))
+            seen.setdefault(key, r)
     rows = tuple(seen.values())
     return replace(first, results=rows)
 
