@@ -99,6 +99,8 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "(`0.512 ± 0.021`) or bounds (`0.512 [0.491, 0.533]`).",
         "power": "Power (1 − β) the supplement's topic-set-size table plans for.",
         "differences": "Differences of means the topic-set-size table plans topics for.",
+        "zero_method": "Wilcoxon's treatment of zero differences: wilcox (dropped), pratt "
+        "(ranked, then dropped) or zsplit (split between the signs), as scipy names them.",
     },
     "output": {
         "dir": "Output folder, relative to the results folder (`-o` overrides).",
