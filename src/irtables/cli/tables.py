@@ -167,12 +167,17 @@ def tables(
 )
 @click.option("--seed", type=int, help="Seed of the resampling tests (default: 0).")
 @click.option(
+    "--anova",
+    is_flag=True,
+    help="Show the two-way ANOVA (systems x topics) of each dataset and metric instead.",
+)
+@click.option(
     "--format",
     "fmt",
-    type=click.Choice(["csv", "markdown"]),
+    type=click.Choice(["csv", "markdown", "latex"]),
     default="csv",
     show_default=True,
-    help="Format of the -o file.",
+    help="Format of the -o file (latex: with --anova).",
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path))
 @INPUT_FORMAT_OPT
@@ -193,6 +198,7 @@ def compare(
     alpha: float | None,
     resamples: int | None,
     seed: int | None,
+    anova: bool,
     fmt: str,
     output: Path | None,
     input_format: str | None,
@@ -204,14 +210,19 @@ def compare(
     """Significance tests of every system against the baseline(s), or of all pairs, per metric.
 
     Paired tests (t, wilcoxon, sign, randomization, bootstrap) with a multiple-testing
-    correction, or the all-pairs procedures tukey and randomized-tukey, which compare every
-    system of a dataset at once on the system x topic design.
+    correction, the all-pairs procedures tukey and randomized-tukey, which compare every
+    system of a dataset at once on the system x topic design, or dunnett (each system
+    against the baseline on that design). --anova shows the two-way ANOVA tables instead.
     """
     from irtables.output.writers import check_destination, write_atomic
     from irtables.stats import compare as run
     from irtables.stats.report import format_comparisons
     from irtables.study.pipeline import with_overrides
 
+    if fmt == "latex" and not anova:
+        from irtables.errors import InputError
+
+        raise InputError("--format latex is for the ANOVA tables (--anova)")
     if output is not None:
         check_destination(output, force=force)
     evaluated, _, finish = study_progress()
@@ -227,6 +238,16 @@ def compare(
         )
     finally:
         finish()
+    if anova:
+        from irtables.render.anova import format_anova
+        from irtables.stats.anova import anova_tables
+
+        found = anova_tables(rs, missing=cast(MissingPolicy, config.output.missing))
+        click.echo(format_anova(found, "terminal"), nl=False)
+        if output is not None:
+            status = write_atomic(output, format_anova(found, fmt), by="compare", force=force)
+            click.echo(f"{status:>9}  {output}")
+        return
     base = baseline_option(config.compare, baselines) if baselines else config.compare
     s = with_overrides(
         base,
