@@ -73,9 +73,15 @@ def _pandas_table(c: Comparisons, fmt: str, digits: int = 4) -> str:
         disable_numparse=True,
     )
     gap = "\n\n" if fmt == "markdown" else "\n"
+    meaning = {  # a one-sided test explains only the sign it can give
+        "two-sided": "+/-: significantly better/worse",
+        "greater": "+: significantly higher",
+        "less": "-: significantly lower",
+    }[c.alternative]
+    sided = "" if c.alternative == "two-sided" else " (one-sided test)"
     legend = (
         f"test: {c.test} ({c.alternative}); correction: {c.correction} per {c.family}; "
-        f"+/-: significantly better/worse than the baseline at alpha = {c.alpha}"
+        f"{meaning} than the baseline at alpha = {c.alpha}{sided}"
     )
     return f"{table}{gap}{legend}\n"
 

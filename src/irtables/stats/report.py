@@ -151,7 +151,17 @@ def format_comparisons(comparisons: ComparisonSet, fmt: str = "terminal", digits
 
 
 def _legend(c: ComparisonSet) -> str:
-    return (
-        f"test: {c.test} ({c.alternative}); correction: {c.correction} per {c.family}; "
-        f"+/-: significantly better/worse than the baseline at alpha = {c.alpha}"
-    )
+    """What the report's columns mean; a one-sided test explains only the sign it can give.
+
+    Examples
+    --------
+    >>> from irtables.stats import Comparisons
+    >>> _legend(Comparisons((), "t", "holm", "metric", 0.05, alternative="greater"))[-74:]
+    '+: significantly higher than the baseline at alpha = 0.05 (one-sided test)'
+    """
+    head = f"test: {c.test} ({c.alternative}); correction: {c.correction} per {c.family}; "
+    side = {"greater": "+: significantly higher", "less": "-: significantly lower"}
+    if c.alternative in side:
+        tail = f"than the baseline at alpha = {c.alpha} (one-sided test)"
+        return f"{head}{side[c.alternative]} {tail}"
+    return f"{head}+/-: significantly better/worse than the baseline at alpha = {c.alpha}"
