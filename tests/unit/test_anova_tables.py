@@ -82,3 +82,20 @@ def test_compare_anova_writes_csv_latex_and_markdown(tmp_path: Path) -> None:
     assert "| systems" in format_anova(anova_tables(rs), "markdown")
     res = runner.invoke(main, ["compare", str(data), "--format", "latex", "-o", str(tex)])
     assert res.exit_code == 2 and res.output.startswith("Error: ")
+
+
+def test_es_e_of_tukey_and_dunnett_is_the_difference_over_the_residual_sd() -> None:
+    """Sakai's ES_E = diff / sqrt(V_E), V_E the residual mean square of anova_lm."""
+    from irtables.stats import compare
+    from irtables.stats.report import format_comparisons
+
+    rs = study()
+    for test, pairs in (("tukey", "all"), ("dunnett", "baseline")):
+        c = compare(rs, test=test, pairs=pairs, metrics=["AP"])  # type: ignore[arg-type]
+        for r in c:
+            ve = statsmodels_table(rs, r.dataset, "AP").loc["Residual", "mean_sq"]
+            assert r.effect_size_e == pytest.approx(r.mean_diff / ve**0.5, rel=1e-9)
+        assert "ES_E" in format_comparisons(c, "terminal").splitlines()[0]
+    paired = compare(rs, test="t", metrics=["AP"])
+    assert all(r.effect_size_e is None for r in paired)
+    assert "ES_E" not in format_comparisons(paired, "terminal")

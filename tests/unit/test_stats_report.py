@@ -53,8 +53,11 @@ SHOWN = (
 def _pandas_table(c: Comparisons, fmt: str, digits: int = 4) -> str:
     """The report table as pandas and tabulate made it before (the reference)."""
     frame = c.to_frame()
-    shown = pd.DataFrame({label: frame[col] for col, label in SHOWN})
-    for label in ("mean", "base mean", "diff", "d_z"):
+    columns = list(SHOWN)
+    if frame["effect_size_e"].notna().any():  # Sakai's ES_E, from the ANOVA's procedures
+        columns.insert(-1, ("effect_size_e", "ES_E"))
+    shown = pd.DataFrame({label: frame[col] for col, label in columns})
+    for label in ("mean", "base mean", "diff", "d_z", "ES_E")[: 4 + ("ES_E" in shown)]:
         shown[label] = [
             "" if v is None or math.isnan(v) else f"{v:.{digits}f}"
             for v in shown[label].astype(object)

@@ -25,8 +25,17 @@ _SHOWN = (
     ("dataset", "dataset"), ("metric", "metric"), ("system", "system"),
     ("baseline", "baseline"), ("system_mean", "mean"), ("baseline_mean", "base mean"),
     ("mean_diff", "diff"), ("n", "n"), ("pvalue", "p"), ("pvalue_adjusted", "p adj"),
-    ("outcome", "sig"), ("effect_size", "d_z"), ("method", "method"),
+    ("outcome", "sig"), ("effect_size", "d_z"), ("effect_size_e", "ES_E"), ("method", "method"),
 )  # fmt: skip
+
+
+def _shown(comparisons: ComparisonSet) -> tuple[tuple[str, str], ...]:
+    """The columns shown: Sakai's ES_E only when a procedure on the ANOVA computed it."""
+    if any(r.effect_size_e is not None for r in comparisons.results):
+        return _SHOWN
+    return tuple(c for c in _SHOWN if c[0] != "effect_size_e")
+
+
 _SIGN = {"better": "+", "worse": "-", "none": ""}
 
 
@@ -83,9 +92,9 @@ def _csv_text(value: object) -> str:
 def _display_rows(comparisons: ComparisonSet, digits: int) -> list[list[object]]:
     columns = _columns(comparisons)
     shown: list[list[object]] = []
-    for col, label in _SHOWN:
+    for col, label in _shown(comparisons):
         values = columns[col]
-        if label in ("mean", "base mean", "diff", "d_z"):
+        if label in ("mean", "base mean", "diff", "d_z", "ES_E"):
             shown.append([_number(v, digits) for v in values])
         elif label in ("p", "p adj"):
             shown.append([_pvalue(v) for v in values])
@@ -99,7 +108,7 @@ def _display_rows(comparisons: ComparisonSet, digits: int) -> list[list[object]]
 def _display_frame(comparisons: ComparisonSet, digits: int) -> pd.DataFrame:
     import pandas as pd
 
-    labels = [label for _, label in _SHOWN]
+    labels = [label for _, label in _shown(comparisons)]
     return pd.DataFrame(_display_rows(comparisons, digits), columns=labels)
 
 
@@ -141,7 +150,7 @@ def format_comparisons(comparisons: ComparisonSet, fmt: str = "terminal", digits
     rows = [
         ["" if v is None else f"{v}" for v in row] for row in _display_rows(comparisons, digits)
     ]
-    headers = [label for _, label in _SHOWN]
+    headers = [label for _, label in _shown(comparisons)]
     style: Style = "github" if fmt == "markdown" else "simple"
     table = text_table(rows, headers, style=style)
     legend = _legend(comparisons)
