@@ -54,8 +54,11 @@ SHOWN = (
 def _pandas_table(c: Comparisons, fmt: str, digits: int = 4) -> str:
     """The report table as pandas and tabulate made it before (the reference)."""
     frame = c.to_frame()
-    shown = pd.DataFrame({label: frame[col] for col, label in SHOWN})
-    for label in ("mean", "base mean", "diff", "d_z"):
+    columns = list(SHOWN)
+    if frame["effect_size_e"].notna().any():  # Sakai's ES_E, from the ANOVA's procedures
+        columns.insert(-1, ("effect_size_e", "ES_E"))
+    shown = pd.DataFrame({label: frame[col] for col, label in columns})
+    for label in ("mean", "base mean", "diff", "d_z", "ES_E")[: 4 + ("ES_E" in shown)]:
         shown[label] = [
             "" if v is None or math.isnan(v) else f"{v:.{digits}f}"
             for v in shown[label].astype(object)
@@ -79,9 +82,15 @@ def _pandas_table(c: Comparisons, fmt: str, digits: int = 4) -> str:
         disable_numparse=True,
     )
     gap = "\n\n" if fmt == "markdown" else "\n"
+    meaning = {  # a one-sided test explains only the sign it can give
+        "two-sided": "+/-: significantly better/worse",
+        "greater": "+: significantly higher",
+        "less": "-: significantly lower",
+    }[c.alternative]
+    sided = "" if c.alternative == "two-sided" else " (one-sided test)"
     legend = (
         f"test: {c.test} ({c.alternative}); correction: {c.correction} per {c.family}; "
-        f"+/-: significantly better/worse than the baseline at alpha = {c.alpha}"
+        f"{meaning} than the baseline at alpha = {c.alpha}{sided}"
     )
     return f"{table}{gap}{escape_markdown(legend) if fmt == 'markdown' else legend}\n"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import cast
 
 import click
 
@@ -24,6 +25,7 @@ from irtables.cli.common import (
     resolve_for_command,
     study_progress,
 )
+from irtables.model.policy import MissingPolicy
 from irtables.render import FORMATS
 
 
@@ -180,12 +182,17 @@ def tables(
 )
 @click.option("--seed", type=int, help="Seed of the resampling tests (default: 0).")
 @click.option(
+    "--anova",
+    is_flag=True,
+    help="Show the two-way ANOVA (systems x topics) of each dataset and metric instead.",
+)
+@click.option(
     "--format",
     "fmt",
-    type=click.Choice(["csv", "markdown"]),
+    type=click.Choice(["csv", "markdown", "latex"]),
     default="csv",
     show_default=True,
-    help="Format of the -o file.",
+    help="Format of the -o file (latex: with --anova).",
 )
 @click.option(
     "-o",
@@ -213,6 +220,7 @@ def compare(
     alpha: float | None,
     resamples: int | None,
     seed: int | None,
+    anova: bool,
     fmt: str,
     output: Path | None,
     input_format: str | None,
@@ -226,12 +234,17 @@ def compare(
     """Significance tests of every system against the baseline(s), or of all pairs, per metric.
 
     Paired tests (t, wilcoxon, sign, randomization, bootstrap) with a multiple-testing
-    correction, or the all-pairs procedures tukey and randomized-tukey, which compare every
-    system of a dataset at once on the system x topic design.
+    correction, the all-pairs procedures tukey and randomized-tukey, which compare every
+    system of a dataset at once on the system x topic design, or dunnett (each system
+    against the baseline on that design). --anova shows the two-way ANOVA tables instead.
     """
     from irtables.output.writers import check_destination, write_atomic
     from irtables.stats.report import format_comparisons
 
+    if fmt == "latex" and not anova:
+        from irtables.errors import InputError
+
+        raise InputError("--format latex is for the ANOVA tables (--anova)")
     if output is not None:
         check_destination(output, force=force)
     evaluated, _, finish = study_progress()
@@ -249,6 +262,18 @@ def compare(
         )
     finally:
         finish()
+    if anova:
+        from irtables.render.anova import format_anova
+        from irtables.stats.anova import anova_tables
+
+        found = anova_tables(
+            study.results, missing=cast(MissingPolicy, study.config.output.missing)
+        )
+        click.echo(format_anova(found, "terminal"), nl=False)
+        if output is not None:
+            status = write_atomic(output, format_anova(found, fmt), by="compare", force=force)
+            click.echo(f"{status:>9}  {output}")
+        return
     changes = {
         "all_pairs": all_pairs,
         "test": test,

@@ -9,13 +9,18 @@ the F tail comes from ``scipy.special``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from irtables.errors import InputError
 from irtables.stats.effect import is_noise
+
+if TYPE_CHECKING:
+    from irtables.model import MissingPolicy, ResultSet
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -109,3 +114,64 @@ def two_way_anova(values: npt.ArrayLike) -> TwoWayAnova:
         means=tuple(float(m) for m in system_means),
         no_variance=df_e > 0 and is_noise(math.sqrt(ms_e), float(np.abs(x).max())),
     )
+
+
+@dataclass(frozen=True)
+class AnovaOf:
+    """The two-way ANOVA of one dataset and metric over ``systems`` and ``n`` topics."""
+
+    dataset: str
+    metric: str
+    systems: tuple[str, ...]
+    n: int
+    anova: TwoWayAnova
+
+    @property
+    def rows(self) -> tuple[AnovaRow, AnovaRow, AnovaRow]:
+        """Systems, topics, residual: the lines of the ANOVA table."""
+        return (self.anova.systems, self.anova.topics, self.anova.residual)
+
+
+def anova_tables(
+    results: ResultSet,
+    *,
+    metrics: Sequence[str] | None = None,
+    datasets: Sequence[str] | None = None,
+    missing: MissingPolicy = "error",
+) -> tuple[AnovaOf, ...]:
+    """The two-way ANOVA (systems x topics) of every dataset with two systems or more and
+    every metric it has, in the order of the results.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irtables.model import ResultSet
+    >>> rs = ResultSet.from_frame(pd.DataFrame({
+    ...     "dataset": "d", "metric": "AP", "query": ["1", "2", "3"] * 2,
+    ...     "system": ["bm25"] * 3 + ["dense"] * 3,
+    ...     "value": [0.2, 0.3, 0.1, 0.4, 0.6, 0.3]}))
+    >>> a = anova_tables(rs)[0]
+    >>> a.dataset, a.metric, [r.source for r in a.rows], round(a.anova.systems.f, 1)
+    ('d', 'AP', ['systems', 'topics', 'residual'], 49.0)
+    """
+    out = []
+    for dataset in datasets if datasets is not None else results.datasets():
+        systems = results.systems(dataset)
+        if len(systems) < 2:
+            continue
+        for metric in results.metrics(dataset):
+            if metrics is not None and metric not in metrics:
+                continue
+            aligned = results.aligned(dataset, metric, systems, missing=missing)
+            if not aligned.queries:
+                continue
+            out.append(
+                AnovaOf(
+                    dataset,
+                    metric,
+                    aligned.systems,
+                    len(aligned.queries),
+                    two_way_anova(aligned.values),
+                )
+            )
+    return tuple(out)

@@ -126,6 +126,7 @@ def run_all_pairs(
                 system=system,
                 baseline=base,
                 dropped=aligned.dropped,
+                effect_size_e=pair.effect_size,
             )
         )
     return out

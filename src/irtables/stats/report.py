@@ -26,8 +26,17 @@ _SHOWN = (
     ("dataset", "dataset"), ("metric", "metric"), ("system", "system"),
     ("baseline", "baseline"), ("system_mean", "mean"), ("baseline_mean", "base mean"),
     ("mean_diff", "diff"), ("n", "n"), ("pvalue", "p"), ("pvalue_adjusted", "p adj"),
-    ("outcome", "sig"), ("effect_size", "d_z"), ("method", "method"),
+    ("outcome", "sig"), ("effect_size", "d_z"), ("effect_size_e", "ES_E"), ("method", "method"),
 )  # fmt: skip
+
+
+def _shown(comparisons: ComparisonSet) -> tuple[tuple[str, str], ...]:
+    """The columns shown: Sakai's ES_E only when a procedure on the ANOVA computed it."""
+    if any(r.effect_size_e is not None for r in comparisons.results):
+        return _SHOWN
+    return tuple(c for c in _SHOWN if c[0] != "effect_size_e")
+
+
 _SIGN = {"better": "+", "worse": "-", "none": ""}
 #: The CSV's columns of display names, after the fields: (column, id column it names).
 NAME_COLUMNS = (
@@ -111,9 +120,9 @@ def _display_rows(
         for name, col in NAME_COLUMNS:
             columns[col] = named[name]
     shown: list[list[object]] = []
-    for col, label in _SHOWN:
+    for col, label in _shown(comparisons):
         values = columns[col]
-        if label in ("mean", "base mean", "diff", "d_z"):
+        if label in ("mean", "base mean", "diff", "d_z", "ES_E"):
             shown.append([_number(v, digits) for v in values])
         elif label in ("p", "p adj"):
             shown.append([_pvalue(v) for v in values])
@@ -147,7 +156,7 @@ def comparisons_html(comparisons: ComparisonSet, digits: int = 4) -> str:
         style = "text-align: left" if label in _TEXT else "text-align: right; white-space: nowrap"
         return f'<{tag} style="{style}">{html.escape(text)}</{tag}>'
 
-    labels = [label for _, label in _SHOWN]
+    labels = [label for _, label in _shown(comparisons)]
     head = "".join(cell("th", label, label) for label in labels)
     body = [
         "<tr>"
@@ -213,7 +222,7 @@ def format_comparisons(
         ["" if v is None else f"{v}" for v in row]
         for row in _display_rows(comparisons, digits, names)
     ]
-    headers = [label for _, label in _SHOWN]
+    headers = [label for _, label in _shown(comparisons)]
     style: Style = "github" if fmt == "markdown" else "simple"
     if fmt == "markdown":  # names from the data stay text
         rows = [[escape_markdown(v) for v in row] for row in rows]
@@ -226,7 +235,17 @@ def format_comparisons(
 
 
 def _legend(c: ComparisonSet) -> str:
-    return (
-        f"test: {c.test} ({c.alternative}); correction: {c.correction} per {c.family}; "
-        f"+/-: significantly better/worse than the baseline at alpha = {c.alpha}"
-    )
+    """What the report's columns mean; a one-sided test explains only the sign it can give.
+
+    Examples
+    --------
+    >>> from irtables.stats import Comparisons
+    >>> _legend(Comparisons((), "t", "holm", "metric", 0.05, alternative="greater"))[-74:]
+    '+: significantly higher than the baseline at alpha = 0.05 (one-sided test)'
+    """
+    head = f"test: {c.test} ({c.alternative}); correction: {c.correction} per {c.family}; "
+    side = {"greater": "+: significantly higher", "less": "-: significantly lower"}
+    if c.alternative in side:
+        tail = f"than the baseline at alpha = {c.alpha} (one-sided test)"
+        return f"{head}{side[c.alternative]} {tail}"
+    return f"{head}+/-: significantly better/worse than the baseline at alpha = {c.alpha}"

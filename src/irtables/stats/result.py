@@ -69,6 +69,9 @@ class PairedTestResult:
     system: str = ""
     baseline: str = ""
     dropped: tuple[str, ...] = ()
+    #: Sakai's ES_E = mean_diff / sqrt(V_E), the residual of the two-way ANOVA (Tukey HSD,
+    #: randomized Tukey HSD, Dunnett); None for the paired tests, whose effect size is d_z
+    effect_size_e: float | None = None
 
     @property
     def p(self) -> float:

@@ -1,0 +1,101 @@
+"""The two-way ANOVA tables of `compare --anova` equal statsmodels' anova_lm."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from irtables.cli import main
+from irtables.model import ResultSet
+from irtables.render.anova import format_anova
+from irtables.stats.anova import anova_tables
+
+
+def study(seed: int = 11) -> ResultSet:
+    rng = np.random.default_rng(seed)
+    parts = []
+    for dataset, n, k in (("d1", 25, 4), ("d2", 12, 3)):
+        base = rng.beta(2, 3, n)
+        for j in range(k):
+            vals = np.clip(base + 0.03 * j + rng.normal(0, 0.07, n), 0, 1)
+            for metric in ("AP", "nDCG@10"):
+                parts.append(pd.DataFrame({"dataset": dataset, "system": f"s{j}",
+                                           "query": [f"q{q:02d}" for q in range(n)],
+                                           "metric": metric, "value": vals}))  # fmt: skip
+    return ResultSet.from_frame(pd.concat(parts, ignore_index=True))
+
+
+def statsmodels_table(rs: ResultSet, dataset: str, metric: str) -> pd.DataFrame:
+    import statsmodels.formula.api as smf
+    from statsmodels.stats.anova import anova_lm
+
+    f = rs.frame
+    f = f[(f.dataset == dataset) & (f.metric == metric)].rename(columns={"query": "topic"})
+    f = f.astype({"system": str, "topic": str})  # no unused categories in the design
+    return anova_lm(smf.ols("value ~ C(system) + C(topic)", data=f).fit())
+
+
+def test_anova_tables_equal_statsmodels_anova_lm() -> None:
+    rs = study()
+    found = anova_tables(rs)
+    assert [(a.dataset, a.metric) for a in found] == [
+        ("d1", "AP"), ("d1", "nDCG@10"), ("d2", "AP"), ("d2", "nDCG@10")
+    ]  # fmt: skip
+    for a in found:
+        ref = statsmodels_table(rs, a.dataset, a.metric)
+        for row, key in zip(a.rows, ("C(system)", "C(topic)", "Residual"), strict=True):
+            assert row.ss == pytest.approx(ref.loc[key, "sum_sq"], rel=1e-10, abs=1e-14)
+            assert row.df == ref.loc[key, "df"]
+            assert row.ms == pytest.approx(ref.loc[key, "mean_sq"], rel=1e-10, abs=1e-14)
+            if key != "Residual":
+                assert row.f == pytest.approx(ref.loc[key, "F"], rel=1e-10)
+                assert row.pvalue == pytest.approx(ref.loc[key, "PR(>F)"], rel=1e-10, abs=1e-14)
+
+
+def test_compare_anova_writes_csv_latex_and_markdown(tmp_path: Path) -> None:
+    rs = study()
+    data = tmp_path / "results.csv"
+    rs.frame.to_csv(data, index=False)
+    runner = CliRunner()
+    out = tmp_path / "anova.csv"
+    res = runner.invoke(main, ["compare", str(data), "--anova", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "d1, AP: 4 systems x 25 topics" in res.output
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    ref = statsmodels_table(rs, "d2", "nDCG@10")
+    got = next(
+        r for r in rows if (r["dataset"], r["metric"], r["source"]) == ("d2", "nDCG@10", "systems")
+    )
+    assert float(got["ss"]) == pytest.approx(ref.loc["C(system)", "sum_sq"], rel=1e-10)
+    tex = tmp_path / "anova.tex"
+    res = runner.invoke(
+        main, ["compare", str(data), "--anova", "--format", "latex", "-o", str(tex)]
+    )
+    assert res.exit_code == 0, res.output
+    assert tex.read_text(encoding="utf-8").count("\\begin{tabular}{lrrrrr}") == 4
+    assert "| systems" in format_anova(anova_tables(rs), "markdown")
+    res = runner.invoke(main, ["compare", str(data), "--format", "latex", "-o", str(tex)])
+    assert res.exit_code == 2 and res.output.startswith("Error: ")
+
+
+def test_es_e_of_tukey_and_dunnett_is_the_difference_over_the_residual_sd() -> None:
+    """Sakai's ES_E = diff / sqrt(V_E), V_E the residual mean square of anova_lm."""
+    from irtables.stats import compare
+    from irtables.stats.report import format_comparisons
+
+    rs = study()
+    for test, pairs in (("tukey", "all"), ("dunnett", "baseline")):
+        c = compare(rs, test=test, pairs=pairs, metrics=["AP"])  # type: ignore[arg-type]
+        for r in c:
+            ve = statsmodels_table(rs, r.dataset, "AP").loc["Residual", "mean_sq"]
+            assert r.effect_size_e == pytest.approx(r.mean_diff / ve**0.5, rel=1e-9)
+        assert "ES_E" in format_comparisons(c, "terminal").splitlines()[0]
+    paired = compare(rs, test="t", metrics=["AP"])
+    assert all(r.effect_size_e is None for r in paired)
+    assert "ES_E" not in format_comparisons(paired, "terminal")
