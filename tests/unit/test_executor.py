@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -65,8 +66,11 @@ if __name__ == "__main__":
 def test_a_pool_starts_after_the_fork_servers_folder_was_removed(tmp_path: Path) -> None:
     script = tmp_path / "pools.py"
     script.write_text(SCRIPT)
-    done = subprocess.run(
-        [sys.executable, str(script), str(tmp_path)], capture_output=True, text=True, timeout=300
-    )
+    # a short folder: the fork server's socket path must fit AF_UNIX's 108 bytes (a pytest
+    # worker's tmp_path does not leave room for multiprocessing's pymp-*/listener-*)
+    with tempfile.TemporaryDirectory(prefix="irt") as short:
+        done = subprocess.run(
+            [sys.executable, str(script), short], capture_output=True, text=True, timeout=300
+        )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split("\n") == ["[2.0, 3.0]", "[2.0, 3.0]", ""]

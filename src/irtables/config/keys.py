@@ -229,8 +229,8 @@ def accepted_keys() -> dict[str, tuple[str, ...]]:
 
     Examples
     --------
-    >>> accepted_keys()["output"][:3]
-    ('decimals', 'dir', 'formats')
+    >>> accepted_keys()["compute"]
+    ('scheduler',)
     """
     out = {section: _probe(doc) for section, doc in _SECTIONS.items()}
     named: list[str] = []
