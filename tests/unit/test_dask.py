@@ -103,3 +103,15 @@ def test_the_configuration_can_name_the_scheduler(tmp_path: Path, scheduler: str
     result = CliRunner().invoke(main, ["tables", str(study), "-f", "csv", "--no-cache"])
     assert result.exit_code == 2  # the configured scheduler is the one used
     assert "Error: cannot reach the Dask scheduler at tcp://127.0.0.1:9" in result.stderr
+
+
+def test_a_workers_error_is_one_line_naming_file_and_line(tmp_path: Path, scheduler: str) -> None:
+    qrels, runs = _write_runs(tmp_path)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 Q0 d1 1 0.5 x\n1 Q0 d2 2 0.4 x\n1 Q0 d1 3 0.3 x\n")
+    args = ["evaluate", str(qrels), *map(str, runs), str(bad), "-m", "map"]
+    result = CliRunner().invoke(main, [*args, "--scheduler", scheduler])
+    assert result.exit_code == 2
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1  # raised on a worker, said here as it is said for -j 1
+    assert errors[0].startswith(f"Error: {bad}:3: document d1 is retrieved twice for query 1")
