@@ -19,7 +19,7 @@ Matrix = npt.NDArray[np.float64]
 #: Cells of a heat map at most that carry their value as text (beyond, unreadable).
 MAX_CELL_TEXTS = 400
 #: Tick labels at most along the x and y axes of these small figures; every n-th beyond.
-MAX_X_TICKS = 10
+MAX_X_TICKS = 8
 MAX_Y_TICKS = 20
 
 
@@ -28,7 +28,7 @@ def _thinned(count: int, most: int) -> list[int]:
 
     Examples
     --------
-    >>> len(_thinned(1600, 20)), _thinned(1600, 20)[:3], _thinned(5, 10)
+    >>> len(_thinned(1600, 20)), _thinned(1600, 20)[:3], _thinned(5, 8)
     (20, [0, 80, 160], [0, 1, 2, 3, 4])
     """
     step = max(1, -(-count // most))
