@@ -103,3 +103,20 @@ def test_the_cut_down_font_is_the_same_bytes_when_made_again() -> None:
     assert all(ord(c) in cmap for c in "Aé τΔ−≤Ж")
     assert ord("Ա") not in cmap
     assert families == {fonts.FAMILY}
+
+
+def test_a_damaged_copy_in_the_cache_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import matplotlib
+
+    monkeypatch.setattr(matplotlib, "get_cachedir", lambda: str(tmp_path))
+    path = fonts.reduced_font()
+    assert path.parent == tmp_path
+    good = path.read_bytes()
+    path.write_bytes(good[:1000])  # cut short, as by a full disk
+    assert fonts.reduced_font() == path
+    assert path.read_bytes() == good
+    path.write_bytes(b"not a font")
+    assert fonts.reduced_font().read_bytes() == good
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary files left

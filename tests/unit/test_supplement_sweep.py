@@ -128,7 +128,7 @@ def test_a_two_parameter_sweep_heat_map_is_bounded() -> None:
     fig = sensitivity_figure(_sweep_table(40))
     ax = fig.axes[0]
     assert len(ax.texts) == 0  # 1,600 values as text would be unreadable
-    assert len(ax.get_yticks()) <= 40 and len(ax.get_xticks()) <= 40
+    assert len(ax.get_yticks()) <= 20 and len(ax.get_xticks()) <= 8  # labels readable
     small = sensitivity_figure(_sweep_table(5)).axes[0]
     assert len(small.texts) == 25  # a small grid keeps its values
 

@@ -3,11 +3,13 @@
 Publishers want every font of a figure embedded and none of Type 3, so figures are saved
 with TrueType (Type 42) fonts, which matplotlib subsets for each PDF with fontTools. From
 matplotlib's own DejaVu Sans (756 kB, 6,000 glyphs, large layout tables) that costs about
-0.1 s a figure; from this cut-down copy (Latin, Greek, punctuation and mathematical
-symbols: about 1,300 glyphs) it costs a third of it. The copy is made once and kept in
-matplotlib's cache folder under a name that holds a hash of what it is made from, so a new
-matplotlib or fontTools makes a new one. Characters it lacks (a system named in Armenian, say)
-are drawn from the full DejaVu Sans, through matplotlib's font fallback.
+0.1 s a figure; from this cut-down copy (Latin, Greek, Cyrillic, punctuation and
+mathematical symbols: about 1,300 glyphs) it costs a third of it. The copy is made once
+and kept in matplotlib's cache folder under a name that holds a hash of what it is made
+from, so a new matplotlib or fontTools makes a new one, and one FreeType cannot read is
+made again (the folder is trusted as for matplotlib's own font list there). Characters
+it lacks (a system named in Armenian, say) are drawn from the full DejaVu Sans, through
+matplotlib's font fallback.
 
 Ligatures are left out of the copy: matplotlib puts a ligature glyph (``ff`` in
 "difference") in a font subset of its own, which would be a second subset per figure.
@@ -72,9 +74,19 @@ def reduced_font() -> Path:
         key.update(part.encode() + b"\0")
     key.update(data)
     target = Path(matplotlib.get_cachedir()) / f"irtables-dejavusans-{key.hexdigest()[:16]}.ttf"
-    if not target.is_file():
+    if not _usable(target):  # not made yet, or damaged: made again
         _write_atomically(target, _cut_down(source))
     return target
+
+
+def _usable(path: Path) -> bool:
+    """Whether ``path`` is a font FreeType can read, of the family :data:`FAMILY`."""
+    from matplotlib.ft2font import FT2Font
+
+    try:
+        return bool(FT2Font(str(path)).family_name == FAMILY)
+    except (OSError, RuntimeError, ValueError):
+        return False
 
 
 def _cut_down(source: Path) -> bytes:

@@ -18,19 +18,20 @@ from irtables.tables.model import Row, TableModel
 Matrix = npt.NDArray[np.float64]
 #: Cells of a heat map at most that carry their value as text (beyond, unreadable).
 MAX_CELL_TEXTS = 400
-#: Tick labels per axis at most; every n-th label beyond.
-MAX_TICKS = 40
+#: Tick labels at most along the x and y axes of these small figures; every n-th beyond.
+MAX_X_TICKS = 8
+MAX_Y_TICKS = 20
 
 
-def _thinned(count: int) -> list[int]:
+def _thinned(count: int, most: int) -> list[int]:
     """Positions of the tick labels shown out of ``count``: all, or every n-th.
 
     Examples
     --------
-    >>> len(_thinned(1600)), _thinned(1600)[:3], _thinned(5)
-    (40, [0, 40, 80], [0, 1, 2, 3, 4])
+    >>> len(_thinned(1600, 20)), _thinned(1600, 20)[:3], _thinned(5, 8)
+    (20, [0, 80, 160], [0, 1, 2, 3, 4])
     """
-    step = max(1, -(-count // MAX_TICKS))
+    step = max(1, -(-count // most))
     return list(range(0, count, step))
 
 
@@ -76,7 +77,7 @@ def _lines(model: TableModel, rows: Sequence[Row], values: Matrix, x_name: str) 
         for j, column in enumerate(model.columns):
             ax.plot(xs, values[:, j], marker="o", markersize=3, label=column.label)
         if not numeric:
-            ticks = _thinned(len(xs))
+            ticks = _thinned(len(xs), MAX_X_TICKS)
             ax.set_xticks([xs[i] for i in ticks], [labels[i] for i in ticks])
         ax.set_xlabel(x_name)
         ax.set_ylabel("mean over queries")
@@ -93,9 +94,9 @@ def _heat_map(
         fig = Figure(figsize=(WIDTH * 0.6, WIDTH * 0.5), layout="constrained")
         ax = fig.add_subplot()
         image = ax.imshow(values, cmap="viridis", aspect="auto", origin="upper")
-        columns = _thinned(len(model.columns))
+        columns = _thinned(len(model.columns), MAX_X_TICKS)
         ax.set_xticks(columns, [model.columns[j].label for j in columns])
-        ticks = _thinned(len(rows))
+        ticks = _thinned(len(rows), MAX_Y_TICKS)
         ax.set_yticks(ticks, [rows[i].label for i in ticks])
         ax.set_xlabel(x_name)
         ax.set_ylabel(y_name)
