@@ -1,7 +1,7 @@
 """How an object of a lower layer shows itself in a notebook, supplied by a layer above.
 
 A :class:`~irtables.tables.model.TableModel` cannot import the renderers (they sit above
-it); :mod:`irtables.render.display` registers them here when ``irtables`` is imported,
+it); :mod:`irtables.render` registers them here when ``irtables`` is imported,
 and the model's ``_repr_html_`` looks them up. Jupyter's display protocol stays on the
 object, and no module imports a layer above its own.
 """

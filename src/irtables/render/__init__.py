@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from irtables.base.display import TABLE, register
 from irtables.base.header import header_line
 from irtables.errors import ConfigError, TemplateError, UnknownNameError, unknown_name_message
-from irtables.render import display  # noqa: F401  (registers how a notebook shows a table)
 
 if TYPE_CHECKING:  # the table code is imported where a table is rendered: ``import irtables``
     # binds this module's ``render`` and must stay light
@@ -322,3 +322,22 @@ FORMATS: dict[str, Format] = {
         "html", "html", "a self-contained, accessible HTML page holding the table", _render_html
     ),
 }
+
+
+def table_html(model: TableModel) -> str:
+    """The table as a notebook shows it (Jupyter's ``_repr_html_``): the HTML fragment
+    with its caption. The fragment carries what it needs inside someone else's page: the
+    alignment padding is hidden by an inline style, and the label columns are left-aligned
+    inline, so no style sheet is needed."""
+    return html_table(model)
+
+
+def table_markdown(model: TableModel) -> str:
+    """The Markdown table as a notebook shows it (``_repr_markdown_``), without its
+    generated-by comment line."""
+    return render(model, "markdown").split("\n", 1)[1]
+
+
+# A table model finds these in irtables.base.display without importing this layer.
+register(TABLE, "text/html", table_html)
+register(TABLE, "text/markdown", table_markdown)

@@ -207,12 +207,12 @@ class TableModel:
 
     def _repr_html_(self) -> str:
         """How a notebook shows the table: the accessible HTML table with its caption
-        (:func:`irtables.render.display.table_html`)."""
+        (:func:`irtables.render.table_html`)."""
         return shown(self, TABLE, "text/html")
 
     def _repr_markdown_(self) -> str:
         """The Markdown table, without the generated-by comment
-        (:func:`irtables.render.display.table_markdown`)."""
+        (:func:`irtables.render.table_markdown`)."""
         return shown(self, TABLE, "text/markdown")
 
 
