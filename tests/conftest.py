@@ -1,8 +1,11 @@
 """Shared fixtures and helpers: result sets, the golden-file switch, pdflatex, git, the
-fixtures folder, one-line errors and child processes under limits."""
+fixtures folder, one-line errors, child processes under limits and the command-line
+helpers of the hostile-input tests (``tests/unit/test_hostile_*.py``)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import locale
 import multiprocessing
 import multiprocessing.process
@@ -18,6 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from click.testing import CliRunner, Result
 from hypothesis import settings
 
 from irtables.model import ResultSet
@@ -279,3 +283,50 @@ def peak_memory_of(code: str, timeout: float = 300) -> tuple[int, subprocess.Com
     if not lines:
         raise AssertionError(f"the child failed: {done.stderr[-2000:]}")
     return int(lines[-1].split()[1]) * 1024, done
+
+
+# --- the hostile-input tests (issue 9): studies with any names, run through the CLI -----
+
+
+def tidy_study(
+    root: Path, datasets: list[str], systems: tuple[str, ...] = ("bm25", "dense")
+) -> Path:
+    """``root/r/all.csv``: a tidy file whose dataset and system columns hold any names."""
+    folder = root / "r"
+    folder.mkdir(parents=True, exist_ok=True)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["dataset", "system", "query", "metric", "value"])
+    for d in datasets:
+        for i, s in enumerate(systems):
+            for q in range(3):
+                writer.writerow([d, s, f"q{q}", "AP", f"{0.1 * (q + 1) + 0.05 * i:.3f}"])
+                writer.writerow([d, s, f"q{q}", "nDCG@10", f"{0.2 + 0.1 * i:.3f}"])
+    (folder / "all.csv").write_text(buffer.getvalue(), encoding="utf-8")
+    return folder
+
+
+def without_left_out(text: str) -> str:
+    """Output without the warning that names default Table 1 metrics the toy data lacks
+    (tidy_study holds AP and nDCG@10 only)."""
+    return "".join(
+        line
+        for line in text.splitlines(keepends=True)
+        if not line.startswith("Warning: Table 1 leaves out")
+    )
+
+
+def invoke(*args: str) -> Result:
+    """``irtables *args`` in this process (the command line imported only when used)."""
+    from irtables.cli import main
+
+    return CliRunner().invoke(main, list(args))
+
+
+def assert_one_line_error(result: Result, *needles: str) -> None:
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert_error_line(result.exit_code, result.output, *needles)
+
+
+def files_under(root: Path) -> set[Path]:
+    return {p for p in root.rglob("*") if p.is_file() or p.is_symlink()}

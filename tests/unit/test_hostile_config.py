@@ -1,0 +1,56 @@
+"""Hostile or mistaken ``irtables.toml`` files: not UTF-8, duplicate ids, two systems
+under one name, lower_is_better in any spelling; every mistake is one line naming the
+key (issue 9, end to end through the command line)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.conftest import assert_one_line_error, invoke, tidy_study
+
+
+def test_non_utf8_config_is_one_line(tmp_path: Path) -> None:
+    results = tidy_study(tmp_path, ["dl"])
+    (results / "irtables.toml").write_bytes(b"[output]\ndecimals = 2\n# caf\xe9\n")
+    assert_one_line_error(invoke("tables", str(results)), "irtables.toml:3", "UTF-8")
+
+
+@pytest.mark.parametrize(
+    ("toml", "needle"),
+    [
+        ('[[systems]]\nid = "bm25"\n[[systems]]\nid = "bm25"\nname = "B"\n', "systems[1].id"),
+        ('[[datasets]]\nid = "dl"\n[[datasets]]\nid = "dl"\n', "datasets[1].id"),
+        ("[output]\nlower_is_better = ['MRR@1O']\n", "output.lower_is_better[0]"),
+        ('[[systems]]\nid = "bm25"\nname = "A\\u0007"\n', "systems[0].name"),
+    ],
+    ids=["systems", "datasets", "lower_is_better", "control character"],
+)
+def test_config_mistakes_are_errors_naming_the_key(tmp_path: Path, toml: str, needle: str) -> None:
+    results = tidy_study(tmp_path, ["dl"])
+    (results / "irtables.toml").write_text(toml)
+    assert_one_line_error(invoke("tables", str(results)), needle)
+
+
+def test_two_systems_shown_under_one_name_is_an_error(tmp_path: Path) -> None:
+    results = tidy_study(tmp_path, ["dl"])
+    (results / "irtables.toml").write_text(
+        '[[systems]]\nid = "bm25"\nname = "BM25"\n[[systems]]\nid = "dense"\nname = "BM25"\n'
+    )
+    result = invoke("tables", str(results))
+    assert_one_line_error(result, "systems[0].name, systems[1].name", "both shown as 'BM25'")
+
+
+def test_lower_is_better_in_any_spelling_flips_the_bold(tmp_path: Path) -> None:
+    results = tidy_study(tmp_path, ["dl"])
+    (results / "irtables.toml").write_text("[output]\nlower_is_better = ['map']\n")
+    assert invoke("tables", str(results), "-o", str(tmp_path / "o")).exit_code == 0
+    table = pd.read_csv(tmp_path / "o" / "table1.csv").set_index("System")
+    assert table.loc["bm25", "MAP"] < table.loc["dense", "MAP"]
+    md = (tmp_path / "o" / "table1.md").read_text()
+    rows = [line.split("|") for line in md.splitlines() if line.startswith("|")]
+    at = [c.strip() for c in rows[0]].index("MAP")
+    bold = {r[2].strip(): "**" in r[at] for r in rows[2:]}
+    assert bold == {"bm25": True, "dense": False}  # lower is better: bm25's lower MAP
