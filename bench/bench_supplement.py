@@ -6,19 +6,20 @@ generated with ``bench/make_synthetic.py`` into ``bench/out/`` unless already th
 - *medium*: 3 datasets x 6 systems x 2,000 queries x 40 metrics;
 - *msmarco*: 2 datasets x 5 systems x 7,000 queries x 40 metrics (MS MARCO dev sized).
 
-For each study, in one run, ``python -m irtables tables STUDY -o ...``, then
-``python -m irtables supplement STUDY -o ...`` (figures drawn in worker processes, one per
-core), ``... supplement --no-pdf`` and ``... supplement -j 1`` (figures drawn in-process,
-for comparison; left out by ``--no-serial``) run in fresh child processes, alternating,
-best of ``--repeat``; ``--cores N`` runs each of them on N cores only (``taskset``, which
-irtables sees as all the cores there are): wall time as the user sees it
-(interpreter start-up, imports and pdflatex included), CPU time and peak memory from
-``os.wait4`` (CPU of the process and of the children it waited for, pdflatex included; the
-figure workers are children of multiprocessing's fork server, so the ``-j 1`` row is the
-one with the supplement's whole CPU time). ``--max-load X`` waits before each command until
-the 1-minute load average is below X (on a shared machine). The output is a Markdown
-table per study and the targets of the issues: on the medium study the supplement within
-4x the tables, and within 3x with ``--no-pdf`` (issue 23); under 15 s on the
+For each study, in one run, ``python -m irtables tables STUDY -o ...``, then ``python -m
+irtables supplement STUDY -o ...`` (figures drawn in worker processes, one per core), ``...
+supplement --no-pdf`` and ``... supplement -j 1`` (figures drawn in-process, for
+comparison; left out by ``--no-serial``) run in fresh child processes, alternating, best of
+``--repeat``; ``--cores N`` runs each of them on N cores only (``taskset``, which irtables
+sees as all the cores there are); ``--against SRC`` runs each command also with irtables
+imported from another checkout's ``src/`` (before and after, alternating): wall time as the
+user sees it (interpreter start-up, imports and pdflatex included), CPU time and peak
+memory from ``os.wait4`` (CPU of the process and of the children it waited for, pdflatex
+included; the figure workers are children of multiprocessing's fork server, so the ``-j 1``
+row is the one with the supplement's whole CPU time). ``--max-load X`` waits before each
+command until the 1-minute load average is below X (on a shared machine). The output is a
+Markdown table per study and the targets of the issues: on the medium study the supplement
+within 4x the tables, and within 3x with ``--no-pdf`` (issue 23); under 15 s on the
 MS-MARCO-sized one.
 
 ``--profile`` also runs the supplement of the medium study once in this process under
@@ -39,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from common import OUT, REPO, ensure_synthetic, wait_child
+from common import OUT, REPO, Waited, ensure_synthetic, wait_child
 
 
 @dataclass(frozen=True)
@@ -127,25 +128,57 @@ COMMANDS = (
 RATIOS = (("irtables supplement", 4.0), ("irtables supplement --no-pdf", 3.0))
 
 
-def measure(study: Study, args: argparse.Namespace) -> list[Step] | str:
-    """Best wall time of ``--repeat`` alternating runs of each of :data:`COMMANDS`."""
-    best: dict[str, Step] = {}
+def measure(study: Study, args: argparse.Namespace) -> dict[str, list[Step]] | str:
+    """Best wall time of ``--repeat`` alternating runs of each of :data:`COMMANDS`, for
+    this checkout (key ``""``) and, with ``--against SRC``, for that one (key ``SRC``)."""
+    sources = ["", *([args.against] if args.against else [])]
+    best: dict[tuple[str, str], Step] = {}
     for _ in range(args.repeat):
         for label, (command, *options) in COMMANDS:
             if label not in args.commands:
                 continue
-            load = wait_for_quiet(args.max_load, args.wait) if args.max_load else ""
-            outdir = study.path.parent / command
-            argv = [sys.executable, "-m", "irtables", command, str(study.path), "-o", str(outdir)]
-            if args.cores:  # this many cores only (irtables sees them as all there are)
-                argv = ["taskset", "-c", f"0-{args.cores - 1}", *argv]
-            child = wait_child([*argv, *options])
-            if child.code != 0:
-                return f"`{label}` failed with exit status {child.code}:\n{child.stderr.strip()}"
-            if label not in best or child.seconds < best[label].seconds:
-                note = f"best of {args.repeat}" + (f", load {load} at start" if load else "")
-                best[label] = Step(label, child.seconds, child.cpu, child.peak_mib, note)
-    return [best[label] for label, _ in COMMANDS if label in best]
+            for source in sources:  # alternating: the same load for both
+                load = wait_for_quiet(args.max_load, args.wait) if args.max_load else ""
+                outdir = study.path.parent / command
+                argv = [
+                    sys.executable,
+                    "-m",
+                    "irtables",
+                    command,
+                    str(study.path),
+                    "-o",
+                    str(outdir),
+                ]
+                if args.cores:  # this many cores only (irtables sees them as all there are)
+                    argv = ["taskset", "-c", f"0-{args.cores - 1}", *argv]
+                child = _run_from(source, [*argv, *options])
+                if child.code != 0:
+                    return (
+                        f"`{label}` failed with exit status {child.code}:\n{child.stderr.strip()}"
+                    )
+                key = (source, label)
+                if key not in best or child.seconds < best[key].seconds:
+                    note = f"best of {args.repeat}" + (f", load {load} at start" if load else "")
+                    best[key] = Step(label, child.seconds, child.cpu, child.peak_mib, note)
+    return {
+        source: [best[(source, label)] for label, _ in COMMANDS if (source, label) in best]
+        for source in sources
+    }
+
+
+def _run_from(source: str, argv: list[str]) -> Waited:
+    """Run ``argv`` with irtables imported from ``source`` (a ``src`` folder), or from
+    this checkout when it is empty."""
+    saved = os.environ.get("PYTHONPATH")
+    try:
+        if source:
+            os.environ["PYTHONPATH"] = source
+        return wait_child(argv)
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = saved
 
 
 def markdown(steps: list[Step]) -> str:
@@ -286,6 +319,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--cores", type=int, default=0, help="run every command on this many cores (taskset)"
     )
+    parser.add_argument(
+        "--against",
+        metavar="SRC",
+        help="also run every command, alternating, with irtables from SRC (another "
+        "checkout's src/, e.g. from `git archive REV src templates`)",
+    )
     args = parser.parse_args(argv)
     args.commands = [label for label, _ in COMMANDS[: 3 if args.no_serial else 4]]
 
@@ -301,11 +340,14 @@ def main(argv: list[str] | None = None) -> int:
             print(result)
             failed = True
             continue
-        print(markdown(result))
-        print()
-        for line, ok in verdicts(study, result):
-            print(f"{line} {'ok' if ok else 'MISSED'}")
-            missed = missed or not ok
+        for source, steps in result.items():
+            if source:
+                print(f"\nthe same, alternating, with irtables from {source}:\n")
+            print(markdown(steps))
+            print()
+            for line, ok in verdicts(study, steps):
+                print(f"{line} {'ok' if ok else 'MISSED'}")
+                missed = missed or (not ok and not source)
     if args.profile:
         medium = STUDIES[0]
         ensure_study(medium)
