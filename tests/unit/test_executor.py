@@ -27,9 +27,11 @@ def test_an_explicit_jobs_is_obeyed_up_to_one_worker_per_task() -> None:
         ([10 * MIB], 8, 1),  # one run: never a pool
         ([BYTES_PER_WORKER * 4], 8, 1),  # one task, however large
         ([MIB] * 20, 8, 1),  # twenty small runs: less work than one worker's start
-        ([BYTES_PER_WORKER] * 2, 8, 2),  # enough work for two workers
-        ([BYTES_PER_WORKER // 2] * 5, 8, 2),  # 2.5 workers' worth
+        ([BYTES_PER_WORKER] * 2, 8, 1),  # two workers' worth: no gain over this process
+        ([BYTES_PER_WORKER] * 3, 8, 3),  # enough work for three workers
+        ([BYTES_PER_WORKER // 2] * 9, 8, 4),  # 4.5 workers' worth
         ([BYTES_PER_WORKER] * 20, 8, 8),  # at most one per idle core
+        ([BYTES_PER_WORKER] * 20, 2, 1),  # two idle cores: in this process
         ([BYTES_PER_WORKER] * 20, 1, 1),  # a busy machine: in this process
     ],
 )

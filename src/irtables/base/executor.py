@@ -37,6 +37,10 @@ R = TypeVar("R")
 #: evaluating them takes about half a second of CPU, as much as a pool's start (its fork
 #: server imports numpy and pyarrow) and a worker's own reading of the qrels.
 BYTES_PER_WORKER = 32 * 2**20
+#: The smallest pool started when ``--jobs`` is left to irtables: in this process, reading
+#: a run already keeps two cores busy (pyarrow's reader threads), so one or two workers
+#: gain nothing (measured on 2 cores: ``bench/bench_trec.py --pool``, 20 and 60 runs).
+MIN_POOL = 3
 
 
 def available_cores() -> int:
@@ -65,8 +69,9 @@ def pool_size(jobs: int | None, sizes: Sequence[int]) -> int:
 
     An explicit ``jobs`` is obeyed (at most one worker per task). Left to irtables
     (None or 0), a pool is started only when it pays: one worker per ``BYTES_PER_WORKER``
-    of input, at most one per task and per idle core (:func:`idle_cores`), so that a
-    small job, or a machine busy with other work, runs in this process.
+    of input, at most one per task and per idle core (:func:`idle_cores`), and only when
+    that makes ``MIN_POOL`` workers or more; a small job, a machine with few cores or one
+    busy with other work runs in this process.
 
     Examples
     --------
@@ -75,8 +80,8 @@ def pool_size(jobs: int | None, sizes: Sequence[int]) -> int:
     """
     if jobs:
         return worker_count(jobs, len(sizes))
-    by_work = sum(sizes) // BYTES_PER_WORKER
-    return max(1, min(by_work, len(sizes), idle_cores()))
+    workers = min(sum(sizes) // BYTES_PER_WORKER, len(sizes), idle_cores())
+    return workers if workers >= MIN_POOL else 1
 
 
 def idle_cores() -> int:
