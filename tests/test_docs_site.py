@@ -30,7 +30,7 @@ import pytest
 from irtables.cli import main
 from irtables.config import parse_config
 from irtables.config.keys import DESCRIPTIONS, accepted_keys, stale_descriptions, undescribed_keys
-from tests.acceptance.test_browser import DevTools
+from tests.acceptance.test_browser import DevTools, _chromium
 from tests.conftest import REPO, RUNS, git, require_pdflatex
 
 DOCS = REPO / "docs"
@@ -388,15 +388,6 @@ _CHECK = """(async (pages) => {
   }
   return JSON.stringify({pages: pages.length, images, links: targets.size, problems});
 })(%s)"""
-
-
-def _chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed under CI (.ci/run installs it)")
-        pytest.skip("chromium not installed")
-    return found
 
 
 def test_the_built_site_opens_in_chromium_without_broken_links_or_images(

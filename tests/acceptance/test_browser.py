@@ -132,6 +132,45 @@ class DevTools:
             os.close(self._in)
 
 
+def read_page(
+    url: str,
+    expression: str,
+    *,
+    size: tuple[int, int] | None = None,
+    screenshot: Path | None = None,
+) -> Any:
+    """Open ``url`` in headless chromium (a ``size`` = (width, height) viewport if given),
+    evaluate the JavaScript ``expression`` there and return its JSON value; with
+    ``screenshot``, the whole page is saved there as PNG too."""
+    binary = _chromium()
+    with tempfile.TemporaryDirectory() as profile:
+        tools = DevTools(binary, profile)
+        try:
+            target = tools.send("Target.createTarget", url="about:blank")["targetId"]
+            sid = tools.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+            tools.send("Page.enable", sid)
+            if size is not None:
+                tools.send(
+                    "Emulation.setDeviceMetricsOverride",
+                    sid,
+                    width=size[0],
+                    height=size[1],
+                    deviceScaleFactor=1,
+                    mobile=False,
+                )
+            tools.send("Page.navigate", sid, url=url)
+            tools.wait_for("Page.loadEventFired")
+            read = tools.send("Runtime.evaluate", sid, expression=expression, returnByValue=True)
+            if screenshot is not None:
+                shot = tools.send(
+                    "Page.captureScreenshot", sid, format="png", captureBeyondViewport=True
+                )
+                screenshot.write_bytes(base64.b64decode(shot["data"]))
+        finally:
+            tools.close()
+    return json.loads(read["result"]["value"])
+
+
 def _errors(events: list[dict[str, Any]]) -> list[str]:
     out = []
     for e in events:

@@ -9,14 +9,13 @@ off the page), while every name is on the page as text.
 from __future__ import annotations
 
 import json
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from irtables.supplement.run import make_supplement
-from tests.acceptance.test_browser import DevTools, _chromium
+from tests.acceptance.test_browser import read_page
 
 DATASET = "<svg onload=alert(1)>"
 SYSTEMS = (
@@ -59,19 +58,7 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     tmp = tmp_path_factory.mktemp("names")
     out = tmp / "supplement"
     make_supplement(_study(tmp / "res"), outdir=out, pdf=False)
-    binary = _chromium()
-    with tempfile.TemporaryDirectory() as profile:
-        tools = DevTools(binary, profile)
-        try:
-            target = tools.send("Target.createTarget", url="about:blank")["targetId"]
-            sid = tools.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
-            tools.send("Page.enable", sid)
-            tools.send("Page.navigate", sid, url=(out / "index.html").as_uri())
-            tools.wait_for("Page.loadEventFired")
-            read = tools.send("Runtime.evaluate", sid, expression=READ_DOM, returnByValue=True)
-        finally:
-            tools.close()
-    found: dict[str, Any] = json.loads(read["result"]["value"])
+    found: dict[str, Any] = read_page((out / "index.html").as_uri(), READ_DOM)
     return found
 
 

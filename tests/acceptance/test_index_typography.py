@@ -4,14 +4,12 @@ column, the first one (a cell spanning the rows of its group: Dataset, Metric) i
 
 from __future__ import annotations
 
-import json
-import tempfile
 from typing import Any
 
 import pytest
 
 from irtables.supplement.run import make_supplement
-from tests.acceptance.test_browser import DevTools, _chromium
+from tests.acceptance.test_browser import read_page
 from tests.conftest import REPO
 
 # Lines of text in each cell of the significance table (distinct tops of its text's line
@@ -45,27 +43,7 @@ READ_PAGE = """(() => {
 def page(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("supplement")
     make_supplement(REPO / "results", outdir=out, pdf=False)
-    binary = _chromium()
-    with tempfile.TemporaryDirectory() as profile:
-        tools = DevTools(binary, profile)
-        try:
-            target = tools.send("Target.createTarget", url="about:blank")["targetId"]
-            sid = tools.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
-            tools.send("Page.enable", sid)
-            tools.send(
-                "Emulation.setDeviceMetricsOverride",
-                sid,
-                width=480,
-                height=800,
-                deviceScaleFactor=1,
-                mobile=False,
-            )
-            tools.send("Page.navigate", sid, url=(out / "index.html").as_uri())
-            tools.wait_for("Page.loadEventFired")
-            read = tools.send("Runtime.evaluate", sid, expression=READ_PAGE, returnByValue=True)
-        finally:
-            tools.close()
-    found: dict[str, Any] = json.loads(read["result"]["value"])
+    found: dict[str, Any] = read_page((out / "index.html").as_uri(), READ_PAGE, size=(480, 800))
     return found
 
 

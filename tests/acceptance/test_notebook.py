@@ -9,11 +9,8 @@ a significant difference (the baseline) shows no marker.
 
 from __future__ import annotations
 
-import base64
 import importlib
-import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +19,7 @@ import pytest
 from irtables import build_table, load_config, load_results
 from irtables.render.latex import marker_pads
 from irtables.stats import compare
-from tests.acceptance.test_browser import DevTools, _chromium
+from tests.acceptance.test_browser import read_page
 from tests.conftest import REPO
 
 
@@ -84,31 +81,9 @@ def _notebook_html(tmp: Path) -> Path:
 
 
 def _read_in_chromium(page: Path, screenshot: Path) -> list[dict[str, Any]]:
-    binary = _chromium()
-    with tempfile.TemporaryDirectory() as profile:
-        tools = DevTools(binary, profile)
-        try:
-            target = tools.send("Target.createTarget", url="about:blank")["targetId"]
-            sid = tools.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
-            tools.send("Page.enable", sid)
-            tools.send(
-                "Emulation.setDeviceMetricsOverride",
-                sid,
-                width=1200,
-                height=900,
-                deviceScaleFactor=1,
-                mobile=False,
-            )
-            tools.send("Page.navigate", sid, url=page.as_uri())
-            tools.wait_for("Page.loadEventFired")
-            read = tools.send("Runtime.evaluate", sid, expression=READ_PAGE, returnByValue=True)
-            shot = tools.send(
-                "Page.captureScreenshot", sid, format="png", captureBeyondViewport=True
-            )
-        finally:
-            tools.close()
-    screenshot.write_bytes(base64.b64decode(shot["data"]))
-    tables: list[dict[str, Any]] = json.loads(read["result"]["value"])
+    tables: list[dict[str, Any]] = read_page(
+        page.as_uri(), READ_PAGE, size=(1200, 900), screenshot=screenshot
+    )
     return tables
 
 
