@@ -305,7 +305,14 @@ def _power(m: MethodsModel) -> tuple[Block, ...]:
         f"{m.differences_text}{_cite(m.power_cites)}. The standard deviation of per-topic "
         "differences is estimated as $\\sqrt{2 V_E}$ from the residual variance $V_E$ of a "
         "two-way ANOVA of all the dataset's systems (the mean, over the pairs of systems, of "
-        "the variance of their differences); power uses the noncentral t distribution."
+        "the variance of their differences); power uses the noncentral t distribution. "
+        "Beside it, Sakai's ANOVA-based design gives the number of topics with which the "
+        "two-way ANOVA of all $k$ systems of the dataset detects a range $\\Delta$ of their "
+        "means: the smallest $n$ for which the noncentral $F$ distribution with $k-1$ and "
+        "$(k-1)(n-1)$ degrees of freedom and noncentrality $\\lambda = n\\Delta^2/(2V_E)$ "
+        "exceeds the critical value with that power. These designs are computed from the "
+        "data at hand to plan future test collections; they are not post-hoc power of the "
+        "tests reported here."
     )
     return (Block((text,)),)
 
