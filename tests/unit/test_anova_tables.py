@@ -145,6 +145,12 @@ def test_es_e_interval_is_the_simultaneous_interval_over_the_residual_sd(tmp_pat
         assert r.effect_size_e_ci is not None
         assert r.effect_size_e_ci.low == pytest.approx(es - half, rel=2e-3)
         assert r.effect_size_e_ci.high == pytest.approx(es + half, rel=2e-3)
+    randomized = compare(rs, test="randomized-tukey", pairs="all", metrics=["AP"])
+    for r in randomized:  # its permutation interval over the same residual sd
+        ve = statsmodels_table(rs, r.dataset, "AP").loc["Residual", "mean_sq"]
+        assert r.ci is not None and r.effect_size_e_ci is not None
+        assert r.effect_size_e_ci.low == pytest.approx(r.ci.low / ve**0.5, rel=1e-9)
+        assert r.effect_size_e_ci.high == pytest.approx(r.ci.high / ve**0.5, rel=1e-9)
     assert all(r.effect_size_e_ci is None for r in compare(rs, test="t", metrics=["AP"]))
     data, out = tmp_path / "results.csv", tmp_path / "cmp.csv"
     rs.frame.to_csv(data, index=False)
