@@ -99,3 +99,63 @@ def test_es_e_of_tukey_and_dunnett_is_the_difference_over_the_residual_sd() -> N
     paired = compare(rs, test="t", metrics=["AP"])
     assert all(r.effect_size_e is None for r in paired)
     assert "ES_E" not in format_comparisons(paired, "terminal")
+
+
+def _scipy_dunnett_critical(k: int, df: int) -> float:
+    """The two-sided 95% Dunnett critical value for ``k - 1`` comparisons and ``df``
+    residual degrees of freedom, read from scipy's one-way Dunnett interval on a
+    balanced design with the same degrees of freedom (``k`` groups of ``df / k + 1``)."""
+    from scipy.stats import dunnett as scipy_dunnett
+
+    m = df // k + 1
+    assert k * (m - 1) == df
+    rng = np.random.default_rng(3)
+    groups = [rng.normal(0.0, 1.0, m) for _ in range(k)]
+    res = scipy_dunnett(*groups[1:], control=groups[0], rng=np.random.default_rng(5))
+    ci = res.confidence_interval(0.95)
+    half = float((ci.high[0] - ci.low[0]) / 2)
+    pooled = sum(float(np.var(g, ddof=1)) for g in groups) / k
+    return half / (pooled**0.5 * (2.0 / m) ** 0.5)
+
+
+def test_es_e_interval_is_the_simultaneous_interval_over_the_residual_sd(tmp_path: Path) -> None:
+    """ES_E's interval: Tukey ES_E ± q_{.95}(k, df_E) / sqrt(n) (scipy's studentized
+    range), Dunnett ES_E ± c sqrt(2 / n) (c from scipy's one-way Dunnett), V_E and df_E
+    from statsmodels; the CSV carries both bounds beside effect_size_e."""
+    from scipy.stats import studentized_range
+
+    from irtables.stats import compare
+
+    rs = study()
+    tukey = compare(rs, test="tukey", pairs="all", metrics=["AP"])
+    for r in tukey:
+        ref = statsmodels_table(rs, r.dataset, "AP")
+        ve, df = ref.loc["Residual", "mean_sq"], int(ref.loc["Residual", "df"])
+        k = int(ref.loc["C(system)", "df"]) + 1
+        half = studentized_range.ppf(0.95, k, df) / r.n**0.5
+        es = r.mean_diff / ve**0.5
+        assert r.effect_size_e_ci is not None
+        assert r.effect_size_e_ci.low == pytest.approx(es - half, rel=1e-7, abs=1e-9)
+        assert r.effect_size_e_ci.high == pytest.approx(es + half, rel=1e-7, abs=1e-9)
+    dunnett = compare(rs, test="dunnett", pairs="baseline", metrics=["AP"], datasets=["d1"])
+    c = _scipy_dunnett_critical(4, 72)  # d1: 4 systems x 25 topics, df_E = 3 * 24
+    for r in dunnett:
+        ve = statsmodels_table(rs, "d1", "AP").loc["Residual", "mean_sq"]
+        es, half = r.mean_diff / ve**0.5, c * (2.0 / r.n) ** 0.5
+        assert r.effect_size_e_ci is not None
+        assert r.effect_size_e_ci.low == pytest.approx(es - half, rel=2e-3)
+        assert r.effect_size_e_ci.high == pytest.approx(es + half, rel=2e-3)
+    randomized = compare(rs, test="randomized-tukey", pairs="all", metrics=["AP"])
+    for r in randomized:  # its permutation interval over the same residual sd
+        ve = statsmodels_table(rs, r.dataset, "AP").loc["Residual", "mean_sq"]
+        assert r.ci is not None and r.effect_size_e_ci is not None
+        assert r.effect_size_e_ci.low == pytest.approx(r.ci.low / ve**0.5, rel=1e-9)
+        assert r.effect_size_e_ci.high == pytest.approx(r.ci.high / ve**0.5, rel=1e-9)
+    assert all(r.effect_size_e_ci is None for r in compare(rs, test="t", metrics=["AP"]))
+    data, out = tmp_path / "results.csv", tmp_path / "cmp.csv"
+    rs.frame.to_csv(data, index=False)
+    res = CliRunner().invoke(main, ["compare", str(data), "--test", "tukey", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    header = out.read_text(encoding="utf-8").splitlines()[0].split(",")
+    i = header.index("effect_size_e")
+    assert header[i + 1 : i + 3] == ["effect_size_e_low", "effect_size_e_high"]

@@ -67,3 +67,55 @@ def test_markup_pieces() -> None:
     latex = "a \\texttt{x\\_y}~\\cite{k}: \\[ a b \\] ~c n\\_1"
     assert render_text(text, "latex", short) == latex
     assert render_text(text, "markdown", short) == "a `x_y` [K, 2000]: $a b$  c n\\_1"
+
+
+def _two_dataset_study():  # type: ignore[no-untyped-def]
+    """d1: 4 systems x 20 topics, d2: 3 systems x 15 topics, metric AP."""
+    import numpy as np
+    import pandas as pd
+
+    from irtables.model import ResultSet
+
+    rng = np.random.default_rng(4)
+    parts = []
+    for dataset, n, k in (("d1", 20, 4), ("d2", 15, 3)):
+        for j in range(k):
+            parts.append(pd.DataFrame({"dataset": dataset, "system": f"s{j}",
+                                       "query": [f"q{q}" for q in range(n)], "metric": "AP",
+                                       "value": rng.uniform(0, 1, n)}))  # fmt: skip
+    return ResultSet.from_frame(pd.concat(parts, ignore_index=True))
+
+
+def test_tests_per_table_state_test_family_size_effect_size_and_tolerance() -> None:
+    """Each table's item names its own test, alternative, correction, family and family
+    size (k - 1 comparisons with the baseline: 3 on d1, 2 on d2), the effect size (d_z for
+    a paired test, ES_E with its interval for Dunnett) and the no-variance tolerance."""
+    from irtables.stats import compare
+
+    rs = _two_dataset_study()
+    paired = compare(rs, test="t", correction="bonferroni", alternative="greater")
+    dunnett = compare(rs, test="dunnett")
+    config = parse_config({"datasets": [{"id": "d1"}, {"id": "d2"}]})
+    model = methods_model(
+        config, {"d1": ["AP"], "d2": ["AP"]}, {"d1": 20, "d2": 15}, paired,
+        by_table={"Table 1": paired, "Table 7": dunnett},
+    )  # fmt: skip
+    body = next(
+        s["body"] for s in render_sections(model, "markdown") if s["title"] == "Tests per table"
+    )
+    one, seven = (" ".join(b.split()) for b in body.split("- **")[1:])
+    assert one.startswith("Table 1**: Paired t-test, greater; Bonferroni correction over")
+    assert "(family sizes 2 to 3)" in one and "Cohen's $d_z$" in one and "ES_E" not in one
+    assert "the standard deviation of the differences is at most $10^{-10}" in one
+    assert seven.startswith("Table 7**: Dunnett's test (two-way ANOVA, topics as blocks),")
+    assert "blocks), two-sided;" in seven
+    assert "multivariate t distribution (family sizes 2 to 3)" in seven
+    assert "$ES_E = \\bar d / \\sqrt{V_E}$" in seven and "d_z" not in seven
+    assert "simultaneous interval of the difference divided by $\\sqrt{V_E}$" in seven
+    assert "residual standard deviation of the two-way ANOVA is at most $10^{-10}" in seven
+    main = methods_model(config, {"d1": ["AP"], "d2": ["AP"]}, {"d1": 20, "d2": 15}, dunnett)
+    significance = " ".join(render_sections(main, "markdown")[-1]["body"].split())
+    assert (
+        "Cohen's $d_z$" in significance
+        and "for these procedures also Sakai's $ES_E" in significance
+    )

@@ -164,3 +164,83 @@ def test_power_edge_cases() -> None:
     assert min_detectable_difference(0.2, 1) is None
     with pytest.raises(InputError, match="power"):
         topics_needed(0.2, 0.05, power=1.5)
+
+
+def _scan_anova_topics(k: int, variance: float, difference: float) -> int:
+    """The first n (from 2, one at a time) whose noncentral-F power reaches 0.8 at 0.05."""
+    n = 2
+    while True:
+        df1, df2 = k - 1, (k - 1) * (n - 1)
+        lam = n * difference**2 / (2 * variance)
+        if stats.ncf.sf(stats.f.ppf(0.95, df1, df2), df1, df2, lam) >= 0.8:
+            return n
+        n += 1
+
+
+@pytest.mark.parametrize(
+    ("k", "variance", "difference"),
+    [(2, 0.02, 0.1), (3, 0.01, 0.05), (5, 0.03, 0.1), (10, 0.02, 0.05), (20, 0.05, 0.2)],
+)
+def test_anova_topic_set_size_equals_a_scan_of_scipy_ncf(
+    k: int, variance: float, difference: float
+) -> None:
+    from irtables.stats.power import anova_topics_needed
+
+    assert anova_topics_needed(k, variance, difference) == _scan_anova_topics(
+        k, variance, difference
+    )
+
+
+def test_anova_design_of_two_systems_is_the_paired_t_design() -> None:
+    """k = 2: F(1, n - 1) is t², V_E is half the variance of the differences."""
+    from irtables.stats.power import anova_topics_needed
+
+    for variance, difference in ((0.02, 0.1), (0.01, 0.03), (0.05, 0.05)):
+        paired = topics_needed(math.sqrt(2 * variance), difference)
+        assert anova_topics_needed(2, variance, difference) == paired
+
+
+def test_anova_power_matches_a_monte_carlo_two_way_design() -> None:
+    """4 systems x 15 topics, range 1 sigma (two systems at +-1/2, two at 0): the share of
+    4,000 simulated two-way ANOVAs whose F exceeds the 5% critical value (SE ~0.008)."""
+    from irtables.stats.power import anova_power
+
+    k, n, reps = 4, 15, 4000
+    rng = np.random.default_rng(9)
+    means = np.array([-0.5, 0.0, 0.0, 0.5])
+    x = rng.normal(0, 1, (reps, n, 1)) + means + rng.normal(0, 1, (reps, n, k))
+    grand = x.mean(axis=(1, 2), keepdims=True)
+    sys_means, topic_means = x.mean(axis=1, keepdims=True), x.mean(axis=2, keepdims=True)
+    ss_sys = n * ((sys_means - grand) ** 2).sum(axis=(1, 2))
+    ss_res = ((x - sys_means - topic_means + grand) ** 2).sum(axis=(1, 2))
+    df1, df2 = k - 1, (k - 1) * (n - 1)
+    f = (ss_sys / df1) / (ss_res / df2)
+    simulated = float(np.mean(f > stats.f.ppf(0.95, df1, df2)))
+    assert anova_power(k, n, 1.0) == pytest.approx(simulated, abs=0.025)
+
+
+def test_topic_set_sizes_carry_the_anova_design_of_all_systems() -> None:
+    """needed_anova of a 3-system dataset: the scan above with V_E from a hand-made
+    two-way residual; the supplement's table shows it beside the paired-t columns."""
+    import pandas as pd
+
+    from irtables.model import ResultSet
+    from irtables.stats import topic_set_sizes
+    from irtables.supplement.meta import tss_header, tss_note, tss_rows
+
+    rng = np.random.default_rng(2)
+    x = rng.uniform(0, 1, (12, 1)) * 0.5 + rng.uniform(0, 0.5, (12, 3))
+    rs = ResultSet.from_frame(pd.DataFrame({
+        "dataset": "d", "metric": "AP", "query": [f"q{q}" for q in range(12)] * 3,
+        "system": np.repeat(["a", "b", "c"], 12), "value": x.T.ravel()}))  # fmt: skip
+    resid = x - x.mean(axis=0) - x.mean(axis=1, keepdims=True) + x.mean()
+    ve = float((resid**2).sum()) / (11 * 2)
+    (t,) = topic_set_sizes(rs, differences=(0.05, 0.1))
+    assert t.needed_anova == (
+        (0.05, _scan_anova_topics(3, ve, 0.05)),
+        (0.1, _scan_anova_topics(3, ve, 0.1)),
+    )
+    header = tss_header((0.05, 0.1))
+    assert header[-2:] == ("n ANOVA for Δ=0.05", "n ANOVA for Δ=0.1")
+    assert tss_rows([t], str)[0][-1] == f"{t.needed_anova[1][1]:,}"
+    assert "not post-hoc power" in tss_note([t])

@@ -30,7 +30,13 @@ if TYPE_CHECKING:
         t_test,
         wilcoxon,
     )
-    from irtables.stats.power import min_detectable_difference, paired_t_power, topics_needed
+    from irtables.stats.power import (
+        anova_power,
+        anova_topics_needed,
+        min_detectable_difference,
+        paired_t_power,
+        topics_needed,
+    )
     from irtables.stats.procedures import ALL_PAIRS_TESTS
     from irtables.stats.randomized_tukey import randomized_tukey_hsd
     from irtables.stats.result import ConfidenceInterval, PairedTestResult
@@ -80,6 +86,8 @@ __getattr__, __dir__ = lazy_exports(
             "wilcoxon",
         ),
         "irtables.stats.power": (
+            "anova_power",
+            "anova_topics_needed",
             "min_detectable_difference",
             "paired_t_power",
             "topics_needed",
@@ -114,6 +122,8 @@ __all__ = [
     "TopicSetSize",
     "TwoWayAnova",
     "adjust",
+    "anova_power",
+    "anova_topics_needed",
     "average_runs",
     "bootstrap",
     "cohens_dz",

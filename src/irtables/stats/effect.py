@@ -89,6 +89,28 @@ def cohens_dz(d: FloatArray) -> float | None:
     return None if is_constant(d, sd) else float(np.mean(d)) / sd
 
 
+def es_e_interval(
+    ci: ConfidenceInterval | None, residual_variance: float
+) -> ConfidenceInterval | None:
+    """The interval of Sakai's ``ES_E``: the procedure's simultaneous interval of the
+    difference divided by ``sqrt(V_E)``, the residual standard deviation of the two-way
+    ANOVA (an infinite bound of a one-sided interval stays infinite).
+
+    None without an interval or with a residual variance that is not positive.
+
+    Examples
+    --------
+    >>> ci = ConfidenceInterval(-0.1, 0.3, level=0.95, method="Tukey HSD")
+    >>> e = es_e_interval(ci, 0.04)
+    >>> round(e.low, 6), round(e.high, 6), e.method
+    (-0.5, 1.5, 'Tukey HSD / sqrt(V_E)')
+    """
+    if ci is None or not residual_variance > 0:
+        return None
+    sd = math.sqrt(residual_variance)
+    return ConfidenceInterval(ci.low / sd, ci.high / sd, ci.level, f"{ci.method} / sqrt(V_E)")
+
+
 def t_interval(
     d: FloatArray, level: float = 0.95, alternative: str = "two-sided"
 ) -> ConfidenceInterval | None:

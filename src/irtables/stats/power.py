@@ -131,3 +131,64 @@ def min_detectable_difference(
         high *= 2
     effect = float(brentq(gap, 0.0, high, xtol=1e-12, rtol=1e-12))
     return effect * sd_diff
+
+
+def anova_power(systems: int, n: int, effect: float, *, alpha: float = 0.05) -> float:
+    """Power of the two-way ANOVA's F test of ``systems`` systems on ``n`` topics when the
+    best and worst system means differ by ``effect`` residual standard deviations.
+
+    Sakai's (2016) ANOVA-based design: ``F`` follows the noncentral F distribution with
+    ``(k - 1, (k - 1)(n - 1))`` degrees of freedom and noncentrality
+    ``lambda = n effect^2 / 2`` (``effect = minD / sigma``), the least favourable
+    configuration for a range ``minD`` (two systems apart, the others halfway).
+
+    Examples
+    --------
+    >>> round(anova_power(2, 34, 0.5 * 2**0.5), 4) == round(paired_t_power(0.5, 34), 4)
+    True
+    """
+    from scipy.stats import f as f_dist
+    from scipy.stats import ncf
+
+    if n < 2 or systems < 2:
+        return 0.0
+    df1, df2 = systems - 1, (systems - 1) * (n - 1)
+    crit = float(f_dist.isf(alpha, df1, df2))
+    return float(ncf.sf(crit, df1, df2, n * effect * effect / 2.0))
+
+
+def anova_topics_needed(
+    systems: int, variance: float, difference: float, *, alpha: float = 0.05, power: float = 0.8
+) -> int | None:
+    """The fewest topics with which the two-way ANOVA of ``systems`` systems detects a
+    range ``difference`` of system means at ``alpha`` with the given power, the residual
+    variance being ``variance`` (Sakai 2016's ANOVA-based topic-set size).
+
+    None when more than :data:`MAX_TOPICS` would be needed.
+
+    Examples
+    --------
+    >>> anova_topics_needed(2, 0.02, 0.1)  # as the paired t-test with sd_diff 0.2
+    34
+    """
+    _check(alpha, power, "two-sided")
+    if systems < 2:
+        raise InputError(f"the ANOVA design needs at least two systems, got {systems}")
+    if variance < 0 or difference <= 0:
+        raise InputError("the variance must be >= 0 and the difference > 0")
+    if variance == 0:
+        return 2
+    effect = difference / math.sqrt(variance)
+
+    def enough(n: int) -> bool:
+        return anova_power(systems, n, effect, alpha=alpha) >= power
+
+    low, high = 1, 2  # enough(high) once found; power grows with n
+    while not enough(high):
+        low, high = high, high * 2
+        if low > MAX_TOPICS:
+            return None
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if enough(mid) else (mid, high)
+    return high if high <= MAX_TOPICS else None

@@ -18,7 +18,7 @@ import numpy as np
 from irtables.errors import InputError, UnknownNameError, unknown_name_message
 from irtables.model import Aligned
 from irtables.stats.allpairs import AllPairsResult
-from irtables.stats.effect import cohens_dz
+from irtables.stats.effect import cohens_dz, es_e_interval
 from irtables.stats.many_to_one import dunnett
 from irtables.stats.randomized_tukey import randomized_tukey_hsd
 from irtables.stats.result import PairedTestResult
@@ -127,6 +127,11 @@ def run_all_pairs(
                 baseline=base,
                 dropped=aligned.dropped,
                 effect_size_e=pair.effect_size,
+                effect_size_e_ci=(
+                    None
+                    if pair.effect_size is None
+                    else es_e_interval(pair.ci, result.residual_variance)
+                ),
             )
         )
     return out

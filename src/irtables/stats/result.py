@@ -72,6 +72,9 @@ class PairedTestResult:
     #: Sakai's ES_E = mean_diff / sqrt(V_E), the residual of the two-way ANOVA (Tukey HSD,
     #: randomized Tukey HSD, Dunnett); None for the paired tests, whose effect size is d_z
     effect_size_e: float | None = None
+    #: the interval of ES_E: the simultaneous interval of the difference (``ci``) over
+    #: ``sqrt(V_E)``; None where ES_E is None
+    effect_size_e_ci: ConfidenceInterval | None = None
 
     @property
     def p(self) -> float:

@@ -16,7 +16,7 @@ COLUMNS = (
     "n", "test", "method", "alternative", "statistic", "pvalue", "pvalue_adjusted",
     "correction", "family", "family_size", "alpha", "significant", "outcome", "ci_low",
     "ci_high", "boot_ci_low", "boot_ci_high", "effect_size", "n_dropped", "dropped",
-    "effect_size_e",
+    "effect_size_e", "effect_size_e_low", "effect_size_e_high",
 )  # fmt: skip
 
 
@@ -53,4 +53,6 @@ def comparison_row(r: PairedTestResult, alpha: float) -> dict[str, object]:
         "boot_ci_high": r.ci_bootstrap.high if r.ci_bootstrap else None,
         "effect_size": r.effect_size, "n_dropped": len(r.dropped), "dropped": " ".join(r.dropped),
         "effect_size_e": r.effect_size_e,
+        "effect_size_e_low": r.effect_size_e_ci.low if r.effect_size_e_ci else None,
+        "effect_size_e_high": r.effect_size_e_ci.high if r.effect_size_e_ci else None,
     }  # fmt: skip

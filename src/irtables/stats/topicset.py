@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from irtables.model import MissingPolicy, ResultSet
 from irtables.stats.anova import two_way_anova
-from irtables.stats.power import min_detectable_difference, topics_needed
+from irtables.stats.power import anova_topics_needed, min_detectable_difference, topics_needed
 
 #: Differences the table plans for, by default (absolute, in the metric's units).
 DEFAULT_DIFFERENCES = (0.02, 0.05, 0.1)
@@ -26,7 +26,13 @@ class TopicSetSize:
 
     ``sd_diff = sqrt(2 V_E)``; ``mdd`` is the minimum detectable difference with
     ``topics`` topics; ``needed`` pairs each planned difference with the topics it needs
-    (None: more than :data:`~irtables.stats.power.MAX_TOPICS`).
+    (None: more than :data:`~irtables.stats.power.MAX_TOPICS`); ``needed_anova`` the
+    same for Sakai's ANOVA-based design of all ``systems`` at once, the difference read
+    as the range of the system means and ``V_E`` as the variance
+    (:func:`~irtables.stats.power.anova_topics_needed`).
+
+    A design computed from the same data it would be applied to is a plan for the next
+    test collection, not post-hoc power of the tests that ran.
     """
 
     dataset: str
@@ -40,6 +46,7 @@ class TopicSetSize:
     alternative: str
     mdd: float | None
     needed: tuple[tuple[float, int | None], ...]
+    needed_anova: tuple[tuple[float, int | None], ...] = ()
 
 
 def topic_set_sizes(
@@ -104,6 +111,10 @@ def topic_set_sizes(
                             float(d),
                             topics_needed(sd, d, alpha=alpha, power=power, alternative=alternative),
                         )
+                        for d in differences
+                    ),
+                    needed_anova=tuple(
+                        (float(d), anova_topics_needed(len(names), ve, d, alpha=alpha, power=power))
                         for d in differences
                     ),
                 )

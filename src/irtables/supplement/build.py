@@ -95,7 +95,12 @@ def build_supplement(
         reports = _analysis_files(analyses, config)
         used = _used_metrics(results, config, built)
         queries = {d: int(n) for d, n in _query_counts(results).items() if d in used}
-        model = methods_model(config, used, queries, built.comparisons, across=across.summary)
+        by_title = {
+            t.title: built.by_table[t.name] for t in built.tables if t.name in built.by_table
+        }
+        model = methods_model(
+            config, used, queries, built.comparisons, across=across.summary, by_table=by_title
+        )
         dropped = tuple((t.title, t.dropped_notes) for t in built.tables if t.dropped_notes)
         model = replace(model, table_notes=dropped)
         context = {

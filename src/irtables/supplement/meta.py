@@ -77,7 +77,8 @@ def meta_files(pooled: list[list[str]], studies: list[list[str]]) -> dict[str, s
 def tss_header(differences: Sequence[float]) -> tuple[str, ...]:
     """Columns of the topic-set-size table, one per planned difference."""
     planned = tuple(f"n for Δ={d:g}" for d in differences)
-    return ("Dataset", "Metric", "Systems", "Topics", "σ_d", "MDD", *planned)
+    anova = tuple(f"n ANOVA for Δ={d:g}" for d in differences)
+    return ("Dataset", "Metric", "Systems", "Topics", "σ_d", "MDD", *planned, *anova)
 
 
 def tss_rows(sizes: Sequence[TopicSetSize], dataset: Names) -> list[list[str]]:
@@ -91,6 +92,7 @@ def tss_rows(sizes: Sequence[TopicSetSize], dataset: Names) -> list[list[str]]:
             number(t.sd_diff, 4),
             number(t.mdd, 4),
             *(f"{n:,}" if n is not None else "> 10,000,000" for _, n in t.needed),
+            *(f"{n:,}" if n is not None else "> 10,000,000" for _, n in t.needed_anova),
         ]
         for t in sizes
     ]
@@ -106,7 +108,12 @@ def tss_note(sizes: Sequence[TopicSetSize]) -> str:
         f"{t.power:g}; Sakai 2016): σ_d = √(2 V_E), the standard deviation of per-topic "
         "differences estimated from the two-way ANOVA residual V_E of all systems of the "
         "dataset; MDD, the minimum difference the topics at hand detect with that power; "
-        "then the number of topics needed to detect each difference Δ."
+        "then the number of topics needed to detect each difference Δ; n ANOVA, the topics "
+        "needed by the two-way ANOVA of all the dataset's systems to detect a range Δ of "
+        "their means (Sakai 2016's ANOVA-based design: noncentral F with k − 1 and "
+        "(k − 1)(n − 1) degrees of freedom, λ = nΔ²/(2 V_E)). A design computed from the "
+        "data at hand plans the next test collection; it is not post-hoc power of the "
+        "tests that ran."
     )
 
 

@@ -11,12 +11,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from irtables.base.names import ALL_PAIRS_TEST_NAMES
+from irtables.base.names import ALL_PAIRS_TEST_NAMES, PROCEDURE_NAMES
 from irtables.base.procedures import TESTS, correction_phrase
 from irtables.base.text import join_and
 from irtables.config import Config
 from irtables.measures import FAMILIES, Measure, parse_measure
 from irtables.stats import Comparisons
+from irtables.stats.effect import NOISE
 from irtables.supplement.bibliography import (
     AVERAGING_CITES,
     CORRECTION_CITES,
@@ -95,6 +96,34 @@ class TestEntry:
 
 
 @dataclass(frozen=True)
+class TableTestEntry:
+    """The tests behind one table's markers, read from its own comparisons.
+
+    ``anova``: a procedure on the two-way ANOVA (Tukey HSD, randomized Tukey HSD,
+    Dunnett), whose effect size is Sakai's ES_E; the paired tests report Cohen's d_z.
+    ``noise``: the relative tolerance below which a standard deviation is no variance
+    (:data:`irtables.stats.effect.NOISE`).
+    """
+
+    title: str
+    name: str
+    alternative: str
+    correction: str
+    family: str
+    family_sizes: tuple[int, ...]
+    anova: bool
+    noise: float = NOISE
+
+    @property
+    def sizes_text(self) -> str:
+        """``family size 4`` or ``family sizes 1 to 4``."""
+        if not self.family_sizes:
+            return "no family"
+        low, high = self.family_sizes[0], self.family_sizes[-1]
+        return f"family size {low}" if low == high else f"family sizes {low} to {high}"
+
+
+@dataclass(frozen=True)
 class MethodsModel:
     """Everything the methods text says."""
 
@@ -116,6 +145,8 @@ class MethodsModel:
     power_cites: tuple[str, ...] = ()
     # (table title, the caption notes it does not show: output.caption_notes)
     table_notes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: each marked table's tests, in the order of the tables
+    table_tests: tuple[TableTestEntry, ...] = ()
 
     @property
     def differences_text(self) -> str:
@@ -160,6 +191,7 @@ def methods_model(
     comparisons: Comparisons | None,
     *,
     across: AcrossSummary | None = None,
+    by_table: Mapping[str, Comparisons] | None = None,
 ) -> MethodsModel:
     """Build the methods model.
 
@@ -175,6 +207,8 @@ def methods_model(
         The comparisons behind the significance markers, or None when no test ran.
     across
         What the meta-analysis and the topic-set-size table computed, if they ran.
+    by_table
+        Table title -> the comparisons behind that table's markers, in table order.
 
     Examples
     --------
@@ -219,6 +253,25 @@ def methods_model(
         meta_cites=META_CITES if meta else (),
         power=power,
         power_cites=POWER_CITES if power else (),
+        table_tests=tuple(
+            _table_test(title, c, config.compare.resamples)
+            for title, c in (by_table or {}).items()
+            if len(c)
+        ),
+    )
+
+
+def _table_test(title: str, c: Comparisons, resamples: int) -> TableTestEntry:
+    """What one table's comparisons ran: test, alternative, correction, family, sizes."""
+    procedure = c.test in PROCEDURE_NAMES
+    return TableTestEntry(
+        title=title,
+        name=TESTS[c.test].named(resamples),
+        alternative=c.alternative,
+        correction=correction_phrase(c.correction),
+        family="" if procedure or c.correction == "none" else family_phrase(c),
+        family_sizes=tuple(sorted({r.family_size for r in c.results if r.family_size})),
+        anova=procedure,
     )
 
 

@@ -7,9 +7,12 @@ its record (:attr:`irtables.measures.Family.method`).
 
 from __future__ import annotations
 
+import math
+
+from irtables.base.names import PROCEDURE_NAMES
 from irtables.base.text import join_and
 from irtables.measures import FAMILIES
-from irtables.supplement.methods import MethodsModel, MetricEntry
+from irtables.supplement.methods import MethodsModel, MetricEntry, TableTestEntry
 from irtables.supplement.prose import Block, Format, Item, Name, Part, Section, Text, render_blocks
 
 _CITE_PLACEHOLDER = "[@]"
@@ -23,6 +26,8 @@ def methods_sections(m: MethodsModel) -> tuple[Section, ...]:
     ]
     if m.test is not None:
         sections.append(Section("Statistical significance", _significance(m)))
+    if m.table_tests:
+        sections.append(Section("Tests per table", _table_tests(m)))
     if m.meta_comparisons:
         sections.append(Section("Across datasets", _across(m)))
     if m.power is not None:
@@ -219,11 +224,57 @@ def _significance(m: MethodsModel) -> tuple[Block, ...]:
         f"mean difference with its {one_sided}95% confidence interval (method: ",
         Name(", ".join(t.intervals)),
         f") and Cohen's $d_z${_cite(m.effect_cites)}, the mean difference divided by the "
-        "standard deviation of the differences. Test procedure as run: ",
+        "standard deviation of the differences",
+        _es_e(t.test in PROCEDURE_NAMES),
+        ". Test procedure as run: ",
         Name("; ".join(t.methods)),
         ".",
     ]
     return (Block(tuple(parts)),)
+
+
+#: Sakai's ES_E and its interval, as the methods text states them.
+ES_E_TEXT = (
+    "Sakai's $ES_E = \\bar d / \\sqrt{V_E}$, the difference of means divided by the "
+    "residual standard deviation of the two-way ANOVA, with its interval: the simultaneous "
+    "interval of the difference divided by $\\sqrt{V_E}$"
+)
+
+
+def _es_e(anova: bool) -> str:
+    """The clause on ES_E for the procedures on the two-way ANOVA (else nothing)."""
+    return f"; for these procedures also {ES_E_TEXT}" if anova else ""
+
+
+def _table_tests(m: MethodsModel) -> tuple[Block, ...]:
+    """Per marked table: test, alternative, correction, family and its size, the effect
+    size reported and the tolerance for "no variance"."""
+    intro = ("The tests behind each table's markers, as run on that table's own comparisons:",)
+    return (Block(intro), Block(items=tuple(_table_item(e) for e in m.table_tests)))
+
+
+def _table_item(e: TableTestEntry) -> Item:
+    correction = e.correction
+    if e.family:
+        correction += f" {e.family}"
+    if e.family_sizes:
+        correction += f" ({e.sizes_text})"
+    if e.anova:
+        effect = f"effect size {ES_E_TEXT}"
+        spread = "the residual standard deviation of the two-way ANOVA"
+    else:
+        effect = (
+            "effect size Cohen's $d_z$, the mean difference divided by the standard "
+            "deviation of the differences"
+        )
+        spread = "the standard deviation of the differences"
+    exponent = round(math.log10(e.noise))
+    text = (
+        f"{e.name[:1].upper()}{e.name[1:]}, {e.alternative}; {correction}; {effect}. "
+        f"No variance (statistic undefined, $p = 1$, no marker) when {spread} is at most "
+        f"$10^{{{exponent}}} \\max(1, m)$, $m$ the largest absolute value it is computed from."
+    )
+    return Item(e.title, (text,))
 
 
 def _across(m: MethodsModel) -> tuple[Block, ...]:
@@ -254,7 +305,14 @@ def _power(m: MethodsModel) -> tuple[Block, ...]:
         f"{m.differences_text}{_cite(m.power_cites)}. The standard deviation of per-topic "
         "differences is estimated as $\\sqrt{2 V_E}$ from the residual variance $V_E$ of a "
         "two-way ANOVA of all the dataset's systems (the mean, over the pairs of systems, of "
-        "the variance of their differences); power uses the noncentral t distribution."
+        "the variance of their differences); power uses the noncentral t distribution. "
+        "Beside it, Sakai's ANOVA-based design gives the number of topics with which the "
+        "two-way ANOVA of all $k$ systems of the dataset detects a range $\\Delta$ of their "
+        "means: the smallest $n$ for which the noncentral $F$ distribution with $k-1$ and "
+        "$(k-1)(n-1)$ degrees of freedom and noncentrality $\\lambda = n\\Delta^2/(2V_E)$ "
+        "exceeds the critical value with that power. These designs are computed from the "
+        "data at hand to plan future test collections; they are not post-hoc power of the "
+        "tests reported here."
     )
     return (Block((text,)),)
 
