@@ -164,3 +164,52 @@ def test_power_edge_cases() -> None:
     assert min_detectable_difference(0.2, 1) is None
     with pytest.raises(InputError, match="power"):
         topics_needed(0.2, 0.05, power=1.5)
+
+
+def _power_by_scipy_stats(effect: float, n: int, alternative: str) -> float:
+    """The power from scipy.stats' noncentral t, written out independently."""
+    from scipy.special import stdtrit
+
+    df, nc = n - 1, math.sqrt(n) * abs(effect)
+    if alternative != "two-sided":
+        return float(stats.nct.sf(float(stdtrit(df, 0.95)), df, nc))
+    crit = float(stdtrit(df, 0.975))
+    far = float(stats.nct.sf(crit, df, -nc))
+    return float(stats.nct.sf(crit, df, nc)) + (far if math.isfinite(far) else 0.0)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_power_is_the_same_float_as_scipy_stats_nct(alternative: str) -> None:
+    for n in (2, 3, 7, 34, 158, 2000, 50_000):
+        for effect in (0.0, 1e-4, 0.01, 0.06, 0.3, 0.5, 1.0, 3.0, 12.0):
+            ref = _power_by_scipy_stats(effect, n, alternative)
+            assert paired_t_power(effect, n, alternative=alternative) == ref, (n, effect)
+
+
+def test_topic_set_sizes_do_not_import_scipy_stats() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from irtables.stats import min_detectable_difference, topics_needed\n"
+        "print(topics_needed(0.2, 0.02), min_detectable_difference(0.2, 2000) > 0)\n"
+        "print('scipy.stats' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == [str(_topics_by_scipy_stats(0.2, 0.02)), "True", "False"]
+
+
+def _topics_by_scipy_stats(sd: float, difference: float) -> int:
+    """The fewest topics whose power (scipy.stats) reaches 0.8, by counting up from 2."""
+    n = 2
+    while _power_by_scipy_stats(difference / sd, n, "two-sided") < 0.8:
+        n += 1
+    return n
+
+
+@pytest.mark.parametrize(("sd", "difference"), [(0.1, 0.2), (0.2, 0.1), (0.3, 0.05), (0.46, 0.05)])
+def test_topics_needed_equal_counting_up_with_scipy_stats(sd: float, difference: float) -> None:
+    assert topics_needed(sd, difference) == _topics_by_scipy_stats(sd, difference)

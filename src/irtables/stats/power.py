@@ -42,7 +42,6 @@ def paired_t_power(
     0.8078
     """
     from scipy.special import stdtrit
-    from scipy.stats import nct
 
     if n < 2:
         return 0.0
@@ -52,10 +51,27 @@ def paired_t_power(
         crit = float(stdtrit(df, 1 - alpha / 2))
         # the far tail P(T <= -crit) as P(T' >= crit) with noncentrality -nc; scipy's
         # cdf of the far tail can be NaN when it is negligible
-        far = float(nct.sf(crit, df, -nc))
-        return float(nct.sf(crit, df, nc)) + (far if math.isfinite(far) else 0.0)
+        far = _nct_sf(crit, df, -nc)
+        return _nct_sf(crit, df, nc) + (far if math.isfinite(far) else 0.0)
     crit = float(stdtrit(df, 1 - alpha))
-    return float(nct.sf(crit, df, nc))
+    return _nct_sf(crit, df, nc)
+
+
+def _nct_sf(x: float, df: int, nc: float) -> float:
+    """``scipy.stats.nct.sf(x, df, nc)`` for one finite ``x``, ``df >= 1``, finite ``nc``.
+
+    scipy.stats takes the better part of a second to import; its ``nct.sf`` is
+    scipy.special's ``_nct_sf`` clipped to [0, 1], called here directly (same floats).
+    scipy.stats is the fallback should that ufunc move.
+    """
+    try:
+        from scipy.special._ufuncs import _nct_sf as sf
+    except ImportError:  # pragma: no cover - depends on the scipy release
+        from scipy.stats import nct
+
+        return float(nct.sf(x, df, nc))
+    value = float(sf(x, df, nc))
+    return min(max(value, 0.0), 1.0) if math.isfinite(value) else value
 
 
 def topics_needed(
