@@ -12,6 +12,7 @@ smallest ``n`` whose power reaches ``1 - beta``; the minimum detectable differen
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from irtables.errors import InputError
 from irtables.stats.paired import check_alternative
@@ -131,8 +132,6 @@ def min_detectable_difference(
     >>> round(min_detectable_difference(0.2, 34), 4)
     0.099
     """
-    from scipy.optimize import brentq
-
     _check(alpha, power, alternative)
     if n < 2:
         return None
@@ -145,5 +144,33 @@ def min_detectable_difference(
     high = 1.0
     while gap(high) < 0:
         high *= 2
-    effect = float(brentq(gap, 0.0, high, xtol=1e-12, rtol=1e-12))
-    return effect * sd_diff
+    return _root(gap, 0.0, high) * sd_diff
+
+
+def _root(f: Callable[[float], float], low: float, high: float, tol: float = 1e-12) -> float:
+    """The root of an increasing ``f`` with ``f(low) < 0 <= f(high)``, to ``tol`` (relative,
+    and absolute near 0), by regula falsi with the Illinois step, bisecting when it stalls.
+
+    It takes about as many evaluations of the power as Brent's method and spares the
+    supplement importing scipy.optimize (a sixth of a second) for it.
+    """
+    f_low, f_high = f(low), f(high)
+    side = 0
+    while high - low > tol * max(1.0, abs(high)):
+        x = (low * f_high - high * f_low) / (f_high - f_low)
+        if not low < x < high:
+            x = (low + high) / 2
+        f_x = f(x)
+        if f_x == 0:
+            return x
+        if f_x < 0:
+            low, f_low = x, f_x
+            if side == -1:
+                f_high /= 2
+            side = -1
+        else:
+            high, f_high = x, f_x
+            if side == 1:
+                f_low /= 2
+            side = 1
+    return (low + high) / 2
