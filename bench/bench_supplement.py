@@ -75,7 +75,7 @@ STUDIES = (
 # Stages of the supplement for --profile: label, module and name of the function (the
 # name the caller looks up, so that a timer can wrap it).
 STAGES = (
-    ("load the results and the configuration", "irtables.supplement.run", "resolve_study"),
+    ("load the results and the configuration", "irtables.supplement.run", "load_study"),
     ("plans of metric-vs-K and PR figures (means)", "irtables.supplement.build", "_early_plans"),
     ("all tables and significance tests (build_all)", "irtables.supplement.build", "build_all"),
     ("per-query analysis (wins, ties, losses)", "irtables.supplement.build", "_analyses"),

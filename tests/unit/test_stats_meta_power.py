@@ -244,3 +244,70 @@ def test_topic_set_sizes_carry_the_anova_design_of_all_systems() -> None:
     assert header[-2:] == ("n ANOVA for Δ=0.05", "n ANOVA for Δ=0.1")
     assert tss_rows([t], str)[0][-1] == f"{t.needed_anova[1][1]:,}"
     assert "not post-hoc power" in tss_note([t])
+
+
+def _power_by_scipy_stats(effect: float, n: int, alternative: str, *, power: float = 0.0) -> float:
+    """The power from scipy.stats' noncentral t, written out independently (minus ``power``)."""
+    from scipy.special import stdtrit
+
+    df, nc = n - 1, math.sqrt(n) * abs(effect)
+    if alternative != "two-sided":
+        return float(stats.nct.sf(float(stdtrit(df, 0.95)), df, nc)) - power
+    crit = float(stdtrit(df, 0.975))
+    far = float(stats.nct.sf(crit, df, -nc))
+    return float(stats.nct.sf(crit, df, nc)) + (far if math.isfinite(far) else 0.0) - power
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_power_is_the_same_float_as_scipy_stats_nct(alternative: str) -> None:
+    for n in (2, 3, 7, 34, 158, 2000, 50_000):
+        for effect in (0.0, 1e-4, 0.01, 0.06, 0.3, 0.5, 1.0, 3.0, 12.0):
+            ref = _power_by_scipy_stats(effect, n, alternative)
+            assert paired_t_power(effect, n, alternative=alternative) == ref, (n, effect)
+
+
+def test_topic_set_sizes_import_neither_scipy_stats_nor_scipy_optimize() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from irtables.stats import min_detectable_difference, topics_needed\n"
+        "print(topics_needed(0.2, 0.02), min_detectable_difference(0.2, 2000) > 0)\n"
+        "print('scipy.stats' in sys.modules, 'scipy.optimize' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == [str(_topics_by_scipy_stats(0.2, 0.02)), "True", "False", "False"]
+
+
+def _topics_by_scipy_stats(sd: float, difference: float) -> int:
+    """The fewest topics whose power (scipy.stats) reaches 0.8, by counting up from 2."""
+    n = 2
+    while _power_by_scipy_stats(difference / sd, n, "two-sided") < 0.8:
+        n += 1
+    return n
+
+
+@pytest.mark.parametrize(("sd", "difference"), [(0.1, 0.2), (0.2, 0.1), (0.3, 0.05), (0.46, 0.05)])
+def test_topics_needed_equal_counting_up_with_scipy_stats(sd: float, difference: float) -> None:
+    assert topics_needed(sd, difference) == _topics_by_scipy_stats(sd, difference)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_min_detectable_difference_equals_brentq_on_a_grid(alternative: str) -> None:
+    from scipy.optimize import brentq
+
+    for n in (2, 3, 10, 34, 158, 2000, 50_000):
+        for power in (0.5, 0.8, 0.95):
+
+            def gap(effect: float, n: int = n, power: float = power) -> float:
+                return _power_by_scipy_stats(effect, n, alternative, power=power)
+
+            high = 1.0
+            while gap(high) < 0:
+                high *= 2
+            ref = brentq(gap, 0.0, high, xtol=1e-12, rtol=1e-12) * 0.3
+            ours = min_detectable_difference(0.3, n, power=power, alternative=alternative)
+            assert ours == pytest.approx(ref, rel=1e-10, abs=0), (n, power)

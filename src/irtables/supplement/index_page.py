@@ -17,6 +17,7 @@ from irtables.render import html_table
 from irtables.render.escape import escape_html
 from irtables.supplement.build import Built
 from irtables.supplement.outputs import Output
+from irtables.supplement.pipe_tables import split_tables, table_html
 from irtables.supplement.templates import render_page
 
 
@@ -81,4 +82,7 @@ def markdown_html(text: str) -> str:
         lines = lines[1:]
     lines = ["#" + line if line.startswith("#") else line for line in lines]
     parser = MarkdownIt("commonmark", {"html": False}).enable("table")
-    return str(parser.render("\n".join(lines) + "\n"))
+    return "".join(
+        table_html(block) if plain else str(parser.render("\n".join(block) + "\n"))
+        for plain, block in split_tables(lines)
+    )
