@@ -111,7 +111,7 @@ def tss_note(sizes: Sequence[TopicSetSize]) -> str:
         "then the number of topics needed to detect each difference Δ; n ANOVA, the topics "
         "needed by the two-way ANOVA of all the dataset's systems to detect a range Δ of "
         "their means (Sakai 2016's ANOVA-based design: noncentral F with k − 1 and "
-        "(k − 1)(n − 1) degrees of freedom, λ = nΔ²/(2 V_E)). A design computed from the "
+        "(k − 1)(n − 1) degrees of freedom, noncentrality nΔ²/(2 V_E)). A design computed from the "
         "data at hand plans the next test collection; it is not post-hoc power of the "
         "tests that ran."
     )
