@@ -91,6 +91,9 @@ class _Memo:
     def put(self, batch: int, run: int, values: RunValues) -> None:
         self.kept[(batch, run)] = values
 
+    def discard(self, batch: int, run: int, reason: str) -> None:
+        del self.kept[(batch, run)]
+
 
 def test_batches_share_one_plan_and_a_store(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -204,13 +204,6 @@ def rows_bound(qrels: Path) -> int:
     return min(size // MIN_QRELS_LINE + 1, MAX_ROWS)
 
 
-def beyond(values: RunValues, n_queries: int) -> bool:
-    """Whether cached ``values`` name a query position past the qrels' ``n_queries``
-    (their positions were checked to increase when read: the last is the largest)."""
-    index = values.query_index
-    return bool(len(index)) and int(index[-1]) >= n_queries
-
-
 def clear(base: Path) -> int:
     """Remove the cache entries of the study folder ``base``; returns how many.
 

@@ -73,6 +73,10 @@ class Store(Protocol):
     def put(self, batch: int, run: int, values: RunValues) -> None:
         """Keep the values just computed for run ``run`` of batch ``batch``."""
 
+    def discard(self, batch: int, run: int, reason: str) -> None:
+        """Stored values of run ``run`` of batch ``batch`` do not fit its qrels: they are
+        not used (the run is evaluated again) for ``reason``."""
+
 
 def evaluate_batches(
     batches: Sequence[Batch],
@@ -110,6 +114,7 @@ def evaluate_batches(
         with _read_meanwhile(batches, first) as first_run:
             indexes, queries = _read_qrels(batches, {b for b, _ in todo}, index=here)
             early = first_run()
+        todo += _unfit(found, queries, store)  # stored values naming a query the qrels lack
         made = []
         for b, r in todo:
             run, name = batches[b].runs[r]
@@ -129,6 +134,23 @@ def evaluate_batches(
         values = [v for v in slots if v is not None]
         emit_notes(values, stacklevel=3)
         out.append(Evaluated(judged, values))
+    return out
+
+
+def _unfit(
+    found: list[list[RunValues | None]], queries: list[tuple[str, ...]], store: Store | None
+) -> list[tuple[int, int]]:
+    """The stored values that name a query position past their qrels' queries (a damaged
+    entry), discarded from ``found``; they are evaluated again."""
+    out = []
+    for b, slots in enumerate(found):
+        for r, values in enumerate(slots):
+            if values is None or store is None or not len(values.query_index):
+                continue
+            if int(values.query_index[-1]) >= len(queries[b]):  # positions increase
+                store.discard(b, r, "a query the qrels do not have")
+                slots[r] = None
+                out.append((b, r))
     return out
 
 

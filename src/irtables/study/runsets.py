@@ -90,7 +90,6 @@ class _CacheStore:
         from irtables.cache import rows_bound
 
         self._store = store
-        self._batches = batches
         self._requests: list[list[Request]] = []
         for batch in batches:
             qrels = cast(Path, batch.qrels)
@@ -107,7 +106,6 @@ class _CacheStore:
                     for run, name in batch.runs
                 ]
             )
-        self._judged: dict[int, int] = {}
 
     @classmethod
     def open(cls, base: Path, batches: Sequence[Batch]) -> _CacheStore | None:
@@ -122,28 +120,18 @@ class _CacheStore:
         return cls(store, batches, content_hashes(files))
 
     def get(self, batch: int, run: int) -> RunValues | None:
-        """The cached values of a run, if its entry checks out (an entry naming a query
-        that the qrels lack is damaged: evaluated again, with a warning)."""
-        from irtables.cache import beyond, warn_damaged
-
-        request = self._requests[batch][run]
-        cached = self._store.get(request)
-        if cached is not None and beyond(cached, self._queries(batch)):
-            warn_damaged(self._store.path(request), "a query the qrels do not have")
-            return None
-        return cached
+        """The cached values of a run, if its entry checks out."""
+        return self._store.get(self._requests[batch][run])
 
     def put(self, batch: int, run: int, values: RunValues) -> None:
         """Cache the values of a run just evaluated."""
         self._store.put(self._requests[batch][run], values)
 
-    def _queries(self, batch: int) -> int:
-        if batch not in self._judged:
-            from irtables.evaluator.jobs import qrels_queries
+    def discard(self, batch: int, run: int, reason: str) -> None:
+        """Say that an entry was not used, and why (it is rewritten with fresh values)."""
+        from irtables.cache import warn_damaged
 
-            qrels = cast(Path, self._batches[batch].qrels)
-            self._judged[batch] = len(qrels_queries(qrels, index=False))
-        return self._judged[batch]
+        warn_damaged(self._store.path(self._requests[batch][run]), reason)
 
 
 def configured_inputs(config: Config, base: Path) -> list[Path]:
