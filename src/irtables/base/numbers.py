@@ -157,14 +157,55 @@ def integers_from_strings(
     [0, 2, -1]
     """
     strings = _strings(values)
+    plain = _plain_integers(strings)
+    if plain is not None:
+        return plain
     _check_pattern(strings, INTEGER_PATTERN, path, line_of, what)
     trimmed = pc.utf8_trim_whitespace(strings)
     try:
         return to_numpy(pc.cast(trimmed, pa.int64())).astype(np.int64)
+    except (pa.ArrowInvalid, OverflowError):  # "+2" (Arrow wants no plus), or out of range
+        parsed = [
+            parse_integer(str(t), path, line_of(i), what) for i, t in enumerate(strings.to_pylist())
+        ]
+        return np.asarray(parsed, dtype=np.int64)
+
+
+#: The bytes of a plain integer: digits and the minus sign.
+_PLAIN_INTEGER_BYTES = np.zeros(256, dtype=np.bool_)
+_PLAIN_INTEGER_BYTES[list(b"0123456789-")] = True
+
+
+def _plain_integers(strings: pa.Array) -> npt.NDArray[np.int64] | None:
+    """The integers of a column whose every string is ``-?[0-9]+`` within int64 (what
+    a qrels file holds), else None (then the strings are checked one pattern at a time).
+
+    Arrow's cast alone is not strict enough (it reads ``0x10`` as 16): the cast must
+    succeed *and* every byte be a digit or ``-``. A byte test and a cast cost a few
+    milliseconds; the regular expression, on a first call, costs a fifth of a second.
+
+    Examples
+    --------
+    >>> _plain_integers(pa.array(["0", "-2", "013"])).tolist()
+    [0, -2, 13]
+    >>> _plain_integers(pa.array(["0x10"])), _plain_integers(pa.array(["+1"]))
+    (None, None)
+    """
+    if strings.null_count or not pa.types.is_string(strings.type):
+        return None
+    try:
+        cast = pc.cast(strings, pa.int64())
     except (pa.ArrowInvalid, OverflowError):
-        for i, text in enumerate(strings.to_pylist()):
-            parse_integer(str(text), path, line_of(i), what)
-        raise  # pragma: no cover - the loop above raised
+        return None
+    offsets = np.frombuffer(
+        strings.buffers()[1], dtype=np.int32, count=len(strings) + 1, offset=strings.offset * 4
+    )
+    data = strings.buffers()[2]
+    if data is not None and len(strings):
+        text = np.frombuffer(data, dtype=np.uint8)[offsets[0] : offsets[-1]]
+        if not _PLAIN_INTEGER_BYTES[text].all():
+            return None
+    return to_numpy(cast).astype(np.int64, copy=False)
 
 
 def check_finite(
