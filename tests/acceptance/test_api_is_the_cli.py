@@ -11,7 +11,9 @@ from click.testing import CliRunner
 
 from irtables import build_table, load_config, load_results, render
 from irtables.cli import main
+from irtables.errors import LayoutWarning
 from irtables.render import FORMATS
+from irtables.render.latex import latex_options
 from tests.conftest import REPO
 
 EXAMPLE = REPO / "results"
@@ -44,7 +46,7 @@ def test_build_table_renders_the_file_the_cli_writes(
     config = load_config(EXAMPLE / "irtables.toml")
     table = build_table(results, layout, config=config, dataset=dataset)
     expected = (written / f"{name}.{FORMATS[fmt].extension}").read_text(encoding="utf-8")
-    assert render(table, fmt) == expected
+    assert render(table, fmt, latex=latex_options(config, table)) == expected
 
 
 def test_every_written_table_is_covered(written: Path) -> None:
@@ -57,10 +59,14 @@ def test_every_written_table_is_covered(written: Path) -> None:
 
 
 def test_output_options_reach_the_api() -> None:
-    """``output.wide`` was once ignored by build_table."""
+    """``output.wide`` was once ignored by build_table; it is a LaTeX option now, which
+    :func:`latex_options` reads from the configuration as ``irtables tables`` does."""
     results = load_results(EXAMPLE)
     config = load_config(EXAMPLE / "irtables.toml")
-    wide = replace(config, output=replace(config.output, wide=True))
-    table = build_table(results, "main", config=wide)
-    assert table.wide and "\\begin{table*}" in render(table, "latex")
+    narrow = replace(config, output=replace(config.output, wide=False))
+    table = build_table(results, "main", config=narrow)
+    assert "\\begin{table*}" in render(table, "latex")  # wider than a column
+    with pytest.warns(LayoutWarning, match="set wide = true"):  # forced into a column
+        tex = render(table, "latex", latex=latex_options(narrow, table))
+    assert "\\begin{table}[" in tex
     assert any(c.markers for g in table.groups for r in g.rows for c in r.cells)

@@ -23,6 +23,7 @@ import pytest
 from irtables.config import CAPTION_NOTES
 from irtables.errors import LayoutWarning
 from irtables.render import render
+from irtables.render.latex import LatexOptions
 from irtables.study.pipeline import resolve_study
 from irtables.tables import build_all
 from irtables.tables.model import Cell, Column, KeyNote, Row, RowGroup, TableModel
@@ -53,26 +54,28 @@ def _tables() -> list[TableModel]:
     return tables
 
 
-def _variants(tables: list[TableModel]) -> list[tuple[str, TableModel]]:
+#: A table to compile: its label, its model, and whether it is a table* (else a table).
+Variant = tuple[str, TableModel, bool]
+
+
+def _variants(tables: list[TableModel]) -> list[Variant]:
     out = []
     for table in tables:
         for notes in CAPTION_NOTES:
             for wide in (False, True):
                 label = f"tab:{table.name}-{notes}-{'wide' if wide else 'column'}"
-                model = replace(
-                    table, caption=LONG_CAPTION, caption_notes=notes, wide=wide, label=label
-                )
-                out.append((label, model))
+                model = replace(table, caption=LONG_CAPTION, caption_notes=notes, label=label)
+                out.append((label, model, wide))
     return out
 
 
-def _document(variants: list[tuple[str, TableModel]]) -> tuple[str, set[str]]:
+def _document(variants: list[Variant]) -> tuple[str, set[str]]:
     """The paper, and the labels of the tables whose rendering warned (LayoutWarning)."""
     parts, warned = [], set()
-    for label, model in variants:
+    for label, model, wide in variants:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            latex = render(model, "latex")
+            latex = render(model, "latex", latex=LatexOptions(wide=wide))
         assert all(w.category is LayoutWarning for w in caught), caught
         if caught:
             warned.add(label)
@@ -87,7 +90,7 @@ def _document(variants: list[tuple[str, TableModel]]) -> tuple[str, set[str]]:
     return document, warned
 
 
-def _problems(variants: list[tuple[str, TableModel]], workdir: Path) -> tuple[list[str], set[str]]:
+def _problems(variants: list[Variant], workdir: Path) -> tuple[list[str], set[str]]:
     """Compile the tables in acmart sigconf: what went wrong (from the log and the aux,
     each with the label of its table where LaTeX says which), and what irtables warned of."""
     require_pdflatex()
@@ -113,7 +116,7 @@ def _problems(variants: list[tuple[str, TableModel]], workdir: Path) -> tuple[li
             re.findall(r"\\label\{([^}]*)\}", "\n".join(lines[: int(at.group(1))])) if at else []
         )
         found.append(f"{labels[-1] if labels else '?'}: {problem}")
-    found += [f"{label}: not placed" for label, _ in variants if f"{{{label}}}" not in aux]
+    found += [f"{label}: not placed" for label, _, _ in variants if f"{{{label}}}" not in aux]
     return found, warned
 
 
@@ -135,9 +138,9 @@ def test_a_table_too_tall_for_the_column_is_caught(tmp_path: Path) -> None:
     rows = tuple(Row(f"r{i}", f"k1={i / 10:.1f}", (Cell(0.5, "0.500"),)) for i in range(90))
     tall = TableModel(
         "grid", "tall", "Table 9", ("k1",), (Column("m", "NDCG@10"),),
-        (RowGroup(None, rows),), LONG_CAPTION, "tab:tall", wide=False,
+        (RowGroup(None, rows),), LONG_CAPTION, "tab:tall",
     )  # fmt: skip
-    found, warned = _problems([("tab:tall", tall)], tmp_path)
+    found, warned = _problems([("tab:tall", tall, False)], tmp_path)
     assert [p.split(": ")[0] for p in found] and warned == {"tab:tall"}, found
 
 
@@ -156,10 +159,10 @@ def test_a_short_caption_places_a_table_the_full_caption_loses(tmp_path: Path) -
     rows = tuple(Row(f"r{i}", f"k1={i / 10:.1f}", (Cell(0.5, "0.500"),)) for i in range(44))
     table = TableModel(
         "sensitivity", "alpha", "Table 4", ("k1",), (Column("m", "NDCG@10"),),
-        (RowGroup(None, rows),), LONG_CAPTION, "tab:alpha", notes=notes, wide=False,
+        (RowGroup(None, rows),), LONG_CAPTION, "tab:alpha", notes=notes,
     )  # fmt: skip
     variants = [
-        (f"tab:alpha-{c}", replace(table, caption_notes=c, label=f"tab:alpha-{c}"))
+        (f"tab:alpha-{c}", replace(table, caption_notes=c, label=f"tab:alpha-{c}"), False)
         for c in ("full", "short")
     ]
     found, warned = _problems(variants, tmp_path)

@@ -15,6 +15,7 @@ from irtables.config import load_config, parse_config
 from irtables.errors import ConfigError, LayoutWarning
 from irtables.loaders import load_results
 from irtables.render import render
+from irtables.render.latex import LatexOptions
 from irtables.tables import build_all
 from irtables.tables.model import Cell, Column, Row, RowGroup, TableModel
 from tests.conftest import REPO
@@ -118,7 +119,7 @@ def test_a_grid_scaled_below_a_readable_size_warns() -> None:
     assert 30 <= percent < 75, message  # 17 columns of ~50 pt in a 506 pt table*
     assert "pt type" in message and "fewer systems or columns, or split it" in message
     with pytest.warns(LayoutWarning, match="set wide = true"):
-        render(replace(_grid(5), wide=False), "latex")
+        render(_grid(5), "latex", latex=LatexOptions(wide=False))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         render(_grid(5), "latex")  # fits a table*: no warning

@@ -11,6 +11,7 @@ from irtables.config import parse_config
 from irtables.errors import ConfigError, IrtablesError, LayoutWarning
 from irtables.model import ResultSet
 from irtables.render import render
+from irtables.render.latex import LatexOptions, latex_options
 from irtables.tables import build_all, build_table
 from irtables.tables.configured.params import parse_system_id
 from irtables.tables.model import TableModel
@@ -285,13 +286,18 @@ def test_table_or_table_star_from_the_content_and_overrides() -> None:
     narrow = parse_config({"tables": {"main": {"metrics": ["MAP"]}}})
     assert "\\begin{table}[" in render(build_table(rs, "main", config=narrow), "latex")
     many = {"layout": "dataset_columns", "metrics": ["MAP", "NDCG@10"], "average": ["MAP"]}
-    wide = build_table(rs, "w", config=parse_config({"tables": {"w": many}}))
-    assert wide.wide is None and "\\begin{table*}[" in render(wide, "latex")
+    auto = parse_config({"tables": {"w": many}})
+    wide = build_table(rs, "w", config=auto)
+    assert latex_options(auto, wide) == LatexOptions()
+    assert "\\begin{table*}[" in render(wide, "latex", latex=latex_options(auto, wide))
     forced = parse_config({"tables": {"w": {**many, "wide": False}}})
-    assert "\\begin{table}[" in render(build_table(rs, "w", config=forced), "latex")
+    narrowed = build_table(rs, "w", config=forced)
+    assert "\\begin{table}[" in render(narrowed, "latex", latex=latex_options(forced, narrowed))
+    assert "\\begin{table*}[" in render(narrowed, "latex")  # no options: from the content
     everywhere = parse_config({"output": {"wide": True}, "tables": {"main": {"metrics": ["MAP"]}}})
     table1 = build_all(rs, everywhere).tables[0]
-    assert "\\begin{table*}[" in render(table1, "latex")
+    assert "\\begin{table*}[" in render(table1, "latex", latex=latex_options(everywhere, table1))
+    assert "\\begin{table}[" in render(table1, "latex")
 
 
 def test_to_frame_and_notebook_reprs() -> None:

@@ -12,6 +12,7 @@ from statsmodels.stats.multitest import multipletests
 from irtables.config import parse_config
 from irtables.model import ResultSet
 from irtables.render import render
+from irtables.render.latex import latex_options
 from irtables.tables import build_all
 from tests.conftest import results_from_rows
 
@@ -111,7 +112,8 @@ def test_wide_and_resize_options_compile(tmp_path: Path) -> None:
     from tests.conftest import compile_latex
 
     config = parse_config({"output": {"wide": True, "resize": True}})
-    tex = render(build_all(_results(), config).tables[0], "latex")
+    table = build_all(_results(), config).tables[0]
+    tex = render(table, "latex", latex=latex_options(config, table))
     assert r"\begin{table*}" in tex and r"\end{table*}" in tex
     assert r"\resizebox{\linewidth}{!}{%" in tex
     result = compile_latex(tex, tmp_path, packages=("graphicx",))

@@ -155,8 +155,8 @@ def test_ablation_delta_and_groups() -> None:
     )
     model = build_table(results_from_rows(rows), "ablation", config=Config(ablation=spec))
     full, ablated = model.groups[0].rows
-    assert (full.label, full.description, full.cells[0].note) == ("Full", "all parts", "")
-    assert [c.note for c in ablated.cells] == ["(−0.100)", "(+0.100)"]
+    assert (full.label, full.description, full.cells[0].delta) == ("Full", "all parts", "")
+    assert [c.delta for c in ablated.cells] == ["-0.100", "+0.100"]  # ASCII: the model's
     assert [c.best for c in ablated.cells] == [False, True]
 
 

@@ -29,6 +29,7 @@ from irtables.config import Config
 from irtables.measures import parse_measure
 from irtables.model import KEY, ResultSet
 from irtables.model.names import DisplayNames
+from irtables.render.numbers import typeset
 from irtables.stats.paired import get_test
 from irtables.tables import TableModel, build_all
 from irtables.tables.model import Cell
@@ -352,12 +353,14 @@ def _table_changes(
 
 
 def show(cell: Cell) -> str:
-    """A cell as Markdown-ish text: ``**0.512**`` best, ``_0.498_`` second, then markers.
+    """A cell as Markdown-ish text: ``**0.512**`` best, ``_0.498_`` second, then markers;
+    a typographic minus, as the tables show it.
 
     Examples
     --------
-    >>> show(Cell(0.5, "0.500", best=True, markers="†"))
-    '**0.500**†'
+    >>> show(Cell(0.5, "0.500", best=True, markers="†")), show(Cell(-0.5, "-0.500"))
+    ('**0.500**†', '−0.500')
     """
-    text = f"**{cell.text}**" if cell.best else f"_{cell.text}_" if cell.second else cell.text
+    number = typeset(cell.text)
+    text = f"**{number}**" if cell.best else f"_{number}_" if cell.second else number
     return text + cell.markers

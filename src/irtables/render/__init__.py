@@ -19,6 +19,7 @@ from irtables.errors import ConfigError, TemplateError, UnknownNameError, unknow
 
 if TYPE_CHECKING:  # the table code is imported where a table is rendered: ``import irtables``
     # binds this module's ``render`` and must stay light
+    from irtables.render.latex import LatexOptions
     from irtables.tables.model import Cell, Row, RowGroup, TableModel
 
 #: Template folder and file extension of each templated format.
@@ -31,18 +32,28 @@ TEMPLATE_FOLDERS = {
 
 @dataclass(frozen=True)
 class Format:
-    """An output format: its file extension and how a table is rendered in it."""
+    """An output format: its file extension and how a table is rendered in it (from the
+    model, the user's template folders and the LaTeX options, which other formats ignore)."""
 
     name: str
     extension: str
     description: str
-    render: Callable[[TableModel, Sequence[str | Path]], str]
+    render: Callable[[TableModel, Sequence[str | Path], LatexOptions | None], str]
 
 
 def render(
-    model: TableModel, fmt: str = "latex", *, template_dirs: Sequence[str | Path] = ()
+    model: TableModel,
+    fmt: str = "latex",
+    *,
+    template_dirs: Sequence[str | Path] = (),
+    latex: LatexOptions | None = None,
 ) -> str:
     """Render a table model in one of :data:`FORMATS`.
+
+    ``latex`` places a LaTeX table (``table*``, resizing:
+    :class:`~irtables.render.latex.LatexOptions`; other formats ignore it). Without it a
+    table is a ``table`` or ``table*`` as its width needs; ``irtables tables`` passes the
+    configured choice, :func:`~irtables.render.latex.latex_options`.
 
     Examples
     --------
@@ -56,7 +67,7 @@ def render(
     """
     if fmt not in FORMATS:
         raise UnknownNameError(unknown_name_message("format", fmt, FORMATS))
-    return FORMATS[fmt].render(model, template_dirs)
+    return FORMATS[fmt].render(model, template_dirs, latex)
 
 
 def render_named(
@@ -89,21 +100,23 @@ def _render_table(
     return render_named(fmt, f"{model.layout}.{TEMPLATE_FOLDERS[fmt][1]}.j2", context, dirs)
 
 
-def _render_latex(model: TableModel, dirs: Sequence[str | Path]) -> str:
+def _render_latex(
+    model: TableModel, dirs: Sequence[str | Path], options: LatexOptions | None
+) -> str:
     from irtables.base.labels import label_problem
     from irtables.render.escape import escape_latex
-    from irtables.render.latex import latex_context
+    from irtables.render.latex import LatexOptions, latex_context
 
     problem = label_problem(model.label)
     if problem is not None:  # \label{} takes it as it is: a "}" would end it
         raise ConfigError(f"{model.name}: label {problem}")
     view = _escaped(model, escape_latex)
-    ncols = latex_context(model, view)
+    ncols = latex_context(model, view, options or LatexOptions())
     context = {"generated": header_line("%"), "table": view, "ncols": ncols}
     return _render_table("latex", model, context, dirs)
 
 
-def _render_markdown(model: TableModel, dirs: Sequence[str | Path]) -> str:
+def _render_markdown(model: TableModel, dirs: Sequence[str | Path], _: object) -> str:
     from irtables.render.escape import escape_markdown
     from irtables.render.flat import flat_cells, flat_headers, has_spans
 
@@ -142,7 +155,7 @@ def _render_markdown(model: TableModel, dirs: Sequence[str | Path]) -> str:
     return _render_table("markdown", model, context, dirs)
 
 
-def _render_html(model: TableModel, dirs: Sequence[str | Path]) -> str:
+def _render_html(model: TableModel, dirs: Sequence[str | Path], _: object) -> str:
     from markupsafe import Markup
 
     from irtables.render.escape import escape_html
@@ -175,11 +188,12 @@ def html_table(model: TableModel, *, template_dirs: Sequence[str | Path] = ()) -
     return _render_table("html", model, context, template_dirs)
 
 
-def _render_csv(model: TableModel, dirs: Sequence[str | Path]) -> str:
+def _render_csv(model: TableModel, dirs: Sequence[str | Path], _: object) -> str:
     """The displayed numbers; markers and an ablation's Δ in columns of their own, and
-    which columns each row has bold (``best``) and underlined (``second_best``)."""
+    which columns each row has bold (``best``) and underlined (``second_best``). Numbers
+    are the model's, in plain ASCII (``-0.034``), for a program to read."""
     from irtables.render.flat import flat_cells, flat_headers, has_spans
-    from irtables.tables.numbers import MINUS, MISSING
+    from irtables.tables.numbers import MISSING
 
     del dirs  # CSV has no template
     buffer = io.StringIO()  # no comment line: pandas.read_csv reads the table as it is
@@ -192,9 +206,9 @@ def _render_csv(model: TableModel, dirs: Sequence[str | Path]) -> str:
     rows: list[tuple[RowGroup, Row, list[str], list[str], list[str]]] = []
     for group in model.groups:
         for row in group.rows:
-            shown = ["" if c.text == MISSING else c.text.replace(MINUS, "-") for c in row.cells]
+            shown = ["" if c.text == MISSING else c.text for c in row.cells]
             marks = [c.markers for c in row.cells]
-            deltas = [c.delta.replace(MINUS, "-") for c in row.cells]
+            deltas = [c.delta for c in row.cells]
             rows.append(
                 (
                     group,
@@ -262,21 +276,23 @@ def _md_cell(cell: dict[str, Any]) -> str:
 
 
 def _escaped(model: TableModel, esc: Callable[[str], str]) -> dict[str, Any]:
-    """The model as plain data, every string escaped for the target format."""
+    """The model as plain data, every string escaped for the target format; numbers
+    typeset (a typographic minus) and an ablation's Δ as the ``note`` after the value."""
 
     from irtables.render.latex import marker_pads
+    from irtables.render.numbers import delta_note, typeset
 
     pads = marker_pads(model)
 
     def cell(c: Cell, pad: str) -> dict[str, Any]:
         return {
-            "text": esc(c.text),
+            "text": esc(typeset(c.text)),
             "best": c.best,
             "second": c.second,
             "markers": esc(c.markers),
             "pad": esc(pad),
-            "note": esc(c.note),
-            "spread": esc(c.spread),
+            "note": esc(delta_note(c)),
+            "spread": esc(typeset(c.spread)),
             "span": c.span,
         }
 
@@ -305,8 +321,6 @@ def _escaped(model: TableModel, esc: Callable[[str], str]) -> dict[str, Any]:
         "footnote": esc(model.footnote) if model.footnote else None,
         "label": model.label,
         "description_header": esc(model.description_header) if model.description_header else None,
-        "wide": model.wide,
-        "resize": model.resize,
     }
 
 

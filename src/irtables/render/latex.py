@@ -3,7 +3,8 @@
 A value column whose cells carry a Δ (ablation) or a ± (spread over seeds) becomes two
 LaTeX columns, ``r@{\\hspace{2pt}}r``: the numbers line up on the decimal point in the
 first and the Δ or ± parts line up with each other in the second, under one header.
-Nothing here is formatting: the cells' text comes from the table model.
+Nothing here is formatting: the cells' text comes from the table model (typeset by
+:mod:`irtables.render.numbers`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from irtables.errors import LayoutWarning
 from irtables.render.fit import (
@@ -25,11 +26,58 @@ from irtables.render.fit import (
     tabular_width,
     text_width,
 )
+from irtables.render.numbers import delta_note, typeset
 from irtables.tables.model import Cell, TableModel
+
+if TYPE_CHECKING:
+    from irtables.config import Config
 
 DESCRIPTION_WIDTH = "3.6cm"
 DESCRIPTION_PT = 102.4  # 3.6 cm
 NOTE_SCALE = 0.78  # \scriptsize in \small
+
+
+@dataclass(frozen=True)
+class LatexOptions:
+    """Where a table goes on a LaTeX page, chosen when it is rendered (the table model
+    knows nothing of LaTeX).
+
+    ``wide``: ``table*`` spanning both columns (True) or ``table`` (False); None decides
+    from the content (:func:`~irtables.render.fit.needs_both_columns`). ``resize``: always
+    scale the tabular to ``\\linewidth`` (else only a tabular wider than the line is).
+    """
+
+    wide: bool | None = None
+    resize: bool = False
+
+
+def latex_options(config: Config, table: TableModel) -> LatexOptions:
+    """The LaTeX options ``irtables tables`` renders ``table`` with: the ``wide`` of the
+    ``[tables.<name>]`` section that made it, else ``output.wide``; ``output.resize``.
+
+    Examples
+    --------
+    >>> from dataclasses import replace
+    >>> from irtables.config import parse_config
+    >>> t = TableModel("grid", "g", "Table 2", ("Dataset",), (), (), "", "tab:g")
+    >>> config = parse_config({"output": {"resize": True},
+    ...     "tables": {"g": {"layout": "grid", "metric": "MAP", "wide": True}}})
+    >>> latex_options(config, t), latex_options(config, replace(t, name="table1"))
+    (LatexOptions(wide=True, resize=True), LatexOptions(wide=None, resize=True))
+    """
+    made = (s for s in config.tables if table.name in _stems(s.name, s.layout, table))
+    own = next(made, None)
+    wide = config.output.wide if own is None or own.wide is None else own.wide
+    return LatexOptions(wide=wide, resize=config.output.resize)
+
+
+def _stems(section: str, layout: str, table: TableModel) -> tuple[str, ...]:
+    """The names of the tables a ``[tables.<section>]`` makes
+    (:func:`~irtables.tables.configured.build_configured`): ``<section>-<dataset>`` for a
+    ``k_breakdown`` (one per dataset), else ``table1`` for ``main``, else ``<section>``."""
+    if layout == "k_breakdown":
+        return tuple(f"{section}-{d}" for d in table.datasets)
+    return ("table1",) if section == "main" else (section,)
 
 
 @dataclass(frozen=True)
@@ -80,7 +128,7 @@ def latex_columns(model: TableModel) -> LatexColumns:
     for group in model.groups:
         for row in group.rows:
             for j, cell in placed_cells(row.cells):
-                if cell.span == 1 and j < len(split) and (cell.note or cell.spread):
+                if cell.span == 1 and j < len(split) and (cell.delta or cell.spread):
                     split[j] = True
     starts, pos = [], len(model.stub)
     for s in split:
@@ -117,16 +165,17 @@ def column_spans(model: TableModel, view: dict[str, Any]) -> LatexColumns:
     return cols
 
 
-def latex_context(model: TableModel, view: dict[str, Any]) -> int:
-    """Add the LaTeX layout to an escaped view (spans, column specs, ``table*``); the
-    number of LaTeX columns."""
+def latex_context(model: TableModel, view: dict[str, Any], options: LatexOptions) -> int:
+    """Add the LaTeX layout to an escaped view (spans, column specs, ``table*`` and
+    resizing as ``options`` choose or, for ``wide=None``, from the width); the number of
+    LaTeX columns."""
     cols = column_spans(model, view)
     view["value_colspec"] = "".join(r"r@{\hspace{2pt}}r" if s else "r" for s in cols.split)
     view["description_colspec"] = f"p{{{DESCRIPTION_WIDTH}}}"
     width = estimate_width(model, cols)
-    if model.wide is None:
-        view["wide"] = needs_both_columns(width)
-    warn_layout(model, width, wide=bool(view["wide"]))
+    wide = needs_both_columns(width) if options.wide is None else options.wide
+    view["wide"], view["resize"] = wide, options.resize
+    warn_layout(model, width, wide=wide)
     return cols.total
 
 
@@ -207,8 +256,9 @@ def _measure_cell(
 ) -> None:
     if j >= len(cols.start):
         return
-    main = text_width(cell.text, bold=cell.best) + text_width(cell.markers + pad, scale=SUPERSCRIPT)
-    extra = text_width(cell.spread) + text_width(cell.note, scale=NOTE_SCALE)
+    text = typeset(cell.text)
+    main = text_width(text, bold=cell.best) + text_width(cell.markers + pad, scale=SUPERSCRIPT)
+    extra = text_width(typeset(cell.spread)) + text_width(delta_note(cell), scale=NOTE_SCALE)
     start = cols.start[j]
     if cell.span > 1:
         spans.append((start, start + cols.span(j, cell.span), main + extra + 3.0))

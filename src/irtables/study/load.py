@@ -78,9 +78,10 @@ class Study:
         return build_all(self.results, self.config, progress=progress)
 
     def table(self, name: str = "main", *, dataset: str | None = None) -> TableModel:
-        """One table as ``irtables tables`` writes it (``render(study.table(...), fmt)`` is
-        the file): ``main`` (Table 1), ``k_breakdown`` (Table S1 of ``dataset``),
-        ``ablation`` or the name of a ``[tables.<name>]`` section."""
+        """One table as ``irtables tables`` writes it (``render(table, fmt)`` is the file;
+        for LaTeX with ``latex=latex_options(study.config, table)``, from
+        :mod:`irtables.render.latex`): ``main`` (Table 1), ``k_breakdown`` (Table S1 of
+        ``dataset``), ``ablation`` or the name of a ``[tables.<name>]`` section."""
         from irtables.tables import build_table
 
         return build_table(self.results, name, config=self.config, dataset=dataset)

@@ -104,6 +104,7 @@ def _table_files(
     """Every table in every format, and the significance report: file name -> text."""
     from irtables.base.filenames import file_stems
     from irtables.render import FORMATS, render
+    from irtables.render.latex import latex_options
     from irtables.stats.report import format_comparisons
     from irtables.tables import build_all
 
@@ -113,7 +114,9 @@ def _table_files(
     for fmt in formats or config.output.formats:
         ext = FORMATS[fmt].extension
         for model in built.tables:
-            files[f"{stems[model.name]}.{ext}"] = render(model, fmt, template_dirs=template_dirs)
+            latex = latex_options(config, model)
+            text = render(model, fmt, template_dirs=template_dirs, latex=latex)
+            files[f"{stems[model.name]}.{ext}"] = text
     if built.comparisons is not None:
         for fmt, ext in (("csv", "csv"), ("markdown", "md")):
             files[f"significance.{ext}"] = format_comparisons(

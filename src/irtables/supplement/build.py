@@ -19,6 +19,7 @@ from irtables.config.tables import TableSpec
 from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
 from irtables.render import FORMATS, render
+from irtables.render.latex import latex_options
 from irtables.stats.report import format_comparisons
 from irtables.supplement import figures as fig
 from irtables.supplement import report
@@ -39,8 +40,6 @@ from irtables.tables.model import TableModel
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
-
-    from irtables.model.names import DisplayNames
 
 Progress = Callable[[str, int, int], None]
 TABLE_FORMATS = ("latex", "markdown", "csv")
@@ -91,7 +90,7 @@ def build_supplement(
         figures = [entry for entry, _ in plans.ordered()]
         # the workers draw while this process writes the tables and the text
         stems = file_stems(t.name for t in built.tables)
-        tables = _tables(built, stems, template_dirs, config.display_names())
+        tables = _tables(built, stems, template_dirs, config)
         reports = _analysis_files(analyses, config)
         used = _used_metrics(results, config, built)
         queries = {d: int(n) for d, n in _query_counts(results).items() if d in used}
@@ -145,17 +144,18 @@ def _bib_header() -> str:
 
 
 def _tables(
-    built: TableSet, stems: Mapping[str, str], dirs: Sequence[str | Path], names: DisplayNames
+    built: TableSet, stems: Mapping[str, str], dirs: Sequence[str | Path], config: Config
 ) -> list[Output]:
     out = []
     for model in built.tables:
+        latex = latex_options(config, model)
         for fmt in TABLE_FORMATS:
             ext = FORMATS[fmt].extension
-            text = render(model, fmt, template_dirs=dirs)
+            text = render(model, fmt, template_dirs=dirs, latex=latex)
             out.append(_text(f"tables/{stems[model.name]}.{ext}", text))
     if built.comparisons is not None:
         for fmt, ext in (("csv", "csv"), ("markdown", "md")):
-            text = format_comparisons(built.comparisons, fmt, names=names)
+            text = format_comparisons(built.comparisons, fmt, names=config.display_names())
             out.append(_text(f"significance.{ext}", text))
     return out
 

@@ -12,6 +12,7 @@ import numpy.typing as npt
 from matplotlib.figure import Figure
 
 from irtables.measures import parse_measure
+from irtables.render.numbers import typeset
 from irtables.supplement.figures import WIDTH, _style
 from irtables.tables.model import Row, TableModel
 
@@ -112,7 +113,7 @@ def _heat_map(
                 ax.text(
                     j,
                     i,
-                    cell.text,
+                    typeset(cell.text),
                     ha="center",
                     va="center",
                     color=color,

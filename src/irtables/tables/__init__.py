@@ -48,8 +48,10 @@ def build_table(
 
     The table comes from :func:`build_all`, the code path of the command line: with the
     significance markers and their legend when ``[compare]`` names a baseline, the
-    output options (``decimals``, ``second_best``, ``wide``, ``resize``, ``seeds``) and
-    the caption notes. ``render(build_table(...), fmt)`` is the file the command writes.
+    output options (``decimals``, ``second_best``, ``seeds``) and the caption notes.
+    ``render(table, fmt)`` is the file the command writes; for LaTeX, whose placement
+    (``wide``, ``resize``) is an option of the output and not of the table, with
+    ``latex=latex_options(config, table)`` (:mod:`irtables.render.latex`).
 
     Parameters
     ----------

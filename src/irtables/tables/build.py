@@ -105,12 +105,7 @@ def build_all(
         tables = [_with_legend(t, interval_note(config.compare.interval)) for t in tables]
     out = config.output
     tables = [
-        replace(
-            t,
-            wide=out.wide if t.wide is None else t.wide,
-            resize=out.resize,
-            caption_notes=config.caption_notes_of(t.name) or out.caption_notes,
-        )
+        replace(t, caption_notes=config.caption_notes_of(t.name) or out.caption_notes)
         for t in tables
     ]
     tables = number_tables(tables)

@@ -54,7 +54,7 @@ def highlight_sentences(
     Examples
     --------
     >>> from irtables.tables.model import Cell, Row
-    >>> row = Row("a", "A", (Cell(0.5, "0.500", best=True), Cell(0.4, "0.400", delta="−0.010")))
+    >>> row = Row("a", "A", (Cell(0.5, "0.500", best=True), Cell(0.4, "0.400", delta="-0.010")))
     >>> highlight_sentences([RowGroup(None, (row,))])[1][:36]
     'Parentheses: difference from the ful'
     """

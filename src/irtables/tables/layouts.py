@@ -325,7 +325,7 @@ def _ablation_group(
 def _with_delta(cell: Cell, full: Cell, config: Config) -> Cell:
     """The difference from the full model, from the values as displayed.
 
-    ``0.710`` beside a full model shown as ``0.676`` gets ``(+0.034)``, whatever the
+    ``0.710`` beside a full model shown as ``0.676`` gets ``+0.034``, whatever the
     unrounded means: a Δ never contradicts the numbers printed next to it.
     """
     delta = displayed_difference(cell.text, full.text)
@@ -334,7 +334,7 @@ def _with_delta(cell: Cell, full: Cell, config: Config) -> Cell:
     text = format_number(
         delta, config.output.decimals, leading_zero=config.output.leading_zero, sign=True
     )
-    return replace(cell, note=f"({text})", delta=text)
+    return replace(cell, delta=text)
 
 
 def _group(

@@ -29,14 +29,17 @@ NO_CUTOFF = "no cutoff"
 
 @dataclass(frozen=True)
 class Cell:
-    """One displayed number.
+    """One displayed number, in no particular output format.
 
-    ``text`` is the formatted value (``"0.512"`` or ``"–"``); ``value`` the unrounded
-    mean; ``note`` an optional annotation shown after the number (an ablation's Δ,
-    ``"(−0.034)"``), ``delta`` that difference alone (``"−0.034"``, for CSV);
-    ``span`` > 1 when one value stands for several columns (MAP in a K breakdown);
-    ``spread`` the ``± 0.010`` shown right after the number (the standard deviation over
-    a system's seeds, with ``output.seeds = "mean_std"``).
+    ``text`` is the formatted value (``"0.512"``, ``"-0.100"`` or ``"–"``); ``value`` the
+    unrounded mean; ``delta`` an ablation row's difference from its full model, as
+    displayed (``"-0.034"``, ``"+0.010"``; empty for none); ``span`` > 1 when one value
+    stands for several columns (MAP in a K breakdown); ``spread`` the ``± 0.010`` shown
+    right after the number (the standard deviation over a system's seeds, with
+    ``output.seeds = "mean_std"``, or the mean's confidence interval).
+
+    Numbers are plain ASCII (``-`` for minus); each renderer typesets them for its format
+    (a typographic minus, the Δ in parentheses: :mod:`irtables.render.numbers`).
     """
 
     value: float | None
@@ -44,10 +47,9 @@ class Cell:
     best: bool = False
     second: bool = False
     markers: str = ""
-    note: str = ""
     span: int = 1
     spread: str = ""  # "± 0.010": standard deviation over seeds, shown after the number
-    delta: str = ""  # an ablation row's difference from its full model, as displayed
+    delta: str = ""  # "-0.034": an ablation row's difference from its full model, as displayed
 
 
 @dataclass(frozen=True)
@@ -94,8 +96,7 @@ class TableModel:
     ``notes`` are sentences for the caption (what the numbers are, the legend).
     ``column_groups`` span consecutive ``columns`` (their spans add up to the number of
     columns) under a shared header, e.g. one group per dataset; empty for one header row.
-    ``wide`` chooses LaTeX's ``table*`` (True) or ``table`` (False); None decides from the
-    content (:mod:`irtables.render.fit`). ``caption_notes`` (one of
+    ``caption_notes`` (one of
     :data:`irtables.config.CAPTION_NOTES`; None: ``full``) says where the notes go.
     """
 
@@ -111,8 +112,6 @@ class TableModel:
     description_header: str | None = None
     metrics: tuple[str, ...] = ()  # canonical metrics shown, for the significance tests
     datasets: tuple[str, ...] = ()  # dataset ids whose results the table shows
-    wide: bool | None = None  # LaTeX table* instead of table; None: decided from the content
-    resize: bool = False  # LaTeX: scale the tabular to the line width
     column_groups: tuple[ColumnGroup, ...] = ()
     caption_notes: str | None = None  # "full", "short", "footnote", "none"; None: "full"
 
@@ -160,9 +159,10 @@ class TableModel:
 
         Columns: ``group``, ``row`` (label), ``row_key``, ``column_group``, ``column``
         (label), ``column_key``, ``text`` (as displayed), ``value`` (unrounded mean, NaN
-        when missing), ``best``, ``second``, ``markers``, ``spread``, ``note`` and ``delta``
-        (an ablation's Δ alone). A cell
-        spanning several columns (MAP in a K breakdown) is one row, under its first column.
+        when missing), ``best``, ``second``, ``markers``, ``spread`` and ``delta`` (an
+        ablation's Δ). The texts are the model's, as CSV has them: plain ASCII numbers
+        (``-0.034``), which ``float`` reads. A cell spanning several columns (MAP in a K
+        breakdown) is one row, under its first column.
 
         Examples
         --------
@@ -198,7 +198,6 @@ class TableModel:
                             "second": cell.second,
                             "markers": cell.markers,
                             "spread": cell.spread,
-                            "note": cell.note,
                             "delta": cell.delta,
                         }
                     )
@@ -218,5 +217,5 @@ class TableModel:
 
 FRAME_COLUMNS = (
     "group", "row", "row_key", "column_group", "column", "column_key", "text", "value",
-    "best", "second", "markers", "spread", "note", "delta",
+    "best", "second", "markers", "spread", "delta",
 )  # fmt: skip

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 MISSING = "–"  # en dash: shown for a value that is not there
-MINUS = "−"  # U+2212, the typographic minus sign
 
 
 def format_number(
@@ -15,8 +14,10 @@ def format_number(
 ) -> str:
     """Format a mean as it appears in a table.
 
-    Rounds half to even at ``decimals`` (Python's ``format``), writes a typographic minus,
-    optionally drops the leading zero of values in (-1, 1) and shows ``–`` when missing.
+    Rounds half to even at ``decimals`` (Python's ``format``), optionally drops the
+    leading zero of values in (-1, 1) and shows ``–`` when missing. The minus sign is
+    ASCII: the formats that typeset numbers write a typographic one when they render
+    (:func:`irtables.render.numbers.typeset`).
 
     Examples
     --------
@@ -25,7 +26,7 @@ def format_number(
     >>> format_number(0.5, 2, leading_zero=False)
     '.50'
     >>> format_number(-0.03, 3, sign=True)
-    '−0.030'
+    '-0.030'
     >>> format_number(None)
     '–'
     """
@@ -36,7 +37,7 @@ def format_number(
         text = f"{'+' if sign else ''}{0.0:.{decimals}f}"
     if not leading_zero:
         text = text.replace("0.", ".", 1) if text.lstrip("+-").startswith("0.") else text
-    return text.replace("-", MINUS)
+    return text
 
 
 def displayed_value(text: str) -> float | None:
@@ -44,12 +45,12 @@ def displayed_value(text: str) -> float | None:
 
     Examples
     --------
-    >>> displayed_value("−.500")
+    >>> displayed_value("-.500")
     -0.5
     """
     if text == MISSING:
         return None
-    return float(text.replace(MINUS, "-").replace("+", ""))
+    return float(text.replace("+", ""))
 
 
 def displayed_difference(text: str, reference: str) -> float | None:
@@ -57,7 +58,7 @@ def displayed_difference(text: str, reference: str) -> float | None:
 
     Examples
     --------
-    >>> displayed_difference("0.710", "0.676"), displayed_difference("−.100", ".250")
+    >>> displayed_difference("0.710", "0.676"), displayed_difference("-.100", ".250")
     (0.034, -0.35)
     >>> displayed_difference("–", "0.5") is None
     True
@@ -66,7 +67,7 @@ def displayed_difference(text: str, reference: str) -> float | None:
         return None
 
     def exact(t: str) -> Decimal:
-        return Decimal(t.replace(MINUS, "-").replace("+", ""))
+        return Decimal(t.replace("+", ""))
 
     return float(exact(text) - exact(reference))
 

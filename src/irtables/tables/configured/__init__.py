@@ -55,7 +55,7 @@ def build_configured(
         )
         model = build_main(results, replace(config, main=main), markers=markers, means=narrowed)
         name = "table1" if spec.name == "main" else spec.name
-        return [replace(model, name=name, title=table_title(spec), wide=spec.wide)]
+        return [replace(model, name=name, title=table_title(spec))]
     k_config = KBreakdownTable(
         metrics=spec.metrics or DEFAULT_K_METRICS,
         k=spec.k or DEFAULT_KS,
@@ -68,7 +68,6 @@ def build_configured(
             build_k_breakdown(results, cfg, d, markers=markers, means=narrowed),
             name=f"{spec.name}-{d}",
             title=spec.title or "",
-            wide=spec.wide,
         )
         for d in datasets
         if any(narrowed.metrics.has_k(d, k) for k in k_config.k)

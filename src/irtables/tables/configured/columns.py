@@ -89,7 +89,6 @@ def build_dataset_columns(
         notes=notes,
         metrics=tuple(dict.fromkeys(k for keys in used.values() for k in keys)),
         datasets=tuple(datasets),
-        wide=spec.wide,
         column_groups=tuple(heads),
     )
 

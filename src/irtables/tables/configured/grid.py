@@ -68,5 +68,4 @@ def build_grid(
         notes=notes,
         metrics=tuple(dict.fromkeys(k for keys in used.values() for k in keys)),
         datasets=tuple(datasets),
-        wide=spec.wide,
     )

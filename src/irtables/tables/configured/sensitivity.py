@@ -76,7 +76,6 @@ def build_sensitivity(
         notes=notes,
         metrics=tuple(used),
         datasets=(dataset,),
-        wide=spec.wide,
         column_groups=heads,
     )
 
