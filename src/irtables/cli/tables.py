@@ -93,7 +93,8 @@ def tables(
     not change since the last time comes from the cache.
     """
     from irtables.base.preload import preload
-    from irtables.study.pipeline import TABLE_MODULES, template_dirs_for, write_tables
+    from irtables.render.configured import template_dirs_for
+    from irtables.study.pipeline import TABLE_MODULES, write_tables
 
     preload(TABLE_MODULES)  # while the results are read
     evaluated, tested, finish = study_progress()

@@ -78,13 +78,24 @@ class Study:
         return build_all(self.results, self.config, progress=progress)
 
     def table(self, name: str = "main", *, dataset: str | None = None) -> TableModel:
-        """One table as ``irtables tables`` writes it (``render(table, fmt)`` is the file;
-        for LaTeX with ``latex=latex_options(study.config, table)``, from
-        :mod:`irtables.render.latex`): ``main`` (Table 1), ``k_breakdown`` (Table S1 of
-        ``dataset``), ``ablation`` or the name of a ``[tables.<name>]`` section."""
+        """One table as ``irtables tables`` builds it (:meth:`render` gives its file):
+        ``main`` (Table 1), ``k_breakdown`` (Table S1 of ``dataset``), ``ablation`` or
+        the name of a ``[tables.<name>]`` section."""
         from irtables.tables import build_table
 
         return build_table(self.results, name, config=self.config, dataset=dataset)
+
+    def render(
+        self, table: TableModel | str = "main", fmt: str = "latex", *, dataset: str | None = None
+    ) -> str:
+        """The file ``irtables tables`` writes for ``table`` (a model, or a name as
+        :meth:`table` takes) in ``fmt``: with the configuration's LaTeX placement
+        (``output.wide``, ``output.resize``, a section's ``wide``) and templates."""
+        from irtables.render.configured import render_configured, template_dirs_for
+
+        model = self.table(table, dataset=dataset) if isinstance(table, str) else table
+        dirs = template_dirs_for(self.config, self.base)
+        return render_configured(model, fmt, self.config, dirs)
 
     def compare_settings(
         self, *, baseline: str | Sequence[str] | None = None, **changes: Any

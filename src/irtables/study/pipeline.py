@@ -103,8 +103,8 @@ def _table_files(
 ) -> dict[str, str]:
     """Every table in every format, and the significance report: file name -> text."""
     from irtables.base.filenames import file_stems
-    from irtables.render import FORMATS, render
-    from irtables.render.latex import latex_options
+    from irtables.render import FORMATS
+    from irtables.render.configured import render_configured
     from irtables.stats.report import format_comparisons
     from irtables.tables import build_all
 
@@ -114,8 +114,7 @@ def _table_files(
     for fmt in formats or config.output.formats:
         ext = FORMATS[fmt].extension
         for model in built.tables:
-            latex = latex_options(config, model)
-            text = render(model, fmt, template_dirs=template_dirs, latex=latex)
+            text = render_configured(model, fmt, config, template_dirs)
             files[f"{stems[model.name]}.{ext}"] = text
     if built.comparisons is not None:
         for fmt, ext in (("csv", "csv"), ("markdown", "md")):
@@ -142,11 +141,3 @@ def warn_lint(
             DataWarning,
             stacklevel=3,
         )
-
-
-def template_dirs_for(config: Config, base: Path, extra: Sequence[str | Path] = ()) -> list[Path]:
-    """User template folders: ``--templates`` first, then the configured one."""
-    dirs = [Path(d) for d in extra]
-    if config.output.templates:
-        dirs.append(base / config.output.templates)
-    return dirs

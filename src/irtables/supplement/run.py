@@ -12,8 +12,8 @@ from irtables.base.record import sha256_hex
 from irtables.config import Config
 from irtables.model import ResultSet
 from irtables.output.writers import Written, write_files
+from irtables.render.configured import template_dirs_for
 from irtables.study.load import load_study
-from irtables.study.pipeline import template_dirs_for
 from irtables.supplement.build import build_supplement, readme
 from irtables.supplement.drawing import warm_up
 from irtables.supplement.index_page import index_page
