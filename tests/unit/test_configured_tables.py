@@ -237,7 +237,9 @@ def test_bad_sections_name_the_key(section: dict[str, object], message: str) -> 
 
 def test_built_in_sections_keep_working_next_to_configured_ones() -> None:
     cfg = parse_config({"tables": {"main": {"metrics": ["MAP"]}, "g": {"layout": "grid"}}})
-    assert cfg.main.metrics == ("MAP",) and [s.name for s in cfg.tables] == ["g"]
+    main = cfg.table("main")
+    assert main is not None and (main.layout, main.metrics) == ("main", ("MAP",))
+    assert [s.name for s in cfg.tables] == ["main", "k_breakdown", "g"]
 
 
 def test_main_section_with_another_layout_replaces_table_1() -> None:

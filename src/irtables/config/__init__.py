@@ -20,7 +20,13 @@ from irtables.base.names import (
     PROCEDURE_NAMES,
 )
 from irtables.config.reader import TomlReader
-from irtables.config.tables import CAPTION_NOTES, TableSpec, caption_notes, parse_table_specs
+from irtables.config.tables import (
+    CAPTION_NOTES,
+    TableSpec,
+    default_tables,
+    parse_table_specs,
+    section_layout,
+)
 from irtables.errors import ConfigError
 from irtables.evaluator.versions import TREC_EVAL_VERSIONS
 from irtables.model.names import DisplayNames
@@ -29,9 +35,6 @@ FORMATS = ("latex", "markdown", "csv", "html")
 DEFAULT_FORMATS = ("latex", "markdown", "csv")
 #: How the tables show systems with several runs (seeds or folds).
 SEED_DISPLAYS = ("mean", "mean_std")
-DEFAULT_MAIN_METRICS = ("NDCG@10", "MRR@10", "MAP", "P@10", "R@100")
-DEFAULT_K_METRICS = ("NDCG", "P", "R", "MRR", "MAP")
-DEFAULT_KS = (1, 3, 5, 10, 20, 100, 1000)
 #: How table cells show the 95% interval of a mean (``[compare] interval``).
 INTERVALS = ("none", "half-width", "bounds")
 #: Differences the topic-set-size table plans for (``[compare] differences``).
@@ -191,66 +194,6 @@ class CompareSettings:
 
 
 @dataclass(frozen=True)
-class MainTable:
-    """Table 1: datasets x systems, one column per metric."""
-
-    metrics: tuple[str, ...] = DEFAULT_MAIN_METRICS
-    average: bool = False
-    caption: str | None = None
-    label: str = "tab:main"
-    caption_notes: str | None = None  # None: output.caption_notes
-    # the systems shown and their order (empty: every system), for every dataset or per dataset
-    systems: tuple[str, ...] = ()
-    dataset_systems: tuple[tuple[str, tuple[str, ...]], ...] = ()
-
-    def systems_of(self, dataset: str) -> tuple[str, ...]:
-        """The configured systems of ``dataset``, in order (empty: every system)."""
-        return dict(self.dataset_systems).get(dataset, self.systems)
-
-
-@dataclass(frozen=True)
-class KBreakdownTable:
-    """Table S1: for one dataset, metric x system rows, one column per K."""
-
-    metrics: tuple[str, ...] = DEFAULT_K_METRICS
-    k: tuple[int, ...] = DEFAULT_KS
-    caption: str | None = None
-    label: str = "tab:s1-{dataset}"
-    caption_notes: str | None = None
-
-
-@dataclass(frozen=True)
-class AblationRow:
-    """One row of the ablation table."""
-
-    system: str
-    name: str | None = None
-    description: str = ""
-
-
-@dataclass(frozen=True)
-class AblationGroup:
-    """Rows compared with one full model."""
-
-    name: str | None
-    full: str
-    rows: tuple[AblationRow, ...]
-
-
-@dataclass(frozen=True)
-class AblationTable:
-    """The ablation table: rows are methods, metrics as columns, plus a description."""
-
-    dataset: str
-    groups: tuple[AblationGroup, ...]
-    metrics: tuple[str, ...] = ("NDCG@10", "MRR@10", "MAP")
-    delta: bool = False
-    caption: str | None = None
-    label: str = "tab:ablation"
-    caption_notes: str | None = None
-
-
-@dataclass(frozen=True)
 class Config:
     """Everything ``irtables tables`` needs besides the results themselves."""
 
@@ -259,20 +202,12 @@ class Config:
     systems: tuple[Named, ...] = ()
     compare: CompareSettings = field(default_factory=CompareSettings)
     output: Output = field(default_factory=Output)
-    main: MainTable = field(default_factory=MainTable)
-    k_breakdown: KBreakdownTable = field(default_factory=KBreakdownTable)
-    ablation: AblationTable | None = None
-    tables: tuple[TableSpec, ...] = ()  # [tables.<name>] with a layout key
+    # every [tables.<name>]: Table 1 ("main") and Table S1 ("k_breakdown") first
+    tables: tuple[TableSpec, ...] = field(default_factory=default_tables)
     # [tables.<name>.compare] over [compare]: (section name, its settings)
     table_compares: tuple[tuple[str, CompareSettings], ...] = ()
     scheduler: str | None = None  # [compute] scheduler: a Dask scheduler's address
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
-
-    @property
-    def custom_main(self) -> bool:
-        """Whether ``[tables.main]`` names a layout of its own (then it is Table 1 and
-        :attr:`main` is unused)."""
-        return any(s.name == "main" for s in self.tables)
 
     @property
     def baseline(self) -> str | None:
@@ -287,20 +222,31 @@ class Config:
         """Display name of a system (its id when none is configured)."""
         return next((s.name for s in self.systems if s.id == system_id), system_id)
 
+    def table(self, name: str) -> TableSpec | None:
+        """The section ``[tables.<name>]`` (``main``: Table 1), if the tables have it."""
+        return next((s for s in self.tables if s.name == name), None)
+
+    def spec_of(self, table: str) -> TableSpec | None:
+        """The section that makes the table named ``table``: ``table1`` is made by
+        ``[tables.main]``, ``tableS1-<dataset>`` by ``[tables.k_breakdown]``, any other
+        by the section of its name (or of its name before ``-<dataset>``).
+
+        Examples
+        --------
+        >>> config = Config()
+        >>> config.spec_of("table1").name, config.spec_of("tableS1-robust04").name
+        ('main', 'k_breakdown')
+        """
+        named = next((s for s in self.tables if s.stem == table), None)
+        per_dataset = (s for s in self.tables if s.per_dataset and table.startswith(f"{s.stem}-"))
+        return named or next(per_dataset, None)
+
     def caption_notes_of(self, table: str) -> str | None:
         """The ``caption_notes`` of the section that makes the table named ``table``
         (``table1``, ``tableS1-<dataset>``, ``ablation`` or a ``[tables.<name>]``), or
         None when the section does not set it."""
-        spec = next((t for t in self.tables if t.name == table), None)
-        if spec is not None:
-            return spec.caption_notes
-        if table == "table1":
-            return self.main.caption_notes
-        if table.startswith("tableS1-"):
-            return self.k_breakdown.caption_notes
-        if table == "ablation" and self.ablation is not None:
-            return self.ablation.caption_notes
-        return None
+        spec = self.spec_of(table)
+        return spec.caption_notes if spec is not None else None
 
     def datasets_in_order(self, present: Sequence[str]) -> tuple[str, ...]:
         """``present`` dataset ids in display order: configured ones first, in the order
@@ -402,9 +348,7 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
     r.only(compute, "compute", {"scheduler"})
     tables = r.table(data, "tables")
     table_compares = _table_compares(r, tables, r.table(data, "compare"))
-    tables = _without_compare(tables)
-    specs = parse_table_specs(r, tables)
-    custom_main = any(s.name == "main" for s in specs)
+    specs = parse_table_specs(r, _without_compare(tables))
     compare = _compare(r, r.table(data, "compare"))
     output = _output(r, r.table(data, "output"))
     if compare.interval != "none" and output.seeds == "mean_std":
@@ -419,9 +363,6 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
         systems=_named_list(r, data, "systems"),
         compare=compare,
         output=output,
-        main=MainTable() if custom_main else _main(r, r.table(tables, "tables.main")),
-        k_breakdown=_k_breakdown(r, r.table(tables, "tables.k_breakdown")),
-        ablation=_ablation(r, tables.get("ablation")),
         tables=specs,
         table_compares=table_compares,
         scheduler=r.opt_str(compute, "compute", "scheduler") or None,
@@ -579,7 +520,7 @@ def _table_compares(
     (``base``). An all-pairs test there without a correction drops the global one."""
     out = []
     for name, section in tables.items():
-        if name == "ablation" or not isinstance(section, dict) or "compare" not in section:
+        if not _has_compare(name, section) or "compare" not in section:
             continue
         own = section["compare"]
         w = f"tables.{name}.compare"
@@ -596,10 +537,16 @@ def _without_compare(tables: Mapping[str, Any]) -> dict[str, Any]:
     """The table sections without their ``compare`` tables (read by :func:`_table_compares`)."""
     return {
         name: {k: v for k, v in section.items() if k != "compare"}
-        if isinstance(section, dict) and name != "ablation"
+        if _has_compare(name, section)
         else section
         for name, section in tables.items()
     }
+
+
+def _has_compare(name: str, section: Any) -> bool:
+    """Whether a section may have ``compare`` settings of its own: an ablation compares
+    each row with its group's full model."""
+    return isinstance(section, dict) and section_layout(name, section) != "ablation"
 
 
 def baseline_overrides(
@@ -704,91 +651,3 @@ def _wide(r: TomlReader, t: Mapping[str, Any], w: str) -> bool | None:
     if not isinstance(value, bool):
         raise r.error(f"{w}.wide", 'true, false or "auto"', value)
     return value
-
-
-def _main(r: TomlReader, t: Mapping[str, Any]) -> MainTable:
-    w = "tables.main"
-    r.only(t, w, {"layout", "metrics", "average", "caption", "label", "systems", "caption_notes"})
-    every: tuple[str, ...] = ()
-    per: list[tuple[str, tuple[str, ...]]] = []
-    value = t.get("systems", [])
-    if isinstance(value, dict):
-        for dataset in value:
-            ids = r.str_list(value, f"{w}.systems", dataset, ())
-            if not ids:
-                raise r.error(f"{w}.systems.{dataset}", "a non-empty list of system ids", ids)
-            per.append((dataset, ids))
-    else:
-        every = r.str_list(t, w, "systems", ())
-    return MainTable(
-        metrics=r.str_list(t, w, "metrics", DEFAULT_MAIN_METRICS),
-        average=r.bool_(t, w, "average", False),
-        caption=r.text(t, w, "caption"),
-        label=r.label(t, w, "label", MainTable.label),
-        caption_notes=caption_notes(r, t, w),
-        systems=every,
-        dataset_systems=tuple(per),
-    )
-
-
-def _k_breakdown(r: TomlReader, t: Mapping[str, Any]) -> KBreakdownTable:
-    w = "tables.k_breakdown"
-    r.only(t, w, {"metrics", "k", "caption", "label", "caption_notes"})
-    ks = r.positive_ints(t, w, "k", DEFAULT_KS, non_empty=True)
-    return KBreakdownTable(
-        metrics=r.str_list(t, w, "metrics", DEFAULT_K_METRICS),
-        k=ks,
-        caption=r.text(t, w, "caption"),
-        label=r.label(t, w, "label", KBreakdownTable.label),
-        caption_notes=caption_notes(r, t, w),
-    )
-
-
-def _ablation(r: TomlReader, t: Any) -> AblationTable | None:
-    if t is None:
-        return None
-    w = "tables.ablation"
-    if not isinstance(t, dict):
-        raise r.error(w, "a table", t)
-    keys = {"dataset", "metrics", "delta", "caption", "label", "groups", "full", "rows"}
-    r.only(t, w, keys | {"caption_notes"})
-    groups = t.get("groups")
-    if groups is None:  # a single group written flat: full = ..., rows = [...]
-        groups = [{"full": t.get("full"), "rows": t.get("rows")}]
-    if not isinstance(groups, list) or not groups:
-        raise r.error(f"{w}.groups", "a non-empty array of tables with full and rows", groups)
-    return AblationTable(
-        dataset=r.req_str(t, w, "dataset"),
-        groups=tuple(_ablation_group(r, g, f"{w}.groups[{i}]") for i, g in enumerate(groups)),
-        metrics=r.str_list(t, w, "metrics", AblationTable.metrics),
-        delta=r.bool_(t, w, "delta", False),
-        caption=r.text(t, w, "caption"),
-        label=r.label(t, w, "label", AblationTable.label),
-        caption_notes=caption_notes(r, t, w),
-    )
-
-
-def _ablation_group(r: TomlReader, g: Any, w: str) -> AblationGroup:
-    if not isinstance(g, dict):
-        raise r.error(w, "a table with full and rows", g)
-    r.only(g, w, {"name", "full", "rows"})
-    rows = g.get("rows")
-    if not isinstance(rows, list) or not rows:
-        raise r.error(f"{w}.rows", "a non-empty array of {system, name, description}", rows)
-    parsed = []
-    for i, row in enumerate(rows):
-        rw = f"{w}.rows[{i}]"
-        if not isinstance(row, dict):
-            raise r.error(rw, "a table {system, name, description}", row)
-        r.only(row, rw, {"system", "name", "description"})
-        parsed.append(
-            AblationRow(
-                system=r.req_str(row, rw, "system"),
-                name=r.text(row, rw, "name"),
-                description=r.text(row, rw, "description") or "",
-            )
-        )
-    full = r.req_str(g, w, "full")
-    if full not in {row.system for row in parsed}:
-        raise r.error(f"{w}.full", "one of the group's row systems", full)
-    return AblationGroup(name=r.text(g, w, "name"), full=full, rows=tuple(parsed))

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from irtables.config import Config, DatasetSpec
+from irtables.config.tables import DEFAULT_MAIN_METRICS, TableSpec
 from irtables.errors import InputError, UnknownNameError
 from irtables.measures import FAMILIES, Measure, at_threshold, parse_measure
 from irtables.model import ResultSet
@@ -174,8 +175,11 @@ def dataset_measures(spec: DatasetSpec, config: Config) -> list[Measure]:
 
 
 def _shown(config: Config) -> list[str]:
-    names = [*config.main.metrics, "MAP"]
-    for family in config.k_breakdown.metrics:
+    main = config.table("main")
+    shown = main.metrics if main is not None and main.layout == "main" else DEFAULT_MAIN_METRICS
+    names = [*shown, "MAP"]
+    k_breakdown = config.table("k_breakdown") or TableSpec("k_breakdown", "k_breakdown")
+    for family in k_breakdown.metrics:
         try:
             m = parse_measure(family)
         except UnknownNameError:
@@ -183,9 +187,10 @@ def _shown(config: Config) -> list[str]:
         if FAMILIES[m.family].cutoff == "none" or (m.k is None and family.upper() == "MAP"):
             names.append(family)
             continue
-        names.extend(f"{m.family}@{k}" for k in config.k_breakdown.k)
-    if config.ablation is not None:
-        names.extend(config.ablation.metrics)
+        names.extend(f"{m.family}@{k}" for k in k_breakdown.k)
+    for spec in config.tables:
+        if spec.layout == "ablation":
+            names.extend(spec.metrics)
     return names
 
 

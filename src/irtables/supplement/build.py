@@ -362,12 +362,15 @@ def _error_bars(
 def _k_metrics(config: Config, dataset: str, index: MetricIndex) -> list[list[tuple[int, str]]]:
     """The (K, metric) points of each ``k_breakdown`` family the results of ``dataset`` have
     at two cutoffs or more: the panels of its metric vs K figure."""
+    spec = config.table("k_breakdown")
+    if spec is None:
+        return []
     panels = []
-    for name in config.k_breakdown.metrics:
+    for name in spec.metrics:
         family = family_of(name)
         resolved = [
             (k, index.resolve(dataset, Measure(family.family, k, family.rel, family.param)))
-            for k in config.k_breakdown.k
+            for k in spec.k
         ]
         found = [(k, m) for k, m in resolved if m is not None]
         if len(found) >= 2:
