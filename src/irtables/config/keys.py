@@ -220,12 +220,6 @@ def _probe(document: Mapping[str, Any]) -> tuple[str, ...]:
     raise AssertionError(f"the parser accepted an unknown key in {document!r}")
 
 
-def _layouts() -> tuple[str, ...]:
-    from irtables.config.tables import LAYOUTS
-
-    return tuple(name for name, layout in LAYOUTS.items() if layout.options is not None)
-
-
 def accepted_keys() -> dict[str, tuple[str, ...]]:
     """Every section of ``irtables.toml`` and the keys the parser accepts there.
 
@@ -246,10 +240,10 @@ def accepted_keys() -> dict[str, tuple[str, ...]]:
 
 
 def layout_keys() -> dict[str, tuple[str, ...]]:
-    """The keys of a ``[tables.<name>]`` section, per layout."""
-    return {
-        layout: _probe({"tables": {"x": {"layout": layout, PROBE: 1}}}) for layout in _layouts()
-    }
+    """The keys of a ``[tables.<name>]`` section, per layout of the registry."""
+    from irtables.config.tables import LAYOUTS
+
+    return {layout: _probe({"tables": {"x": {"layout": layout, PROBE: 1}}}) for layout in LAYOUTS}
 
 
 def undescribed_keys() -> list[str]:

@@ -193,9 +193,8 @@ def parse_table_spec(r: TomlReader, name: str, t: Any) -> TableSpec:
     built_in = name in BUILT_IN_TABLES and section_layout(name, t) == name
     layout = name if built_in else r.req_str(t, w, "layout")
     found = LAYOUTS.get(layout)
-    if found is None or found.options is None:
-        known = [k for k, v in LAYOUTS.items() if v.options is not None]
-        raise r.error(f"{w}.layout", f"one of {', '.join(known)}", layout)
+    if found is None:
+        raise r.error(f"{w}.layout", f"one of {', '.join(LAYOUTS)}", layout)
     if built_in:  # [tables.main] may name another layout: Table 1 of that shape
         keys = _TABLE_KEYS | found.keys | ({"layout"} if name == "main" else set())
     else:
@@ -403,13 +402,18 @@ Options = Callable[[TomlReader, Mapping[str, Any], str], dict[str, Any]]
 class Layout:
     """A table layout: what it shows, the keys of its ``[tables.<name>]`` section, how
     they are read, and the function that builds it (``module:function``, imported when
-    a table is built, so reading a configuration imports no table code)."""
+    a table is built, so reading a configuration imports no table code).
+
+    The builder takes ``(config, spec, means, *, markers)`` and returns the
+    :class:`~irtables.tables.model.TableModel` of the section (a list of them, one per
+    dataset, when ``per_dataset``).
+    """
 
     name: str
     description: str
     builder: str
-    keys: frozenset[str] = frozenset()  # beyond the keys every section has
-    options: Options | None = None  # None: not a layout of [tables.<name>]
+    keys: frozenset[str]  # beyond the keys every section has
+    options: Options  # reads those keys into TableSpec fields, with their defaults
     per_dataset: bool = False  # one table per dataset (file <stem>-<dataset>)
 
 

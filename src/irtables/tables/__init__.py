@@ -107,8 +107,8 @@ def build_table(
 def _unconfigured(layout: str, config: Config) -> TableSpec:
     """A section of ``layout`` with its defaults, named after it, for a layout the
     configuration has no section of."""
-    if layout not in LAYOUTS:
-        known = [*LAYOUTS, *(s.name for s in config.tables)]
+    if layout not in LAYOUT_RECORDS:
+        known = [*LAYOUT_RECORDS, *(s.name for s in config.tables)]
         raise UnknownNameError(
             f"{unknown_name_message('table or layout', layout, known)}; "
             f"the configuration has {configured_tables(config)}"
