@@ -124,8 +124,9 @@ def cli_reference() -> str:
 #: Record of each section whose field defaults are the keys' defaults.
 def _section_records() -> dict[str, type]:
     from irtables import config as c
+    from irtables.config.compare import CompareSettings
 
-    return {"datasets[]": c.DatasetSpec, "compare": c.CompareSettings, "output": c.Output}
+    return {"datasets[]": c.DatasetSpec, "compare": CompareSettings, "output": c.Output}
 
 
 def _table_defaults() -> dict[str, dict[str, str]]:
