@@ -175,11 +175,24 @@ def dataset_measures(spec: DatasetSpec, config: Config) -> list[Measure]:
 
 
 def _shown(config: Config) -> list[str]:
+    """The measures of Table 1, MAP, those of Table S1 at each of its cutoffs and those of
+    the ablations: what a dataset without ``measures`` is evaluated for."""
     main = config.table("main")
-    shown = main.metrics if main is not None and main.layout == "main" else DEFAULT_MAIN_METRICS
-    names = [*shown, "MAP"]
-    k_breakdown = config.table("k_breakdown") or TableSpec("k_breakdown", "k_breakdown")
-    for family in k_breakdown.metrics:
+    names = [*(main.metrics if main and main.layout == "main" else DEFAULT_MAIN_METRICS), "MAP"]
+    k_breakdown = config.table("k_breakdown")
+    if k_breakdown is not None:
+        names.extend(_at_cutoffs(k_breakdown))
+    for spec in config.tables:
+        if spec.layout == "ablation":
+            names.extend(spec.metrics)
+    return names
+
+
+def _at_cutoffs(spec: TableSpec) -> list[str]:
+    """The measures of a ``k_breakdown`` table: each family at each cutoff ``spec.k``, a
+    measure without cutoff once."""
+    names = []
+    for family in spec.metrics:
         try:
             m = parse_measure(family)
         except UnknownNameError:
@@ -187,10 +200,7 @@ def _shown(config: Config) -> list[str]:
         if FAMILIES[m.family].cutoff == "none" or (m.k is None and family.upper() == "MAP"):
             names.append(family)
             continue
-        names.extend(f"{m.family}@{k}" for k in k_breakdown.k)
-    for spec in config.tables:
-        if spec.layout == "ablation":
-            names.extend(spec.metrics)
+        names.extend(f"{m.family}@{k}" for k in spec.k)
     return names
 
 

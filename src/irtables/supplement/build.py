@@ -246,8 +246,8 @@ def _in_supplement(table: TableModel, config: Config) -> bool:
 
 
 def _spec(config: Config, table: TableModel) -> TableSpec | None:
-    """The ``[tables.<name>]`` section of a table, if it has one."""
-    return next((s for s in config.tables if s.name == table.name), None)
+    """The ``[tables.<name>]`` section that makes a table, if any."""
+    return config.spec_of(table.name)
 
 
 def _sensitivity_plan(config: Config, tables: Sequence[TableModel]) -> list[Plan]:
