@@ -86,7 +86,7 @@ class AblationGroup:
 class TableSpec:
     """A ``[tables.<name>]`` section: which layout, over which data, with which words.
 
-    ``name`` is the section name (and the file stem, see :func:`table_stem`); every other
+    ``name`` is the section name (the file stem of its tables: :attr:`stem`); every other
     field is optional and meaningful for some layouts only (the parser rejects keys a
     layout does not use, and fills in its defaults).
     """
