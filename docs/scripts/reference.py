@@ -124,14 +124,28 @@ def cli_reference() -> str:
 #: Record of each section whose field defaults are the keys' defaults.
 def _section_records() -> dict[str, type]:
     from irtables import config as c
+    from irtables.config.compare import CompareSettings
 
-    return {
-        "datasets[]": c.DatasetSpec,
-        "compare": c.CompareSettings,
-        "output": c.Output,
-        "tables.main": c.MainTable,
-        "tables.k_breakdown": c.KBreakdownTable,
-    }
+    return {"datasets[]": c.DatasetSpec, "compare": CompareSettings, "output": c.Output}
+
+
+def _table_defaults() -> dict[str, dict[str, str]]:
+    """The defaults of the keys of the built-in tables, as a configuration without
+    ``[tables]`` reads them (a key and the field it fills)."""
+    from irtables.config import Config
+
+    config = Config()
+    out = {}
+    for name, fields in (
+        ("main", {"metrics": "metrics", "average": "average_row"}),
+        ("k_breakdown", {"metrics": "metrics", "k": "k"}),
+    ):
+        spec = config.table(name)
+        assert spec is not None
+        values = {key: getattr(spec, field) for key, field in fields.items()}
+        values["label"] = spec.default_label
+        out[f"tables.{name}"] = {k: f"`{_toml_value(v)}`" for k, v in values.items()}
+    return out
 
 
 def _toml_value(value: object) -> str:
@@ -171,6 +185,7 @@ def config_reference() -> str:
     if missing:
         raise ValueError(f"configuration keys without a description: {', '.join(missing)}")
     records = _section_records()
+    table_defaults = _table_defaults()
     per_layout = layout_keys()
     lines = [
         "# Configuration keys",
@@ -182,6 +197,7 @@ def config_reference() -> str:
     ]
     for section, keys in accepted.items():
         defaults = _defaults(records[section]) if section in records else {}
+        defaults |= table_defaults.get(section, {})
         lines += [f"## {_section_title(section)}", ""]
         header = "| key | default | what it means |"
         if section == "tables.<name>":

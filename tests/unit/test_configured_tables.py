@@ -238,7 +238,34 @@ def test_bad_sections_name_the_key(section: dict[str, object], message: str) -> 
 
 def test_built_in_sections_keep_working_next_to_configured_ones() -> None:
     cfg = parse_config({"tables": {"main": {"metrics": ["MAP"]}, "g": {"layout": "grid"}}})
-    assert cfg.main.metrics == ("MAP",) and [s.name for s in cfg.tables] == ["g"]
+    main = cfg.table("main")
+    assert main is not None and (main.layout, main.metrics) == ("main", ("MAP",))
+    assert [s.name for s in cfg.tables] == ["main", "k_breakdown", "g"]
+
+
+def test_the_caption_notes_of_a_section_apply_to_every_table_it_makes() -> None:
+    # before: a per-dataset section's tables (per_k-d1, ...) and a [tables.main] of
+    # another layout (table1) were not found by name: their caption_notes were ignored
+    sections = {
+        "per_k": {"layout": "k_breakdown", "k": [10], "caption_notes": "none"},
+        "main": {"layout": "dataset_columns", "metrics": ["MAP"], "caption_notes": "short"},
+    }
+    built = build_all(_rs(), parse_config({"tables": sections})).tables
+    notes = {t.name: t.caption_notes for t in built}
+    assert notes == {
+        "table1": "short",
+        "tableS1-d1": "full",
+        "tableS1-d2": "full",
+        "per_k-d1": "none",
+        "per_k-d2": "none",
+    }
+
+
+def test_a_main_table_shows_its_systems_in_their_order() -> None:
+    # a configured main table, like Table 1: rows in the order of `systems`
+    config = parse_config({"tables": {"m": {"layout": "main", "systems": ["c", "a"]}}})
+    model = build_table(_rs(), "m", config=config)
+    assert [[r.key for r in g.rows] for g in model.groups] == [["c", "a"], ["a"]]
 
 
 def test_main_section_with_another_layout_replaces_table_1() -> None:

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from irtables.cli import main
-from irtables.config import AblationGroup, AblationRow, AblationTable, Config, Output, parse_config
+from irtables.config import Config, Output, parse_config
 from irtables.errors import DroppedMetricWarning, IrtablesError, QueryMismatchError
 from irtables.model import ResultSet
 from irtables.tables import build_table
@@ -138,22 +138,17 @@ def test_ablation_delta_and_groups() -> None:
             ("nobert", "nDCG@10", 0.7),
         ]
     ]
-    spec = AblationTable(
-        dataset="d",
-        groups=(
-            AblationGroup(
-                "G",
-                "full",
-                (
-                    AblationRow("full", "Full", "all parts"),
-                    AblationRow("nobert", "w/o BERT", "no re-ranking"),
-                ),
-            ),
-        ),
-        metrics=("MAP", "NDCG@10"),
-        delta=True,
-    )
-    model = build_table(results_from_rows(rows), "ablation", config=Config(ablation=spec))
+    group = {
+        "name": "G",
+        "full": "full",
+        "rows": [
+            {"system": "full", "name": "Full", "description": "all parts"},
+            {"system": "nobert", "name": "w/o BERT", "description": "no re-ranking"},
+        ],
+    }
+    ablation = {"dataset": "d", "groups": [group], "metrics": ["MAP", "NDCG@10"], "delta": True}
+    config = parse_config({"tables": {"ablation": ablation}})
+    model = build_table(results_from_rows(rows), "ablation", config=config)
     full, ablated = model.groups[0].rows
     assert (full.label, full.description, full.cells[0].delta) == ("Full", "all parts", "")
     assert [c.delta for c in ablated.cells] == ["-0.100", "+0.100"]  # ASCII: the model's
@@ -162,11 +157,12 @@ def test_ablation_delta_and_groups() -> None:
 
 def test_ablation_unknown_system_is_an_error() -> None:
     rows = [("d", "full", "1", "AP", 0.5)]
-    spec = AblationTable(
-        "d", (AblationGroup(None, "full", (AblationRow("full"), AblationRow("ghost"))),), ("MAP",)
-    )
-    with pytest.raises(IrtablesError, match="system 'ghost' has no results"):
-        build_table(results_from_rows(rows), "ablation", config=Config(ablation=spec))
+    ablation = {"dataset": "d", "full": "full", "rows": [{"system": "full"}, {"system": "ghost"}]}
+    config = parse_config({"tables": {"ablation": {**ablation, "metrics": ["MAP"]}}})
+    with pytest.raises(
+        IrtablesError, match=r"tables\.ablation\.groups\[0\]: system 'ghost' has no"
+    ):
+        build_table(results_from_rows(rows), "ablation", config=config)
 
 
 def test_average_group_over_datasets() -> None:

@@ -2,25 +2,31 @@
 
 Every key is optional: with no file at all, irtables uses folder and file names as
 display names and the defaults below. A bad value names the file, the key and what was
-expected.
+expected. ``[compare]`` is read by :mod:`irtables.config.compare`, the ``[tables.<name>]``
+sections by :mod:`irtables.config.tables` (their layouts' records).
 """
 
 from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from irtables.base.names import (
-    ALL_TEST_NAMES,
-    CORRECTION_NAMES,
-    FAMILY_NAMES,
-    PROCEDURE_NAMES,
+from irtables.config.compare import (
+    CompareSettings,
+    parse_compare,
+    parse_table_compares,
+    without_compare,
 )
 from irtables.config.reader import TomlReader
-from irtables.config.tables import CAPTION_NOTES, TableSpec, caption_notes, parse_table_specs
+from irtables.config.tables import (
+    CAPTION_NOTES,
+    TableSpec,
+    default_tables,
+    parse_table_specs,
+)
 from irtables.errors import ConfigError
 from irtables.evaluator.versions import TREC_EVAL_VERSIONS
 from irtables.model.names import DisplayNames
@@ -29,13 +35,6 @@ FORMATS = ("latex", "markdown", "csv", "html")
 DEFAULT_FORMATS = ("latex", "markdown", "csv")
 #: How the tables show systems with several runs (seeds or folds).
 SEED_DISPLAYS = ("mean", "mean_std")
-DEFAULT_MAIN_METRICS = ("NDCG@10", "MRR@10", "MAP", "P@10", "R@100")
-DEFAULT_K_METRICS = ("NDCG", "P", "R", "MRR", "MAP")
-DEFAULT_KS = (1, 3, 5, 10, 20, 100, 1000)
-#: How table cells show the 95% interval of a mean (``[compare] interval``).
-INTERVALS = ("none", "half-width", "bounds")
-#: Differences the topic-set-size table plans for (``[compare] differences``).
-DEFAULT_DIFFERENCES = (0.02, 0.05, 0.1)
 CONFIG_NAME = "irtables.toml"
 MAX_CONFIG_BYTES = 16 << 20
 
@@ -96,161 +95,6 @@ class Output:
 
 
 @dataclass(frozen=True)
-class CompareSettings:
-    """Significance tests behind the markers in the tables (``[compare]``).
-
-    ``baseline`` applies to every dataset; ``dataset_baselines`` (``baseline = {dataset =
-    "system"}`` in the file) names the baseline(s) of single datasets and wins over it.
-    ``correction`` None means ``holm`` for the paired tests; the all-pairs tests
-    (``tukey``, ``randomized-tukey``) adjust for all pairs themselves. ``interval`` adds
-    each mean's 95% interval to the table cells (``half-width``: ``0.512 ± 0.021``;
-    ``bounds``: ``0.512 [0.491, 0.533]``) and error bars to the metric-vs-K figure.
-    ``power`` and ``differences`` plan the supplement's topic-set-size table.
-    """
-
-    baseline: tuple[str, ...] = ()
-    dataset_baselines: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    all_pairs: bool = False
-    test: str = "t"
-    correction: str | None = None
-    family: str = "metric"
-    alpha: float = 0.05
-    alternative: str = "two-sided"
-    resamples: int = 10_000
-    seed: int = 0
-    markers: bool = True
-    better: str = "†"
-    worse: str = "‡"
-    interval: str = "none"
-    power: float = 0.8
-    differences: tuple[float, ...] = DEFAULT_DIFFERENCES
-    zero_method: str = "wilcox"  # Wilcoxon's zero differences: wilcox | pratt | zsplit
-
-    @property
-    def enabled(self) -> bool:
-        """Markers are shown when there is something to compare with."""
-        return self.markers and (
-            bool(self.baseline) or bool(self.dataset_baselines) or self.all_pairs
-        )
-
-    def baselines_of(self, dataset: str) -> tuple[str, ...]:
-        """The baseline(s) of ``dataset``: its own if configured, else the global ones."""
-        own = dict(self.dataset_baselines)
-        return own.get(dataset, self.baseline)
-
-    def with_baselines(self, values: Sequence[str]) -> CompareSettings:
-        """These settings with ``values`` as the baselines (``--baseline``, or the
-        ``baseline`` of the file): ``none`` alone turns the markers off, ``DATASET=SYSTEM``
-        names one dataset's baseline, anything else every dataset's.
-
-        Examples
-        --------
-        >>> s = CompareSettings(baseline=("bm25",))
-        >>> s.with_baselines(["none"]).enabled
-        False
-        >>> s.with_baselines(["dl19=dense"]).baselines_of("dl19")
-        ('dense',)
-        """
-        if tuple(v.lower() for v in values) == ("none",):
-            return replace(self, baseline=(), dataset_baselines=(), all_pairs=False, markers=False)
-        every, per = baseline_overrides(values)
-        return replace(self, baseline=every, dataset_baselines=per)
-
-    def overridden(self, **changes: Any) -> CompareSettings:
-        """These settings with every change that is not None (command-line options win).
-
-        A test changed to an all-pairs procedure (``tukey``) without a correction drops
-        the configured correction: the procedure adjusts for all pairs itself.
-
-        Examples
-        --------
-        >>> s = CompareSettings(correction="holm")
-        >>> s.overridden(test="tukey", all_pairs=True).correction is None
-        True
-        >>> s.overridden(alpha=0.01, test=None).alpha, s.overridden(all_pairs=False).all_pairs
-        (0.01, False)
-        """
-        given = {k: v for k, v in changes.items() if v is not None}
-        unknown = sorted(set(given) - set(self.__dataclass_fields__))
-        if unknown:
-            raise TypeError(f"unknown compare setting {unknown[0]!r}")
-        if given.get("test") in PROCEDURE_NAMES and "correction" not in given:
-            given["correction"] = None
-        return replace(self, **given)
-
-    def baseline_spec(self, datasets: Sequence[str]) -> list[str] | dict[str, tuple[str, ...]]:
-        """What :func:`~irtables.stats.compare` takes as ``baseline``: a list, or per dataset.
-
-        Per-dataset keys are kept even when they name no dataset, so a typo is reported.
-        """
-        if not self.dataset_baselines:
-            return list(self.baseline)
-        spec = {d: self.baseline for d in datasets if self.baseline}
-        spec.update(dict(self.dataset_baselines))
-        return spec
-
-
-@dataclass(frozen=True)
-class MainTable:
-    """Table 1: datasets x systems, one column per metric."""
-
-    metrics: tuple[str, ...] = DEFAULT_MAIN_METRICS
-    average: bool = False
-    caption: str | None = None
-    label: str = "tab:main"
-    caption_notes: str | None = None  # None: output.caption_notes
-    # the systems shown and their order (empty: every system), for every dataset or per dataset
-    systems: tuple[str, ...] = ()
-    dataset_systems: tuple[tuple[str, tuple[str, ...]], ...] = ()
-
-    def systems_of(self, dataset: str) -> tuple[str, ...]:
-        """The configured systems of ``dataset``, in order (empty: every system)."""
-        return dict(self.dataset_systems).get(dataset, self.systems)
-
-
-@dataclass(frozen=True)
-class KBreakdownTable:
-    """Table S1: for one dataset, metric x system rows, one column per K."""
-
-    metrics: tuple[str, ...] = DEFAULT_K_METRICS
-    k: tuple[int, ...] = DEFAULT_KS
-    caption: str | None = None
-    label: str = "tab:s1-{dataset}"
-    caption_notes: str | None = None
-
-
-@dataclass(frozen=True)
-class AblationRow:
-    """One row of the ablation table."""
-
-    system: str
-    name: str | None = None
-    description: str = ""
-
-
-@dataclass(frozen=True)
-class AblationGroup:
-    """Rows compared with one full model."""
-
-    name: str | None
-    full: str
-    rows: tuple[AblationRow, ...]
-
-
-@dataclass(frozen=True)
-class AblationTable:
-    """The ablation table: rows are methods, metrics as columns, plus a description."""
-
-    dataset: str
-    groups: tuple[AblationGroup, ...]
-    metrics: tuple[str, ...] = ("NDCG@10", "MRR@10", "MAP")
-    delta: bool = False
-    caption: str | None = None
-    label: str = "tab:ablation"
-    caption_notes: str | None = None
-
-
-@dataclass(frozen=True)
 class Config:
     """Everything ``irtables tables`` needs besides the results themselves."""
 
@@ -259,20 +103,12 @@ class Config:
     systems: tuple[Named, ...] = ()
     compare: CompareSettings = field(default_factory=CompareSettings)
     output: Output = field(default_factory=Output)
-    main: MainTable = field(default_factory=MainTable)
-    k_breakdown: KBreakdownTable = field(default_factory=KBreakdownTable)
-    ablation: AblationTable | None = None
-    tables: tuple[TableSpec, ...] = ()  # [tables.<name>] with a layout key
+    # every [tables.<name>]: Table 1 ("main") and Table S1 ("k_breakdown") first
+    tables: tuple[TableSpec, ...] = field(default_factory=default_tables)
     # [tables.<name>.compare] over [compare]: (section name, its settings)
     table_compares: tuple[tuple[str, CompareSettings], ...] = ()
     scheduler: str | None = None  # [compute] scheduler: a Dask scheduler's address
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
-
-    @property
-    def custom_main(self) -> bool:
-        """Whether ``[tables.main]`` names a layout of its own (then it is Table 1 and
-        :attr:`main` is unused)."""
-        return any(s.name == "main" for s in self.tables)
 
     @property
     def baseline(self) -> str | None:
@@ -287,20 +123,31 @@ class Config:
         """Display name of a system (its id when none is configured)."""
         return next((s.name for s in self.systems if s.id == system_id), system_id)
 
+    def table(self, name: str) -> TableSpec | None:
+        """The section ``[tables.<name>]`` (``main``: Table 1), if the tables have it."""
+        return next((s for s in self.tables if s.name == name), None)
+
+    def spec_of(self, table: str) -> TableSpec | None:
+        """The section that makes the table named ``table``: ``table1`` is made by
+        ``[tables.main]``, ``tableS1-<dataset>`` by ``[tables.k_breakdown]``, any other
+        by the section of its name (or of its name before ``-<dataset>``).
+
+        Examples
+        --------
+        >>> config = Config()
+        >>> config.spec_of("table1").name, config.spec_of("tableS1-robust04").name
+        ('main', 'k_breakdown')
+        """
+        named = next((s for s in self.tables if s.stem == table), None)
+        per_dataset = (s for s in self.tables if s.per_dataset and table.startswith(f"{s.stem}-"))
+        return named or next(per_dataset, None)
+
     def caption_notes_of(self, table: str) -> str | None:
         """The ``caption_notes`` of the section that makes the table named ``table``
         (``table1``, ``tableS1-<dataset>``, ``ablation`` or a ``[tables.<name>]``), or
         None when the section does not set it."""
-        spec = next((t for t in self.tables if t.name == table), None)
-        if spec is not None:
-            return spec.caption_notes
-        if table == "table1":
-            return self.main.caption_notes
-        if table.startswith("tableS1-"):
-            return self.k_breakdown.caption_notes
-        if table == "ablation" and self.ablation is not None:
-            return self.ablation.caption_notes
-        return None
+        spec = self.spec_of(table)
+        return spec.caption_notes if spec is not None else None
 
     def datasets_in_order(self, present: Sequence[str]) -> tuple[str, ...]:
         """``present`` dataset ids in display order: configured ones first, in the order
@@ -401,11 +248,9 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
     compute = r.table(data, "compute")
     r.only(compute, "compute", {"scheduler"})
     tables = r.table(data, "tables")
-    table_compares = _table_compares(r, tables, r.table(data, "compare"))
-    tables = _without_compare(tables)
-    specs = parse_table_specs(r, tables)
-    custom_main = any(s.name == "main" for s in specs)
-    compare = _compare(r, r.table(data, "compare"))
+    table_compares = parse_table_compares(r, tables, r.table(data, "compare"))
+    specs = parse_table_specs(r, without_compare(tables))
+    compare = parse_compare(r, r.table(data, "compare"))
     output = _output(r, r.table(data, "output"))
     if compare.interval != "none" and output.seeds == "mean_std":
         raise r.error(
@@ -419,9 +264,6 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
         systems=_named_list(r, data, "systems"),
         compare=compare,
         output=output,
-        main=MainTable() if custom_main else _main(r, r.table(tables, "tables.main")),
-        k_breakdown=_k_breakdown(r, r.table(tables, "tables.k_breakdown")),
-        ablation=_ablation(r, tables.get("ablation")),
         tables=specs,
         table_compares=table_compares,
         scheduler=r.opt_str(compute, "compute", "scheduler") or None,
@@ -495,133 +337,6 @@ def _named_list(r: TomlReader, data: Mapping[str, Any], key: str) -> tuple[Named
         out.append(Named(ident, r.text(item, where, "name") or ident))
     _check_unique_ids(r, key, out)
     return tuple(out)
-
-
-def _compare(r: TomlReader, t: Mapping[str, Any], w: str = "compare") -> CompareSettings:
-    d = CompareSettings()
-    r.only(t, w, set(CompareSettings.__dataclass_fields__) - {"dataset_baselines"})
-    baselines, per_dataset = _baselines(r, t, w)
-    no_markers = tuple(b.lower() for b in baselines) == ("none",)
-    if no_markers:
-        baselines = ()
-    alpha = _fraction(r, t, "alpha", d.alpha, w)
-    resamples = r.int_(t, w, "resamples", d.resamples)
-    if resamples < 1:
-        raise r.error(f"{w}.resamples", "a positive integer", resamples)
-    test = r.choice(t, w, "test", ALL_TEST_NAMES, d.test)
-    correction = None
-    if "correction" in t:
-        correction = r.choice(t, w, "correction", CORRECTION_NAMES, "holm")
-        if test in PROCEDURE_NAMES and correction != "none":
-            raise r.error(
-                f"{w}.correction",
-                f"no correction with test {test} (it adjusts for all pairs itself)",
-                correction,
-            )
-    differences = t.get("differences", list(d.differences))
-    if (
-        not isinstance(differences, list)
-        or not differences
-        or not all(
-            isinstance(x, float | int) and not isinstance(x, bool) and x > 0 for x in differences
-        )
-    ):
-        raise r.error(f"{w}.differences", "a non-empty list of positive numbers", differences)
-    return CompareSettings(
-        baseline=baselines,
-        dataset_baselines=per_dataset,
-        all_pairs=r.bool_(t, w, "all_pairs", d.all_pairs),
-        test=test,
-        correction=correction,
-        family=r.choice(t, w, "family", FAMILY_NAMES, d.family),
-        alpha=alpha,
-        alternative=r.choice(t, w, "alternative", ("two-sided", "greater", "less"), d.alternative),
-        resamples=resamples,
-        seed=r.int_(t, w, "seed", d.seed),
-        markers=r.bool_(t, w, "markers", d.markers) and not no_markers,
-        better=r.text(t, w, "better") or d.better,
-        worse=r.text(t, w, "worse") or d.worse,
-        interval=r.choice(t, w, "interval", INTERVALS, d.interval),
-        power=_fraction(r, t, "power", d.power, w),
-        differences=tuple(float(x) for x in differences),
-        zero_method=r.choice(t, w, "zero_method", ("wilcox", "pratt", "zsplit"), d.zero_method),
-    )
-
-
-def _fraction(
-    r: TomlReader, t: Mapping[str, Any], key: str, default: float, w: str = "compare"
-) -> float:
-    value = t.get(key, default)
-    if not isinstance(value, float | int) or isinstance(value, bool) or not 0 < value < 1:
-        raise r.error(f"{w}.{key}", "a number between 0 and 1", value)
-    return float(value)
-
-
-def _baselines(
-    r: TomlReader, t: Mapping[str, Any], w: str = "compare"
-) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
-    """``compare.baseline``: a system id, a list of them, or a table ``{dataset = id(s)}``."""
-    value = t.get("baseline", [])
-    if isinstance(value, dict):
-        per = []
-        for dataset in value:
-            ids = r.str_or_list(value, f"{w}.baseline", dataset, "a system id or a list of them")
-            per.append((dataset, tuple(ids)))
-        return (), tuple(per)
-    expected = "a system id, a list of them, or a table {dataset = system id}"
-    return tuple(r.str_or_list(t, w, "baseline", expected)), ()
-
-
-def _table_compares(
-    r: TomlReader, tables: Mapping[str, Any], base: Mapping[str, Any]
-) -> tuple[tuple[str, CompareSettings], ...]:
-    """``[tables.<name>.compare]`` of every table that has one: its keys over ``[compare]``
-    (``base``). An all-pairs test there without a correction drops the global one."""
-    out = []
-    for name, section in tables.items():
-        if name == "ablation" or not isinstance(section, dict) or "compare" not in section:
-            continue
-        own = section["compare"]
-        w = f"tables.{name}.compare"
-        if not isinstance(own, dict):
-            raise r.error(w, "a table of [compare] keys", own)
-        merged = {**base, **own}
-        if own.get("test") in PROCEDURE_NAMES and "correction" not in own:
-            merged.pop("correction", None)
-        out.append((name, _compare(r, merged, w)))
-    return tuple(out)
-
-
-def _without_compare(tables: Mapping[str, Any]) -> dict[str, Any]:
-    """The table sections without their ``compare`` tables (read by :func:`_table_compares`)."""
-    return {
-        name: {k: v for k, v in section.items() if k != "compare"}
-        if isinstance(section, dict) and name != "ablation"
-        else section
-        for name, section in tables.items()
-    }
-
-
-def baseline_overrides(
-    values: Sequence[str],
-) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
-    """Command-line ``--baseline`` values: ``SYSTEM`` for every dataset, ``DATASET=SYSTEM``
-    for one (repeatable), as (global baselines, per-dataset baselines).
-
-    Examples
-    --------
-    >>> baseline_overrides(["bm25", "cacm=bm25-anserini"])
-    (('bm25',), (('cacm', ('bm25-anserini',)),))
-    """
-    every: list[str] = []
-    per: dict[str, list[str]] = {}
-    for v in values:
-        dataset, sep, system = v.partition("=")
-        if sep and dataset and system:
-            per.setdefault(dataset, []).append(system)
-        else:
-            every.append(v)
-    return tuple(every), tuple((d, tuple(s)) for d, s in per.items())
 
 
 def _output(r: TomlReader, t: Mapping[str, Any]) -> Output:
@@ -704,91 +419,3 @@ def _wide(r: TomlReader, t: Mapping[str, Any], w: str) -> bool | None:
     if not isinstance(value, bool):
         raise r.error(f"{w}.wide", 'true, false or "auto"', value)
     return value
-
-
-def _main(r: TomlReader, t: Mapping[str, Any]) -> MainTable:
-    w = "tables.main"
-    r.only(t, w, {"layout", "metrics", "average", "caption", "label", "systems", "caption_notes"})
-    every: tuple[str, ...] = ()
-    per: list[tuple[str, tuple[str, ...]]] = []
-    value = t.get("systems", [])
-    if isinstance(value, dict):
-        for dataset in value:
-            ids = r.str_list(value, f"{w}.systems", dataset, ())
-            if not ids:
-                raise r.error(f"{w}.systems.{dataset}", "a non-empty list of system ids", ids)
-            per.append((dataset, ids))
-    else:
-        every = r.str_list(t, w, "systems", ())
-    return MainTable(
-        metrics=r.str_list(t, w, "metrics", DEFAULT_MAIN_METRICS),
-        average=r.bool_(t, w, "average", False),
-        caption=r.text(t, w, "caption"),
-        label=r.label(t, w, "label", MainTable.label),
-        caption_notes=caption_notes(r, t, w),
-        systems=every,
-        dataset_systems=tuple(per),
-    )
-
-
-def _k_breakdown(r: TomlReader, t: Mapping[str, Any]) -> KBreakdownTable:
-    w = "tables.k_breakdown"
-    r.only(t, w, {"metrics", "k", "caption", "label", "caption_notes"})
-    ks = r.positive_ints(t, w, "k", DEFAULT_KS, non_empty=True)
-    return KBreakdownTable(
-        metrics=r.str_list(t, w, "metrics", DEFAULT_K_METRICS),
-        k=ks,
-        caption=r.text(t, w, "caption"),
-        label=r.label(t, w, "label", KBreakdownTable.label),
-        caption_notes=caption_notes(r, t, w),
-    )
-
-
-def _ablation(r: TomlReader, t: Any) -> AblationTable | None:
-    if t is None:
-        return None
-    w = "tables.ablation"
-    if not isinstance(t, dict):
-        raise r.error(w, "a table", t)
-    keys = {"dataset", "metrics", "delta", "caption", "label", "groups", "full", "rows"}
-    r.only(t, w, keys | {"caption_notes"})
-    groups = t.get("groups")
-    if groups is None:  # a single group written flat: full = ..., rows = [...]
-        groups = [{"full": t.get("full"), "rows": t.get("rows")}]
-    if not isinstance(groups, list) or not groups:
-        raise r.error(f"{w}.groups", "a non-empty array of tables with full and rows", groups)
-    return AblationTable(
-        dataset=r.req_str(t, w, "dataset"),
-        groups=tuple(_ablation_group(r, g, f"{w}.groups[{i}]") for i, g in enumerate(groups)),
-        metrics=r.str_list(t, w, "metrics", AblationTable.metrics),
-        delta=r.bool_(t, w, "delta", False),
-        caption=r.text(t, w, "caption"),
-        label=r.label(t, w, "label", AblationTable.label),
-        caption_notes=caption_notes(r, t, w),
-    )
-
-
-def _ablation_group(r: TomlReader, g: Any, w: str) -> AblationGroup:
-    if not isinstance(g, dict):
-        raise r.error(w, "a table with full and rows", g)
-    r.only(g, w, {"name", "full", "rows"})
-    rows = g.get("rows")
-    if not isinstance(rows, list) or not rows:
-        raise r.error(f"{w}.rows", "a non-empty array of {system, name, description}", rows)
-    parsed = []
-    for i, row in enumerate(rows):
-        rw = f"{w}.rows[{i}]"
-        if not isinstance(row, dict):
-            raise r.error(rw, "a table {system, name, description}", row)
-        r.only(row, rw, {"system", "name", "description"})
-        parsed.append(
-            AblationRow(
-                system=r.req_str(row, rw, "system"),
-                name=r.text(row, rw, "name"),
-                description=r.text(row, rw, "description") or "",
-            )
-        )
-    full = r.req_str(g, w, "full")
-    if full not in {row.system for row in parsed}:
-        raise r.error(f"{w}.full", "one of the group's row systems", full)
-    return AblationGroup(name=r.text(g, w, "name"), full=full, rows=tuple(parsed))

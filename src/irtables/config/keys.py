@@ -164,7 +164,8 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "description": "What the variant changes, shown in a column of its own.",
     },
     "tables.<name>": {
-        "layout": "What the table is: main, k_breakdown, dataset_columns, grid or sensitivity.",
+        "layout": "What the table is: main, k_breakdown, ablation, dataset_columns, grid or "
+        "sensitivity.",
         "caption": "Caption text; irtables appends what the numbers are.",
         "label": "LaTeX label.",
         "title": "What texts and page headings call the table (`Table 2`; "
@@ -178,9 +179,13 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "average": "main, grid: add an average row (group); dataset_columns: the metrics "
         "averaged over the datasets.",
         "average_partial": "Average a system over the datasets it has (the caption says so).",
-        "groups": "Row groups: `[[tables.<name>.groups]]` with a name and its systems.",
+        "groups": "Row groups: `[[tables.<name>.groups]]` with a name and its systems "
+        "(ablation: with a name, its full model and its rows, as `[[tables.ablation.groups]]`).",
+        "delta": "Show each row's difference from the full model (of the values shown).",
+        "full": "A single group written flat: the full model's system id.",
+        "rows": "A single group written flat: its rows.",
         "k": "Cutoffs shown (k_breakdown).",
-        "dataset": "The dataset of a sensitivity table.",
+        "dataset": "The dataset of a sensitivity or ablation table.",
         "parameters": "One or two parameters read from system ids such as `bm25_k1=0.9_b=0.4`.",
         "system": "The base name of the swept system ids (`bm25`).",
         "fixed": "Values of the other parameters, `{b = 0.7}`.",
@@ -215,12 +220,6 @@ def _probe(document: Mapping[str, Any]) -> tuple[str, ...]:
     raise AssertionError(f"the parser accepted an unknown key in {document!r}")
 
 
-def _layouts() -> tuple[str, ...]:
-    from irtables.config.tables import LAYOUTS
-
-    return tuple(name for name in LAYOUTS if name != "ablation")
-
-
 def accepted_keys() -> dict[str, tuple[str, ...]]:
     """Every section of ``irtables.toml`` and the keys the parser accepts there.
 
@@ -241,10 +240,10 @@ def accepted_keys() -> dict[str, tuple[str, ...]]:
 
 
 def layout_keys() -> dict[str, tuple[str, ...]]:
-    """The keys of a ``[tables.<name>]`` section, per layout."""
-    return {
-        layout: _probe({"tables": {"x": {"layout": layout, PROBE: 1}}}) for layout in _layouts()
-    }
+    """The keys of a ``[tables.<name>]`` section, per layout of the registry."""
+    from irtables.config.tables import LAYOUTS
+
+    return {layout: _probe({"tables": {"x": {"layout": layout, PROBE: 1}}}) for layout in LAYOUTS}
 
 
 def undescribed_keys() -> list[str]:

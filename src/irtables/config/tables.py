@@ -1,10 +1,13 @@
-"""Table layouts and configured tables: the :data:`LAYOUTS` registry (one record per
-layout: description, section keys, how they are read, its builder) and ``[tables.<name>]``
-sections with a ``layout`` key.
+"""Table layouts and table sections: the :data:`LAYOUTS` registry (one record per
+layout: description, section keys, how they are read, its builder) and the
+``[tables.<name>]`` sections, each read into a :class:`TableSpec`.
 
-``[tables.main]``, ``[tables.k_breakdown]`` and ``[tables.ablation]`` keep their own
-records (:mod:`irtables.config`); any other ``[tables.<name>]`` (and ``[tables.main]`` with
-a ``layout`` other than ``main``) becomes a :class:`TableSpec`, read here.
+Three sections are known by name (:data:`BUILT_IN_TABLES`): ``[tables.main]`` (Table 1)
+and ``[tables.k_breakdown]`` (a Table S1 per dataset) exist even when the file has no
+such section; ``[tables.ablation]`` when it has. Their layout is the one of their name
+(``[tables.main]`` may name another, giving Table 1 that shape) and they take the keys of
+their layout only. Any other section names its ``layout`` and takes the keys every
+configured table has (:data:`_CONFIGURED_KEYS`) too.
 """
 
 from __future__ import annotations
@@ -23,10 +26,18 @@ from irtables.errors import ConfigError
 #: caption leaves out is kept in the supplement's methods.
 CAPTION_NOTES = ("full", "short", "footnote", "none")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-_SHARED_KEYS = {
-    "layout", "caption", "label", "title", "wide", "systems", "datasets", "supplement",
-    "caption_notes",
-}  # fmt: skip
+#: Keys of every table section.
+_TABLE_KEYS = frozenset({"caption", "label", "caption_notes"})
+#: Keys of every section that names its layout (not a built-in table).
+_CONFIGURED_KEYS = frozenset({"layout", "title", "wide", "systems", "datasets", "supplement"})
+#: The sections known by name, and whether they make a table when the file has none.
+BUILT_IN_TABLES = {"main": True, "k_breakdown": True, "ablation": False}
+#: File stems of the built-in tables not named after their section.
+_STEMS = {"main": "table1", "k_breakdown": "tableS1"}
+DEFAULT_MAIN_METRICS = ("NDCG@10", "MRR@10", "MAP", "P@10", "R@100")
+DEFAULT_K_METRICS = ("NDCG", "P", "R", "MRR", "MAP")
+DEFAULT_KS = (1, 3, 5, 10, 20, 100, 1000)
+DEFAULT_ABLATION_METRICS = ("NDCG@10", "MRR@10", "MAP")
 
 
 @dataclass(frozen=True)
@@ -54,11 +65,30 @@ class SweepPoint:
 
 
 @dataclass(frozen=True)
+class AblationRow:
+    """One row of an ablation table."""
+
+    system: str
+    name: str | None = None
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class AblationGroup:
+    """Rows of an ablation table compared with one full model."""
+
+    name: str | None
+    full: str
+    rows: tuple[AblationRow, ...]
+
+
+@dataclass(frozen=True)
 class TableSpec:
     """A ``[tables.<name>]`` section: which layout, over which data, with which words.
 
-    ``name`` is the section name and the file stem; every other field is optional and
-    meaningful for some layouts only (the parser rejects keys a layout does not use).
+    ``name`` is the section name (the file stem of its tables: :attr:`stem`); every other
+    field is optional and meaningful for some layouts only (the parser rejects keys a
+    layout does not use, and fills in its defaults).
     """
 
     name: str
@@ -71,6 +101,8 @@ class TableSpec:
     metrics: tuple[str, ...] = ()
     datasets: tuple[DatasetColumns, ...] = ()
     systems: tuple[str, ...] = ()
+    # main: the systems of single datasets (over ``systems``)
+    dataset_systems: tuple[tuple[str, tuple[str, ...]], ...] = ()
     groups: tuple[SystemGroup, ...] = ()
     average: tuple[str, ...] = ()  # dataset_columns: metrics averaged over the datasets
     average_partial: bool = False  # average a system over the datasets it has
@@ -83,46 +115,67 @@ class TableSpec:
     points: tuple[SweepPoint, ...] = ()
     figure: bool = True
     supplement: bool = True
+    delta: bool = False  # ablation: each row's difference from its group's full model
+    ablation_groups: tuple[AblationGroup, ...] = ()
 
     @property
     def dataset_ids(self) -> tuple[str, ...]:
         """The configured datasets, in order (empty: every dataset)."""
         return tuple(d.id for d in self.datasets)
 
+    def systems_of(self, dataset: str) -> tuple[str, ...]:
+        """The configured systems of ``dataset``, in order (empty: every system)."""
+        return dict(self.dataset_systems).get(dataset, self.systems)
+
+    @property
+    def per_dataset(self) -> bool:
+        """Whether the layout makes one table per dataset (file ``<stem>-<dataset>``)."""
+        found = LAYOUTS.get(self.layout)
+        return found is not None and found.per_dataset
+
+    @property
+    def stem(self) -> str:
+        """The file stem of the section's table(s): ``table1`` for ``[tables.main]``,
+        ``tableS1`` for ``[tables.k_breakdown]``, else the section name."""
+        return _STEMS.get(self.name, self.name)
+
+    @property
+    def default_label(self) -> str:
+        """The LaTeX label when the section sets none (``{dataset}``: the dataset's slug)."""
+        if self.name == "k_breakdown":
+            return "tab:s1-{dataset}"
+        return f"tab:{self.name}" + ("-{dataset}" if self.per_dataset else "")
+
 
 def parse_table_specs(r: TomlReader, tables: Mapping[str, Any]) -> tuple[TableSpec, ...]:
-    """Every ``[tables.<name>]`` that is not one of the built-in three, in file order.
-
-    ``[tables.main]`` is included when it names a ``layout`` other than ``main``.
-    """
-    out = []
-    for name, section in tables.items():
-        if name in ("k_breakdown", "ablation"):
-            continue
-        _check_not_builtin(r, name)
-        builtin = not isinstance(section, dict) or section.get("layout", "main") == "main"
-        if name == "main" and builtin:
-            continue
-        out.append(parse_table_spec(r, name, section))
-    return tuple(out)
+    """Every table section: Table 1 (``[tables.main]``, by default ``main`` with its
+    defaults), Table S1 (``[tables.k_breakdown]``, likewise), then the others in file
+    order."""
+    made: dict[str, Any] = {name: {} for name, default in BUILT_IN_TABLES.items() if default}
+    sections = {**made, **tables}
+    return tuple(parse_table_spec(r, name, section) for name, section in sections.items())
 
 
-#: File names of the built-in outputs of ``irtables tables``: a configured table with
-#: one of them would replace it. (name or prefix, the key that writes it)
-BUILT_IN_FILES = (
-    ("table1", "tables.main"),
-    ("tableS1-", "tables.k_breakdown"),
-    ("significance", "compare"),
-)
+def default_tables() -> tuple[TableSpec, ...]:
+    """The tables of a configuration without ``[tables]``: Table 1 and Table S1."""
+    return parse_table_specs(TomlReader("<defaults>"), {})
+
+
+def section_layout(name: str, t: Mapping[str, Any]) -> object:
+    """The layout of a section as written: a built-in table's is the one of its name
+    (``[tables.main]`` may name another)."""
+    if name in BUILT_IN_TABLES and (name != "main" or "layout" not in t):
+        return name
+    return t.get("layout")
 
 
 def _check_not_builtin(r: TomlReader, name: str) -> None:
     """Refuse a ``[tables.<name>]`` whose files would be those of a built-in output
     (``[tables.table1]`` would replace Table 1), naming both keys."""
-    for stem, key in BUILT_IN_FILES:
-        prefix = stem.endswith("-")
-        if name.startswith(stem) if prefix else name.lower() == stem.lower():
-            theirs = f"{stem}<dataset>.*" if prefix else f"{stem}.*"
+    files = [(stem, f"tables.{s}", LAYOUTS[s].per_dataset) for s, stem in _STEMS.items()]
+    for stem, key, prefix in [*files, ("significance", "compare", False)]:
+        if name.startswith(f"{stem}-") if prefix else name.lower() == stem.lower():
+            theirs = f"{stem}-<dataset>.*" if prefix else f"{stem}.*"
             raise ConfigError(
                 f"{r.source}: tables.{name}: its files ({name}.*) would clash with those of "
                 f"{key} ({theirs}); choose another name"
@@ -130,34 +183,47 @@ def _check_not_builtin(r: TomlReader, name: str) -> None:
 
 
 def parse_table_spec(r: TomlReader, name: str, t: Any) -> TableSpec:
-    """One ``[tables.<name>]`` section."""
+    """One ``[tables.<name>]`` section, read by its layout's record in :data:`LAYOUTS`."""
     w = f"tables.{name}"
     if not _NAME.match(name):
         raise r.error(w, "a name of letters, digits, '-' and '_' (it is the file name)", name)
+    _check_not_builtin(r, name)
     if not isinstance(t, dict):
         raise r.error(w, "a table", t)
-    layout = r.req_str(t, w, "layout") if name != "main" else r.opt_str(t, w, "layout") or "main"
+    built_in = name in BUILT_IN_TABLES and section_layout(name, t) == name
+    layout = name if built_in else r.req_str(t, w, "layout")
     found = LAYOUTS.get(layout)
-    if found is None or found.options is None:
-        known = [k for k, v in LAYOUTS.items() if v.options is not None]
-        raise r.error(f"{w}.layout", f"one of {', '.join(known)}", layout)
-    r.only(t, w, _SHARED_KEYS | found.keys)
-    wide = t.get("wide")
-    if wide is not None and not isinstance(wide, bool):
-        raise r.error(f"{w}.wide", "true or false (default: decided from the content)", wide)
+    if found is None:
+        raise r.error(f"{w}.layout", f"one of {', '.join(LAYOUTS)}", layout)
+    if built_in:  # [tables.main] may name another layout: Table 1 of that shape
+        keys = _TABLE_KEYS | found.keys | ({"layout"} if name == "main" else set())
+    else:
+        keys = _TABLE_KEYS | _CONFIGURED_KEYS | found.keys
+    r.only(t, w, set(keys))
     common: dict[str, Any] = {
         "name": name,
         "layout": layout,
         "caption": r.text(t, w, "caption"),
         "label": r.opt_label(t, w, "label"),
-        "title": r.text(t, w, "title"),
-        "wide": wide,
-        "systems": r.str_list(t, w, "systems", ()),
-        "datasets": _dataset_columns(r, t, w),
-        "supplement": r.bool_(t, w, "supplement", True),
         "caption_notes": caption_notes(r, t, w),
     }
-    return TableSpec(**common, **found.options(r, t, w))
+    if not built_in:
+        common |= {
+            "title": r.text(t, w, "title"),
+            "wide": _wide(r, t, w),
+            "datasets": _dataset_columns(r, t, w),
+            "supplement": r.bool_(t, w, "supplement", True),
+        }
+        if "systems" not in found.keys:  # else its layout reads them
+            common["systems"] = r.str_list(t, w, "systems", ())
+    return TableSpec(**(common | found.options(r, t, w)))
+
+
+def _wide(r: TomlReader, t: Mapping[str, Any], w: str) -> bool | None:
+    wide = t.get("wide")
+    if wide is not None and not isinstance(wide, bool):
+        raise r.error(f"{w}.wide", "true or false (default: decided from the content)", wide)
+    return wide
 
 
 def _dataset_columns(r: TomlReader, t: Mapping[str, Any], w: str) -> tuple[DatasetColumns, ...]:
@@ -180,15 +246,72 @@ def _dataset_columns(r: TomlReader, t: Mapping[str, Any], w: str) -> tuple[Datas
 
 
 def _main_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
+    every: tuple[str, ...] = ()
+    per: list[tuple[str, tuple[str, ...]]] = []
+    value = t.get("systems", [])
+    if isinstance(value, dict):  # {dataset = [system, ...]}
+        for dataset in value:
+            ids = r.str_list(value, f"{w}.systems", dataset, ())
+            if not ids:
+                raise r.error(f"{w}.systems.{dataset}", "a non-empty list of system ids", ids)
+            per.append((dataset, ids))
+    else:
+        every = r.str_list(t, w, "systems", ())
     return {
-        "metrics": r.str_list(t, w, "metrics", ()),
+        "metrics": r.str_list(t, w, "metrics", ()) or DEFAULT_MAIN_METRICS,
         "average_row": r.bool_(t, w, "average", False),
+        "systems": every,
+        "dataset_systems": tuple(per),
     }
 
 
 def _k_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
-    ks = r.positive_ints(t, w, "k", ())
-    return {"metrics": r.str_list(t, w, "metrics", ()), "k": ks}
+    return {
+        "metrics": r.str_list(t, w, "metrics", DEFAULT_K_METRICS),
+        "k": r.positive_ints(t, w, "k", DEFAULT_KS, non_empty=True),
+    }
+
+
+def _ablation_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
+    groups = t.get("groups")
+    if groups is None:  # a single group written flat: full = ..., rows = [...]
+        groups = [{"full": t.get("full"), "rows": t.get("rows")}]
+    if not isinstance(groups, list) or not groups:
+        raise r.error(f"{w}.groups", "a non-empty array of tables with full and rows", groups)
+    return {
+        "dataset": r.req_str(t, w, "dataset"),
+        "ablation_groups": tuple(
+            _ablation_group(r, g, f"{w}.groups[{i}]") for i, g in enumerate(groups)
+        ),
+        "metrics": r.str_list(t, w, "metrics", DEFAULT_ABLATION_METRICS),
+        "delta": r.bool_(t, w, "delta", False),
+    }
+
+
+def _ablation_group(r: TomlReader, g: Any, w: str) -> AblationGroup:
+    if not isinstance(g, dict):
+        raise r.error(w, "a table with full and rows", g)
+    r.only(g, w, {"name", "full", "rows"})
+    rows = g.get("rows")
+    if not isinstance(rows, list) or not rows:
+        raise r.error(f"{w}.rows", "a non-empty array of {system, name, description}", rows)
+    parsed = []
+    for i, row in enumerate(rows):
+        rw = f"{w}.rows[{i}]"
+        if not isinstance(row, dict):
+            raise r.error(rw, "a table {system, name, description}", row)
+        r.only(row, rw, {"system", "name", "description"})
+        parsed.append(
+            AblationRow(
+                system=r.req_str(row, rw, "system"),
+                name=r.text(row, rw, "name"),
+                description=r.text(row, rw, "description") or "",
+            )
+        )
+    full = r.req_str(g, w, "full")
+    if full not in {row.system for row in parsed}:
+        raise r.error(f"{w}.full", "one of the group's row systems", full)
+    return AblationGroup(name=r.text(g, w, "name"), full=full, rows=tuple(parsed))
 
 
 def _dataset_columns_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
@@ -279,13 +402,19 @@ Options = Callable[[TomlReader, Mapping[str, Any], str], dict[str, Any]]
 class Layout:
     """A table layout: what it shows, the keys of its ``[tables.<name>]`` section, how
     they are read, and the function that builds it (``module:function``, imported when
-    a table is built, so reading a configuration imports no table code)."""
+    a table is built, so reading a configuration imports no table code).
+
+    The builder takes ``(config, spec, means, *, markers)`` and returns the
+    :class:`~irtables.tables.model.TableModel` of the section (a list of them, one per
+    dataset, when ``per_dataset``).
+    """
 
     name: str
     description: str
     builder: str
-    keys: frozenset[str] = frozenset()  # beyond the keys every section has
-    options: Options | None = None  # None: not a layout of [tables.<name>]
+    keys: frozenset[str]  # beyond the keys every section has
+    options: Options  # reads those keys into TableSpec fields, with their defaults
+    per_dataset: bool = False  # one table per dataset (file <stem>-<dataset>)
 
 
 #: Every table layout, by name: the one record the configuration, ``build_table``, the
@@ -297,7 +426,7 @@ LAYOUTS: dict[str, Layout] = {
             "main",
             "Table 1: rows grouped by dataset, one row per system, one column per metric",
             "irtables.tables.layouts:build_main",
-            frozenset({"metrics", "average"}),
+            frozenset({"metrics", "average", "systems"}),
             _main_keys,
         ),
         Layout(
@@ -306,11 +435,14 @@ LAYOUTS: dict[str, Layout] = {
             "irtables.tables.layouts:build_k_breakdown",
             frozenset({"metrics", "k"}),
             _k_keys,
+            per_dataset=True,
         ),
         Layout(
             "ablation",
             "methods as rows, metrics as columns, a description column, optional Δ",
             "irtables.tables.layouts:build_ablation",
+            frozenset({"dataset", "metrics", "delta", "groups", "full", "rows"}),
+            _ablation_keys,
         ),
         Layout(
             "dataset_columns",

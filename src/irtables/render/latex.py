@@ -65,19 +65,9 @@ def latex_options(config: Config, table: TableModel) -> LatexOptions:
     >>> latex_options(config, t), latex_options(config, replace(t, name="table1"))
     (LatexOptions(wide=True, resize=True), LatexOptions(wide=None, resize=True))
     """
-    made = (s for s in config.tables if table.name in _stems(s.name, s.layout, table))
-    own = next(made, None)
+    own = config.spec_of(table.name)
     wide = config.output.wide if own is None or own.wide is None else own.wide
     return LatexOptions(wide=wide, resize=config.output.resize)
-
-
-def _stems(section: str, layout: str, table: TableModel) -> tuple[str, ...]:
-    """The names of the tables a ``[tables.<section>]`` makes
-    (:func:`~irtables.tables.configured.build_configured`): ``<section>-<dataset>`` for a
-    ``k_breakdown`` (one per dataset), else ``table1`` for ``main``, else ``<section>``."""
-    if layout == "k_breakdown":
-        return tuple(f"{section}-{d}" for d in table.datasets)
-    return ("table1",) if section == "main" else (section,)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from irtables.config import CONFIG_NAME, CompareSettings, Config, find_config
+from irtables.config import CONFIG_NAME, Config, find_config
+from irtables.config.compare import CompareSettings
 from irtables.errors import ConfigError, InputError, unknown_name_message
 
 if TYPE_CHECKING:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from irtables.config import Config, DatasetSpec
+from irtables.config.tables import DEFAULT_MAIN_METRICS, TableSpec
 from irtables.errors import InputError, UnknownNameError
 from irtables.measures import FAMILIES, Measure, at_threshold, parse_measure
 from irtables.model import ResultSet
@@ -174,8 +175,24 @@ def dataset_measures(spec: DatasetSpec, config: Config) -> list[Measure]:
 
 
 def _shown(config: Config) -> list[str]:
-    names = [*config.main.metrics, "MAP"]
-    for family in config.k_breakdown.metrics:
+    """The measures of Table 1, MAP, those of Table S1 at each of its cutoffs and those of
+    the ablations: what a dataset without ``measures`` is evaluated for."""
+    main = config.table("main")
+    names = [*(main.metrics if main and main.layout == "main" else DEFAULT_MAIN_METRICS), "MAP"]
+    k_breakdown = config.table("k_breakdown")
+    if k_breakdown is not None:
+        names.extend(_at_cutoffs(k_breakdown))
+    for spec in config.tables:
+        if spec.layout == "ablation":
+            names.extend(spec.metrics)
+    return names
+
+
+def _at_cutoffs(spec: TableSpec) -> list[str]:
+    """The measures of a ``k_breakdown`` table: each family at each cutoff ``spec.k``, a
+    measure without cutoff once."""
+    names = []
+    for family in spec.metrics:
         try:
             m = parse_measure(family)
         except UnknownNameError:
@@ -183,9 +200,7 @@ def _shown(config: Config) -> list[str]:
         if FAMILIES[m.family].cutoff == "none" or (m.k is None and family.upper() == "MAP"):
             names.append(family)
             continue
-        names.extend(f"{m.family}@{k}" for k in config.k_breakdown.k)
-    if config.ablation is not None:
-        names.extend(config.ablation.metrics)
+        names.extend(f"{m.family}@{k}" for k in spec.k)
     return names
 
 

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from irtables.base.filenames import MAX_STEM, file_slugs, file_stems, slug
 from irtables.config import Config
-from irtables.config.tables import TableSpec
 from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
 from irtables.render import FORMATS, render
@@ -241,20 +240,15 @@ def table_number(title: str) -> str | None:
 
 def _in_supplement(table: TableModel, config: Config) -> bool:
     """Tables of a ``[tables.<name>]`` with ``supplement = false`` stay out of it."""
-    spec = _spec(config, table)
+    spec = config.spec_of(table.name)
     return spec is None or spec.supplement
-
-
-def _spec(config: Config, table: TableModel) -> TableSpec | None:
-    """The ``[tables.<name>]`` section of a table, if it has one."""
-    return next((s for s in config.tables if s.name == table.name), None)
 
 
 def _sensitivity_plan(config: Config, tables: Sequence[TableModel]) -> list[Plan]:
     """The figure of every sensitivity table whose section keeps ``figure = true``."""
     plans: list[Plan] = []
     for table in tables:
-        spec = _spec(config, table)
+        spec = config.spec_of(table.name)
         if table.layout != "sensitivity" or (spec is not None and not spec.figure):
             continue
         from irtables.supplement.sensitivity import sensitivity_figure  # imports matplotlib
@@ -362,12 +356,15 @@ def _error_bars(
 def _k_metrics(config: Config, dataset: str, index: MetricIndex) -> list[list[tuple[int, str]]]:
     """The (K, metric) points of each ``k_breakdown`` family the results of ``dataset`` have
     at two cutoffs or more: the panels of its metric vs K figure."""
+    spec = config.table("k_breakdown")
+    if spec is None:
+        return []
     panels = []
-    for name in config.k_breakdown.metrics:
+    for name in spec.metrics:
         family = family_of(name)
         resolved = [
             (k, index.resolve(dataset, Measure(family.family, k, family.rel, family.param)))
-            for k in config.k_breakdown.k
+            for k in spec.k
         ]
         found = [(k, m) for k, m in resolved if m is not None]
         if len(found) >= 2:

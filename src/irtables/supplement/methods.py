@@ -244,7 +244,7 @@ def methods_model(
         test=test,
         baseline=config.system_name(config.baseline) if config.baseline else None,
         all_pairs=config.compare.all_pairs,
-        ablation=config.ablation is not None and config.compare.markers,
+        ablation=any(s.layout == "ablation" for s in config.tables) and config.compare.markers,
         averaging_cites=AVERAGING_CITES,
         effect_cites=EFFECT_SIZE_CITES if test is not None else (),
         references=cited(keys),

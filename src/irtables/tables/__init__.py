@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING
 
 from irtables.base.lazy import lazy_exports
 from irtables.config import Config
+from irtables.config.reader import TomlReader
 from irtables.config.tables import LAYOUTS as LAYOUT_RECORDS
-from irtables.config.tables import TableSpec
+from irtables.config.tables import TableSpec, parse_table_spec
 from irtables.errors import (
+    ConfigError,
     DroppedMetricWarning,
     IrtablesError,
     UnknownNameError,
@@ -34,7 +36,6 @@ __getattr__, __dir__ = lazy_exports(
 
 #: Layout name -> what it shows (the records: :data:`irtables.config.tables.LAYOUTS`).
 LAYOUTS: dict[str, str] = {name: layout.description for name, layout in LAYOUT_RECORDS.items()}
-BUILT_IN = ("main", "k_breakdown", "ablation")
 
 
 def build_table(
@@ -81,46 +82,46 @@ def build_table(
     from irtables.tables.build import build_all
 
     cfg = config or Config()
-    named = next((s for s in cfg.tables if s.name == layout), None)
-    if named is None and layout not in LAYOUTS:
-        known = [*LAYOUTS, *(s.name for s in cfg.tables)]
-        raise UnknownNameError(
-            f"{unknown_name_message('table or layout', layout, known)}; "
-            f"the configuration has {configured_tables(cfg)}"
-        )
-    if layout == "ablation" and cfg.ablation is None:
-        raise IrtablesError(
-            "no ablation table is configured ([tables.ablation]); "
-            f"the configuration has {configured_tables(cfg)}"
-        )
+    spec = cfg.table(layout) or next((s for s in cfg.tables if s.layout == layout), None)
+    if spec is None:  # a layout no section has: as if configured, with its defaults
+        spec = _unconfigured(layout, cfg)
+        cfg = replace(cfg, tables=(*cfg.tables, spec))
     datasets = results.datasets()
     target = dataset or (datasets[0] if datasets else "")
     if dataset is not None and dataset not in datasets:
         raise UnknownNameError(unknown_name_message("dataset", dataset, datasets))
-    if named is None and layout not in BUILT_IN:
-        named = next((s for s in cfg.tables if s.layout == layout), None)
-        if named is None:  # not configured: as if it were, with its defaults
-            named = TableSpec(layout, layout)
-            cfg = replace(cfg, tables=(*cfg.tables, named))
-    if named is not None:  # one table named after the section, or one per dataset
-        stem = "table1" if named.name == "main" else named.name
-    else:
-        stem = {"main": "table1", "k_breakdown": "tableS1"}.get(layout, "ablation")
     with warnings.catch_warnings():
-        if stem != "table1":  # Table 1 is built (its tests share corrections), not shown
+        if spec.name != "main":  # Table 1 is built (its tests share corrections), not shown
             warnings.simplefilter("ignore", DroppedMetricWarning)
         tables = build_all(results, cfg).tables
-    if named is None and layout == "k_breakdown":  # its file name holds the dataset's slug
-        found = [t for t in tables if _is_table_s1(t, target)]
-    else:
-        found = [t for t in tables if t.name == stem or _of_dataset(t.name, stem, dataset)]
+    found = [t for t in tables if cfg.spec_of(t.name) is spec]
+    if spec.per_dataset:  # one table per dataset: the one of ``dataset``
+        found = [t for t in found if t.datasets == (target,)]
     if not found:
         raise IrtablesError(
             f"no table {layout!r} for dataset {target}: it has no measure to show"
-            if layout == "k_breakdown" or dataset is not None
+            if spec.per_dataset or dataset is not None
             else f"no table {layout!r} was built from these results"
         )
     return found[0]
+
+
+def _unconfigured(layout: str, config: Config) -> TableSpec:
+    """A section of ``layout`` with its defaults, named after it, for a layout the
+    configuration has no section of."""
+    if layout not in LAYOUT_RECORDS:
+        known = [*LAYOUT_RECORDS, *(s.name for s in config.tables)]
+        raise UnknownNameError(
+            f"{unknown_name_message('table or layout', layout, known)}; "
+            f"the configuration has {configured_tables(config)}"
+        )
+    try:
+        return parse_table_spec(TomlReader("<defaults>"), layout, {"layout": layout})
+    except ConfigError as e:  # a layout without defaults for a required key
+        raise IrtablesError(
+            f"no {layout} table is configured ([tables.{layout}]); "
+            f"the configuration has {configured_tables(config)}"
+        ) from e
 
 
 def configured_tables(config: Config) -> str:
@@ -131,26 +132,7 @@ def configured_tables(config: Config) -> str:
     >>> configured_tables(Config())
     '[tables.main] (layout main), [tables.k_breakdown] (layout k_breakdown)'
     """
-    out = [] if config.custom_main else [("main", "main")]
-    out.append(("k_breakdown", "k_breakdown"))
-    if config.ablation is not None:
-        out.append(("ablation", "ablation"))
-    out.extend((s.name, s.layout) for s in config.tables)
-    return ", ".join(f"[tables.{name}] (layout {layout})" for name, layout in out)
-
-
-def _is_table_s1(table: TableModel, dataset: str) -> bool:
-    """Whether ``table`` is the built-in Table S1 of ``dataset``."""
-    return (
-        table.layout == "k_breakdown"
-        and table.datasets == (dataset,)
-        and table.name.startswith("tableS1-")
-    )
-
-
-def _of_dataset(name: str, stem: str, dataset: str | None) -> bool:
-    """Whether ``name`` is the per-dataset table ``<stem>-<dataset>`` (any, for None)."""
-    return name == f"{stem}-{dataset}" if dataset is not None else name.startswith(f"{stem}-")
+    return ", ".join(f"[tables.{s.name}] (layout {s.layout})" for s in config.tables)
 
 
 __all__ = [

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from irtables.config import Config
+from irtables.config.tables import TableSpec
 from irtables.errors import DroppedMetricWarning
 from irtables.model import ResultSet
 from irtables.stats import Comparisons, PairedTestResult
@@ -16,9 +17,6 @@ from irtables.tables.intervals import interval_note
 from irtables.tables.layouts import (
     Markers,
     Means,
-    build_ablation,
-    build_k_breakdown,
-    build_main,
     collect_means,
     dropped_main_metrics,
     main_systems,
@@ -61,11 +59,12 @@ def build_all(
     progress: Progress | None = None,
     seeds: pd.DataFrame | None = None,
 ) -> TableSet:
-    """Table 1, a Table S1 per dataset, the configured tables, the ablation, with markers.
+    """The tables of every section of ``config.tables`` (Table 1, a Table S1 per dataset,
+    the configured tables, the ablation last), with markers.
 
     A dataset without any measure at a cutoff of ``tables.k_breakdown.k`` has no Table S1.
-    Markers appear when ``[compare]`` names a baseline (or ``all_pairs``): Table 1 and
-    Table S1 compare with the baseline, the ablation rows with their group's full model.
+    Markers appear when ``[compare]`` names a baseline (or ``all_pairs``): the tables
+    compare with the baseline, the ablation rows with their group's full model.
     ``seeds`` (default: ``results.seeds``, set by the loaders) are the per-seed means of
     systems with several runs (dataset, system, seed, metric, mean): the captions say
     that seeds were averaged and, with ``output.seeds = "mean_std"``, cells show ± std.
@@ -92,15 +91,12 @@ def build_all(
         units.update(built)
         found.extend(sigs)
         by_table.update(tested)
-    main = [t for unit in _units(config) for t in units.get(unit, [])]
-    ablation = build_ablation(results, config, means=means) if config.ablation else None
-    if ablation is not None and config.compare.markers:
-        sigs = _ablation_significance(results, config, means, ablation)
-        found.extend(sigs)
-        marks = [markers_for(s) for s in sigs]
-        ablation = build_ablation(results, config, means=means, markers=_first_of(marks))
-        ablation = _with_legend(ablation, _ablation_legend(sigs, config))
-    tables = [*main, *([ablation] if ablation is not None else [])]
+    tables = [t for unit in _units(config) for t in units.get(unit, [])]
+    for spec in config.tables:
+        if spec.layout == "ablation":
+            ablation, sigs = _ablation(results, config, spec, means)
+            found.extend(sigs)
+            tables.append(ablation)
     if config.compare.interval != "none":
         tables = [_with_legend(t, interval_note(config.compare.interval)) for t in tables]
     out = config.output
@@ -142,9 +138,10 @@ def number_tables(tables: Sequence[TableModel]) -> list[TableModel]:
 
 
 def _warn_dropped(means: Means, config: Config) -> None:
-    if config.custom_main:
+    main = config.table("main")
+    if main is None or main.layout != "main":
         return  # [tables.main] with a layout of its own: not the default Table 1
-    dropped = dropped_main_metrics(means, config)
+    dropped = dropped_main_metrics(means, main)
     if dropped:
         warnings.warn(
             f"Table 1 leaves out {', '.join(dropped)}: no dataset's results hold "
@@ -156,33 +153,27 @@ def _warn_dropped(means: Means, config: Config) -> None:
 
 
 def _units(config: Config) -> list[str]:
-    """The sections that make the tables besides the ablation, in the order the tables
-    come: ``main`` (Table 1, or a ``[tables.main]`` with a layout of its own),
-    ``k_breakdown`` (a Table S1 per dataset), then every other configured section."""
-    return ["main", "k_breakdown", *(spec.name for spec in config.tables if spec.name != "main")]
+    """The sections whose tables share the tests of ``[compare]``, in the order the
+    tables come: ``main`` (Table 1), ``k_breakdown`` (a Table S1 per dataset), then every
+    other section but the ablations (compared with their full models)."""
+    return [spec.name for spec in config.tables if spec.layout != "ablation"]
 
 
 def _shown_means(config: Config, means: Means) -> Means:
     """``means`` of the systems Table 1 shows (``tables.main.systems``) only."""
-    if not (config.main.systems or config.main.dataset_systems) or config.custom_main:
+    main = config.table("main")
+    if main is None or main.layout != "main" or not (main.systems or main.dataset_systems):
         return means
-    shown = {d: main_systems(means, config, d) for d in means.datasets}
+    shown = {d: main_systems(means, config, main, d) for d in means.datasets}
     return replace(means, systems=shown)
 
 
 def _unit_tables(
-    results: ResultSet, config: Config, means: Means, markers: Markers | None, unit: str
+    config: Config, means: Means, markers: Markers | None, unit: str
 ) -> list[TableModel]:
     """The tables of one section of :func:`_units`, built with ``markers``."""
-    spec = next((s for s in config.tables if s.name == unit), None)
-    if spec is not None:
-        return build_configured(results, config, spec, means, markers=markers)
-    if unit == "main":
-        return [build_main(results, config, markers=markers, means=means)]
-    return [
-        build_k_breakdown(results, config, d, markers=markers, means=means)
-        for d in _k_datasets(config, means)
-    ]
+    spec = config.table(unit)
+    return [] if spec is None else build_configured(config, spec, means, markers=markers)
 
 
 def _marked_units(
@@ -195,7 +186,7 @@ def _marked_units(
     """The tables of ``units`` (by unit) with the markers of ``config.compare`` and their
     legends, each table tested over what it shows (:func:`_significances`); the runs of
     tests, and each marked table's comparisons by table name."""
-    built = {u: _unit_tables(results, config, means, None, u) for u in units}
+    built = {u: _unit_tables(config, means, None, u) for u in units}
     if not (config.compare.enabled and any(len(s) > 1 for s in means.systems.values())):
         return built, [], {}
     flat = [(u, i) for u in units for i in range(len(built[u]))]
@@ -207,18 +198,12 @@ def _marked_units(
         sigs.append(sig)
         marks = markers_for(sig)
         needed = dict.fromkeys(flat[k][0] for k in members)
-        rebuilt = {u: _unit_tables(results, config, means, marks, u) for u in needed}
+        rebuilt = {u: _unit_tables(config, means, marks, u) for u in needed}
         for k in members:
             u, i = flat[k]
             out[u][i] = _marked(rebuilt[u][i], sig, config)
             by_table[out[u][i].name] = sig.comparisons
     return out, sigs, by_table
-
-
-def _k_datasets(config: Config, means: Means) -> list[str]:
-    return [
-        d for d in means.datasets if any(means.metrics.has_k(d, k) for k in config.k_breakdown.k)
-    ]
 
 
 def shown_systems(table: TableModel, means: Means, config: Config) -> dict[str, tuple[str, ...]]:
@@ -298,23 +283,35 @@ def _marked(table: TableModel, sig: Significance, config: Config) -> TableModel:
     return _with_legend(with_letters(table, sig, config), letters_sentence(table, sig, config))
 
 
+def _ablation(
+    results: ResultSet, config: Config, spec: TableSpec, means: Means
+) -> tuple[TableModel, list[Significance]]:
+    """An ablation table with its markers (each row compared with its group's full
+    model) and their legend, and the runs of tests behind them."""
+    ablation = build_configured(config, spec, means)[0]
+    if not config.compare.markers:
+        return ablation, []
+    sigs = _ablation_significance(results, config, spec, ablation)
+    marks = [markers_for(s) for s in sigs]
+    ablation = build_configured(config, spec, means, markers=_first_of(marks))[0]
+    return _with_legend(ablation, _ablation_legend(sigs, config)), sigs
+
+
 def _ablation_significance(
-    results: ResultSet, config: Config, means: Means, ablation: TableModel
+    results: ResultSet, config: Config, spec: TableSpec, ablation: TableModel
 ) -> list[Significance]:
-    spec = config.ablation
-    if spec is None:
-        return []
+    dataset = spec.dataset or ""
     return [
         run_comparisons(
             results,
             config,
             metrics=list(ablation.metrics),
-            datasets=[spec.dataset],
-            systems={spec.dataset: tuple(r.system for r in group.rows)},
+            datasets=[dataset],
+            systems={dataset: tuple(r.system for r in group.rows)},
             baselines=[group.full],
             missing=missing_policy(config),
         )
-        for group in spec.groups
+        for group in spec.ablation_groups
         if len(group.rows) > 1
     ]
 

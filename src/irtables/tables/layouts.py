@@ -1,7 +1,10 @@
-"""The table layouts: Table 1 (main), Table S1 (K breakdown) and the ablation table.
+"""The table layouts: Table 1 (main), Table S1 (K breakdown) and the ablation table,
+and what every layout shares (:class:`Means`, :func:`flagged`).
 
-Each builder takes the results, the configuration and optional significance markers,
-and returns a :class:`~irtables.tables.model.TableModel`. Nothing here reads files.
+Each builder takes the configuration, its section (a
+:class:`~irtables.config.tables.TableSpec`), the means and optional significance
+markers, and returns its :class:`~irtables.tables.model.TableModel` (Table S1: one per
+dataset). Nothing here reads files.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from irtables.base.filenames import file_slugs
-from irtables.config import AblationTable, Config
+from irtables.config import Config
+from irtables.config.tables import DEFAULT_MAIN_METRICS, TableSpec
 from irtables.errors import ConfigError, IrtablesError, unknown_name_message
 from irtables.measures import Measure, parse_measure
 from irtables.model import MissingPolicy, ResultSet
@@ -21,6 +25,7 @@ from irtables.tables.captions import describe_numbers
 from irtables.tables.metrics import MetricIndex, family_of
 from irtables.tables.model import Cell, Column, Row, RowGroup, TableModel
 from irtables.tables.numbers import MISSING, displayed_difference, format_number, rank_flags
+from irtables.tables.sections import chosen_datasets, chosen_systems, table_title
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -96,36 +101,34 @@ def collect_means(
 
 
 def build_main(
-    results: ResultSet,
-    config: Config,
-    *,
-    markers: Markers | None = None,
-    means: Means | None = None,
+    config: Config, spec: TableSpec, means: Means, *, markers: Markers | None = None
 ) -> TableModel:
     """Table 1: one row group per dataset, one row per system, one column per metric."""
-    m = means or collect_means(results, config, missing=missing_policy(config))
-    columns = main_columns(m, config)
+    datasets = chosen_datasets(spec, means.datasets, f"tables.{spec.name}")
+    shown = replace(means, datasets=tuple(datasets))
+    m = replace(shown, systems={d: main_systems(shown, config, spec, d) for d in datasets})
+    columns = main_columns(m, spec)
     groups = []
     for dataset in m.datasets:
         rows = [
             (system, [m.get(dataset, system, m.metrics.resolve(dataset, c)) for c in columns])
-            for system in main_systems(m, config, dataset)
+            for system in m.systems[dataset]
         ]
         groups.append(
             _group(config, config.dataset_name(dataset), rows, columns, dataset, markers, m)
         )
-    if config.main.average and len(m.datasets) > 1:
-        groups.append(_average_group(config, m, columns))
+    if spec.average_row and len(m.datasets) > 1:
+        groups.append(_average_group(config, spec, m, columns))
     used = {d: [r for c in columns if (r := m.metrics.resolve(d, c))] for d in m.datasets}
     return TableModel(
         layout="main",
-        name="table1",
-        title="Table 1",
+        name=spec.stem,
+        title=table_title(spec),
         stub=("Dataset", "System"),
         columns=tuple(Column(c.name, c.label, c.higher_is_better) for c in columns),
         groups=tuple(groups),
-        caption=config.main.caption or "Main results.",
-        label=config.main.label,
+        caption=spec.caption or "Main results.",
+        label=spec.label or spec.default_label,
         notes=describe_numbers(
             m.queries,
             config,
@@ -139,21 +142,20 @@ def build_main(
     )
 
 
-def main_systems(m: Means, config: Config, dataset: str) -> tuple[str, ...]:
-    """Table 1's systems of ``dataset``, in order: those of ``tables.main.systems`` that the
-    dataset has (every system when none are configured).
+def main_systems(m: Means, config: Config, spec: TableSpec, dataset: str) -> tuple[str, ...]:
+    """The systems of ``dataset`` in a ``main`` table, in order: those of its ``systems``
+    that the dataset has (every system when none are configured).
 
     Raises
     ------
     ConfigError
         For a configured system or dataset id that the results do not have.
     """
-    main = config.main
-    where = f"{config.path or '<config>'}: tables.main.systems"
-    for named, _ in main.dataset_systems:
+    where = f"{config.path or '<config>'}: tables.{spec.name}.systems"
+    for named, _ in spec.dataset_systems:
         if named not in m.datasets:
             raise ConfigError(f"{where}: {unknown_name_message('dataset', named, m.datasets)}")
-    chosen = main.systems_of(dataset)
+    chosen = spec.systems_of(dataset)
     if not chosen:
         return m.systems[dataset]
     every = list(dict.fromkeys(s for d in m.datasets for s in m.systems[d]))
@@ -163,42 +165,52 @@ def main_systems(m: Means, config: Config, dataset: str) -> tuple[str, ...]:
     return tuple(s for s in chosen if s in m.systems[dataset])
 
 
-def main_columns(m: Means, config: Config) -> list[Measure]:
-    """Table 1's columns: the configured metrics (each must be present), or those of the
-    default metrics that the results hold (see :func:`dropped_main_metrics`)."""
-    explicit = config.main.metrics != type(config.main)().metrics
-    requested = [parse_measure(name) for name in config.main.metrics]
-    return m.metrics.columns(requested, strict=explicit, table="tables.main")
+def main_columns(m: Means, spec: TableSpec) -> list[Measure]:
+    """The columns of a ``main`` table: the configured metrics (each must be present), or
+    those of the default metrics that the results hold (see :func:`dropped_main_metrics`)."""
+    explicit = spec.metrics != DEFAULT_MAIN_METRICS
+    requested = [parse_measure(name) for name in spec.metrics]
+    return m.metrics.columns(requested, strict=explicit, table=f"tables.{spec.name}")
 
 
-def dropped_main_metrics(m: Means, config: Config) -> list[str]:
-    """Labels of the default Table 1 metrics that the results lack (left out silently
-    by :func:`main_columns`); empty when ``tables.main.metrics`` is configured."""
-    if config.main.metrics != type(config.main)().metrics:
+def dropped_main_metrics(m: Means, spec: TableSpec) -> list[str]:
+    """Labels of the default metrics of a ``main`` table that the results lack (left out
+    silently by :func:`main_columns`); empty when its ``metrics`` are configured."""
+    if spec.metrics != DEFAULT_MAIN_METRICS:
         return []
-    shown = {c.name for c in main_columns(m, config)}
-    return [label for label in config.main.metrics if parse_measure(label).name not in shown]
+    shown = {c.name for c in main_columns(m, spec)}
+    return [label for label in spec.metrics if parse_measure(label).name not in shown]
 
 
 def build_k_breakdown(
-    results: ResultSet,
-    config: Config,
-    dataset: str,
-    *,
-    markers: Markers | None = None,
-    means: Means | None = None,
-) -> TableModel:
-    """Table S1 for one dataset: rows metric x system, one column per K.
+    config: Config, spec: TableSpec, means: Means, *, markers: Markers | None = None
+) -> list[TableModel]:
+    """Table S1: for each dataset with a measure at one of the cutoffs ``spec.k``, rows
+    metric x system, one column per K.
 
     Measures without a cutoff (MAP) are shown once, spanning the K columns.
     """
-    m = means or collect_means(results, config, missing=missing_policy(config))
-    ks = [k for k in config.k_breakdown.k if m.metrics.has_k(dataset, k)]
-    if not ks:
-        raise IrtablesError(f"dataset {dataset} has no measure at any K of tables.k_breakdown.k")
+    datasets = chosen_datasets(spec, means.datasets, f"tables.{spec.name}")
+    systems = chosen_systems(spec, means.systems, datasets, config)
+    m = replace(
+        means,
+        datasets=tuple(datasets),
+        systems={d: tuple(s for s in means.systems[d] if s in systems) for d in datasets},
+    )
+    return [
+        _k_table(config, spec, m, d, markers)
+        for d in datasets
+        if any(m.metrics.has_k(d, k) for k in spec.k)
+    ]
+
+
+def _k_table(
+    config: Config, spec: TableSpec, m: Means, dataset: str, markers: Markers | None
+) -> TableModel:
+    ks = [k for k in spec.k if m.metrics.has_k(dataset, k)]
     groups = []
     used: list[str] = []
-    for name in config.k_breakdown.metrics:
+    for name in spec.metrics:
         family = family_of(name)
         at_k = [
             m.metrics.resolve(dataset, Measure(family.family, k, None, family.param)) for k in ks
@@ -215,18 +227,18 @@ def build_k_breakdown(
         rows = [(s, [m.get(dataset, s, key) for key in keys]) for s in m.systems[dataset]]
         cols = [parse_measure(k) if k else family for k in keys]
         groups.append(_group(config, family.base_label, rows, cols, dataset, markers, m, span=span))
-    caption = config.k_breakdown.caption or "All measures at every cutoff K on {dataset}."
+    caption = spec.caption or "All measures at every cutoff K on {dataset}."
     name = config.dataset_name(dataset)
     slug = file_slugs([*m.datasets, dataset])[dataset]  # names data: never raw in a path
     return TableModel(
         layout="k_breakdown",
-        name=f"tableS1-{slug}",
-        title=f"Table S{m.datasets.index(dataset) + 1 if dataset in m.datasets else 1}",
+        name=f"{spec.stem}-{slug}",
+        title=table_title(spec),
         stub=("Metric", "System"),
         columns=tuple(Column(f"K={k}", f"K={k}") for k in ks),
         groups=tuple(groups),
         caption=caption.replace("{dataset}", name),
-        label=config.k_breakdown.label.replace("{dataset}", slug),
+        label=(spec.label or spec.default_label).replace("{dataset}", slug),
         notes=describe_numbers(
             m.queries,
             config,
@@ -241,38 +253,31 @@ def build_k_breakdown(
 
 
 def build_ablation(
-    results: ResultSet,
-    config: Config,
-    *,
-    markers: Markers | None = None,
-    means: Means | None = None,
+    config: Config, spec: TableSpec, m: Means, *, markers: Markers | None = None
 ) -> TableModel:
     """The ablation table: methods as rows, metrics as columns, a description column."""
-    spec = config.ablation
-    if spec is None:
-        raise IrtablesError("no ablation table is configured ([tables.ablation])")
-    m = means or collect_means(results, config, missing=missing_policy(config))
-    dataset = spec.dataset
+    where = f"tables.{spec.name}"
+    dataset = spec.dataset or ""
     if dataset not in m.datasets:
         raise IrtablesError(
-            f"tables.ablation.dataset: unknown dataset {dataset!r} (known: {', '.join(m.datasets)})"
+            f"{where}.dataset: unknown dataset {dataset!r} (known: {', '.join(m.datasets)})"
         )
     requested = [parse_measure(name) for name in spec.metrics]
-    columns = m.metrics.columns(requested, strict=True, table="tables.ablation", dataset=dataset)
+    columns = m.metrics.columns(requested, strict=True, table=where, dataset=dataset)
     groups = [
         _ablation_group(config, spec, g_index, columns, m, markers)
-        for g_index in range(len(spec.groups))
+        for g_index in range(len(spec.ablation_groups))
     ]
     used = [k for c in columns if (k := m.metrics.resolve(dataset, c))]
     return TableModel(
         layout="ablation",
-        name="ablation",
-        title="Table 2",
+        name=spec.stem,
+        title=table_title(spec),
         stub=("Method",),
         columns=tuple(Column(c.name, c.label, c.higher_is_better) for c in columns),
         groups=tuple(groups),
         caption=spec.caption or "Ablation study.",
-        label=spec.label,
+        label=spec.label or spec.default_label,
         notes=describe_numbers(
             m.queries,
             config,
@@ -289,19 +294,19 @@ def build_ablation(
 
 def _ablation_group(
     config: Config,
-    spec: AblationTable,
+    spec: TableSpec,
     index: int,
     columns: Sequence[Measure],
     m: Means,
     markers: Markers | None,
 ) -> RowGroup:
-    group = spec.groups[index]
-    dataset = spec.dataset
+    group = spec.ablation_groups[index]
+    dataset = spec.dataset or ""
     keys = [m.metrics.resolve(dataset, c) for c in columns]
     for row in group.rows:
         if row.system not in m.systems[dataset]:
             raise IrtablesError(
-                f"tables.ablation.groups[{index}]: system {row.system!r} has no results on "
+                f"tables.{spec.name}.groups[{index}]: system {row.system!r} has no results on "
                 f"{dataset} (known: {', '.join(m.systems[dataset])})"
             )
     rows = [(r.system, [m.get(dataset, r.system, k) for k in keys]) for r in group.rows]
@@ -436,11 +441,13 @@ def _spread_text(m: Means, config: Config, dataset: str, system: str, key: str |
     return "± " + format_number(found[0], out.decimals, leading_zero=out.leading_zero)
 
 
-def _average_group(config: Config, m: Means, columns: Sequence[Measure]) -> RowGroup:
-    shown = (s for d in m.datasets for s in main_systems(m, config, d))
+def _average_group(
+    config: Config, spec: TableSpec, m: Means, columns: Sequence[Measure]
+) -> RowGroup:
+    shown = (s for d in m.datasets for s in m.systems[d])
     systems = config.systems_in_order(tuple(dict.fromkeys(shown)))
-    if config.main.systems and not config.main.dataset_systems:
-        systems = tuple(s for s in config.main.systems if s in systems)
+    if spec.systems and not spec.dataset_systems:
+        systems = tuple(s for s in spec.systems if s in systems)
     rows = []
     for system in systems:
         values = [

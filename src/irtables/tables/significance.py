@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 
 from irtables.base.names import PROCEDURE_NAMES, RESAMPLED_TEST_NAMES
 from irtables.base.procedures import TESTS, correction_phrase
-from irtables.config import CompareSettings, Config
+from irtables.config import Config
+from irtables.config.compare import CompareSettings
 from irtables.measures import parse_measure
 from irtables.model import MissingPolicy, ResultSet
 from irtables.stats import Comparisons, compare

@@ -9,19 +9,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from irtables.base.text import join_and
-from irtables.config import DEFAULT_MAIN_METRICS, Config
-from irtables.config.tables import SystemGroup, TableSpec
+from irtables.config import Config
+from irtables.config.tables import DEFAULT_MAIN_METRICS, SystemGroup, TableSpec
 from irtables.errors import IrtablesError
 from irtables.measures import Measure, parse_measure
 from irtables.tables.captions import describe_numbers
-from irtables.tables.configured.common import (
-    chosen_datasets,
-    chosen_systems,
-    table_title,
-    transpose,
-)
+from irtables.tables.configured.common import transpose
 from irtables.tables.layouts import Markers, Means, Spot, flagged, mean_of, spot
 from irtables.tables.model import Column, ColumnGroup, Row, RowGroup, TableModel
+from irtables.tables.sections import chosen_datasets, chosen_systems, table_title
 
 
 def build_dataset_columns(
@@ -35,9 +31,9 @@ def build_dataset_columns(
     none unless ``spec.average_partial``).
     """
     where = f"tables.{spec.name}"
-    datasets = chosen_datasets(spec, m, where)
+    datasets = chosen_datasets(spec, m.datasets, where)
     columns_of = _dataset_metrics(spec, m, datasets, where)
-    groups = spec.groups or (SystemGroup(None, chosen_systems(spec, m, datasets, config)),)
+    groups = spec.groups or (SystemGroup(None, chosen_systems(spec, m.systems, datasets, config)),)
     _check_systems(groups, m, datasets, where)
     averages = [parse_measure(a) for a in spec.average]
     columns, heads = [], []

@@ -7,9 +7,9 @@ from irtables.config.tables import TableSpec
 from irtables.errors import IrtablesError
 from irtables.measures import parse_measure
 from irtables.tables.captions import describe_numbers
-from irtables.tables.configured.common import chosen_datasets, chosen_systems, table_title
 from irtables.tables.layouts import Markers, Means, Spot, flagged, mean_of, spot
 from irtables.tables.model import Column, Row, RowGroup, TableModel
+from irtables.tables.sections import chosen_datasets, chosen_systems, table_title
 
 
 def build_grid(
@@ -23,12 +23,12 @@ def build_grid(
     where = f"tables.{spec.name}"
     measure = parse_measure(spec.metrics[0] if spec.metrics else "NDCG@10")
     if spec.datasets:
-        datasets = chosen_datasets(spec, m, where)
+        datasets = chosen_datasets(spec, m.datasets, where)
     else:
         datasets = [d for d in m.datasets if m.metrics.resolve(d, measure)]
     if not datasets:
         raise IrtablesError(f"{where}: no dataset has {measure.label}")
-    systems = chosen_systems(spec, m, datasets, config)
+    systems = chosen_systems(spec, m.systems, datasets, config)
     rows = []
     for d in datasets:
         cells = flagged(config, m, [spot(m, d, s, measure) for s in systems], measure, markers)

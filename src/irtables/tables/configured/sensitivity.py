@@ -13,10 +13,11 @@ from irtables.config.tables import TableSpec
 from irtables.errors import IrtablesError
 from irtables.measures import Measure, parse_measure
 from irtables.tables.captions import describe_numbers
-from irtables.tables.configured.common import table_title, transpose
+from irtables.tables.configured.common import transpose
 from irtables.tables.configured.params import SystemParams, sort_key, sweep
 from irtables.tables.layouts import Markers, Means, flagged, spot
 from irtables.tables.model import Cell, Column, ColumnGroup, Row, RowGroup, TableModel
+from irtables.tables.sections import table_title
 
 
 def build_sensitivity(

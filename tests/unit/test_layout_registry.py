@@ -1,0 +1,147 @@
+"""The layout registry (``irtables.config.tables.LAYOUTS``) is the one source of layouts:
+a layout registered there is parsed by its own reader (its keys accepted, others
+refused), built by its own builder, listed by the configuration reference, and the
+built-in tables are sections read the same way."""
+
+from __future__ import annotations
+
+import sys
+import types
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from irtables.config import Config, parse_config
+from irtables.config.keys import layout_keys
+from irtables.config.reader import TomlReader
+from irtables.config.tables import LAYOUTS, Layout, TableSpec
+from irtables.errors import ConfigError, IrtablesError, UnknownNameError
+from irtables.measures import parse_measure
+from irtables.tables import build_table
+from irtables.tables.layouts import Markers, Means, flagged, spot
+from irtables.tables.model import Column, Row, RowGroup, TableModel
+from tests.conftest import results_from_rows
+
+ROWS = [("d", "a", "1", "AP", 0.1), ("d", "a", "2", "AP", 0.3), ("d", "b", "1", "AP", 0.5)]
+ROWS += [("d", "b", "2", "AP", 0.5)]
+
+
+def _toy_options(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
+    return {"metrics": (r.opt_str(t, w, "measure") or "AP",)}
+
+
+def build_toy(
+    config: Config, spec: TableSpec, m: Means, *, markers: Markers | None = None
+) -> TableModel:
+    """One row per system of the first dataset, one column: the measure of the section."""
+    dataset = m.datasets[0]
+    measure = parse_measure(spec.metrics[0])
+    systems = m.systems[dataset]
+    cells = flagged(config, m, [spot(m, dataset, s, measure) for s in systems], measure, None)
+    rows = tuple(Row(s, s, (c,)) for s, c in zip(systems, cells, strict=True))
+    return TableModel(
+        layout="toy",
+        name=spec.name,
+        title="",
+        stub=("System",),
+        columns=(Column(measure.name, measure.label),),
+        groups=(RowGroup(None, rows),),
+        caption=spec.caption or "A toy.",
+        label=spec.label or spec.default_label,
+        datasets=(dataset,),
+    )
+
+
+@pytest.fixture
+def toy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The toy layout in the registry, its builder in a module of its own."""
+    module = types.ModuleType("toy_layouts")
+    module.build_toy = build_toy  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "toy_layouts", module)
+    record = Layout("toy", "a toy", "toy_layouts:build_toy", frozenset({"measure"}), _toy_options)
+    monkeypatch.setitem(LAYOUTS, "toy", record)
+
+
+def test_an_unregistered_layout_is_refused_naming_the_registered_ones() -> None:
+    with pytest.raises(ConfigError, match=r"tables\.x\.layout: expected one of main, k_breakdown"):
+        parse_config({"tables": {"x": {"layout": "toy"}}})
+
+
+@pytest.mark.usefixtures("toy")
+def test_a_registered_layout_is_read_by_its_own_reader() -> None:
+    config = parse_config({"tables": {"x": {"layout": "toy", "measure": "P@5", "title": "T"}}})
+    spec = config.table("x")
+    assert spec is not None
+    assert (spec.layout, spec.metrics, spec.title) == ("toy", ("P@5",), "T")
+
+
+@pytest.mark.usefixtures("toy")
+def test_a_registered_layout_refuses_the_keys_of_other_layouts() -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_config({"tables": {"x": {"layout": "toy", "metric": "AP"}}})
+    message = str(info.value)
+    assert "unknown key 'tables.x.metric'" in message and "measure" in message
+
+
+@pytest.mark.usefixtures("toy")
+def test_build_table_builds_a_registered_layout_with_its_builder() -> None:
+    config = parse_config({"tables": {"x": {"layout": "toy", "caption": "Mine."}}})
+    model = build_table(results_from_rows(ROWS), "x", config=config)
+    assert (model.layout, model.name, model.caption, model.label) == ("toy", "x", "Mine.", "tab:x")
+    # means: a (0.1 + 0.3) / 2 = 0.2, b 0.5; the higher is best
+    cells = [(r.key, r.cells[0].text, r.cells[0].best) for r in model.groups[0].rows]
+    assert cells == [("a", "0.200", False), ("b", "0.500", True)]
+    # with no section of its own: built with the defaults its reader gives
+    default = build_table(results_from_rows(ROWS), "toy")
+    assert (default.layout, default.columns[0].label) == ("toy", "MAP")
+
+
+@pytest.mark.usefixtures("toy")
+def test_the_configuration_reference_lists_a_registered_layout_and_its_keys() -> None:
+    keys = layout_keys()
+    assert "measure" in keys["toy"] and "metrics" not in keys["toy"]
+    assert "caption" in keys["toy"] and "layout" in keys["toy"]
+
+
+def test_the_built_in_tables_are_sections_of_their_layouts_by_default() -> None:
+    config = Config()
+    assert [(s.name, s.layout) for s in config.tables] == [
+        ("main", "main"),
+        ("k_breakdown", "k_breakdown"),
+    ]
+    assert config.table("ablation") is None
+    main = config.table("main")
+    assert main is not None and main.metrics == ("NDCG@10", "MRR@10", "MAP", "P@10", "R@100")
+    assert [s.name for s in parse_config({}).tables] == ["main", "k_breakdown"]
+
+
+def test_a_built_in_section_takes_only_its_layout_keys() -> None:
+    # [tables.k_breakdown] is Table S1: no layout of its own, no title (it is numbered)
+    for key, value in (("layout", "grid"), ("title", "S")):
+        with pytest.raises(ConfigError, match=f"unknown key 'tables.k_breakdown.{key}'"):
+            parse_config({"tables": {"k_breakdown": {key: value}}})
+    # a configured section of the same layout takes the keys every configured table has
+    config = parse_config({"tables": {"per_k": {"layout": "k_breakdown", "title": "S"}}})
+    spec = config.table("per_k")
+    assert spec is not None and (spec.title, spec.k) == ("S", (1, 3, 5, 10, 20, 100, 1000))
+
+
+def test_an_ablation_layout_may_be_any_section() -> None:
+    rows = [{"system": "b"}, {"system": "a", "name": "without x"}]
+    ablation = {"layout": "ablation", "dataset": "d", "full": "b", "rows": rows, "metrics": ["AP"]}
+    config = parse_config({"tables": {"abl2": ablation}})
+    model = build_table(results_from_rows(ROWS), "abl2", config=config)
+    assert (model.layout, model.name, model.label) == ("ablation", "abl2", "tab:abl2")
+    assert [r.label for r in model.groups[0].rows] == ["b", "without x"]
+
+
+def test_build_table_of_a_layout_without_defaults_names_the_configured_tables() -> None:
+    with pytest.raises(IrtablesError) as info:
+        build_table(results_from_rows(ROWS), "sensitivity")
+    assert "no sensitivity table is configured" in str(info.value)
+    assert "[tables.main] (layout main), [tables.k_breakdown] (layout k_breakdown)" in str(
+        info.value
+    )
+    with pytest.raises(UnknownNameError, match="did you mean 'grid'"):
+        build_table(results_from_rows(ROWS), "gird")
