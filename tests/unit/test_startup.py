@@ -129,3 +129,23 @@ def test_evaluate_imports_no_pandas(tmp_path: Path) -> None:
     args = ["evaluate", str(qrels), str(run), "-m", "map", "-m", "ndcg_cut_10", "-q", "-j", "1"]
     assert "pandas" not in _imported(*args)
     assert "pandas" not in _imported(*args, "--format", "trec_eval")
+
+
+def test_the_tables_help_names_every_layout_of_the_registry() -> None:
+    """The layouts in ``irtables tables --help`` are read from the layout records (one
+    fact, one place), and only when that help is shown: the command list imports no
+    configuration code."""
+    from click.testing import CliRunner
+
+    from irtables.cli import main
+    from irtables.config.tables import LAYOUTS
+
+    shown = " ".join(CliRunner().invoke(main, ["tables", "--help"]).output.split())
+    assert f"(layouts: {', '.join(LAYOUTS)})" in shown
+    code = (
+        "import sys\nfrom irtables.cli import main\ntry:\n    main(['--help'])\n"
+        "except SystemExit:\n    pass\n"
+        "print([m for m in sys.modules if m.startswith('irtables.config')])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -106,6 +106,29 @@ def handle_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+class LayoutsInHelp(click.Command):
+    """A command whose help names the table layouts where it says ``{layouts}``: read
+    from the layout records (:data:`irtables.config.tables.LAYOUTS`) when the help is
+    shown, so listing the commands imports no configuration code.
+
+    Its ``short_help`` (the line in ``irtables --help``) must be given: the first
+    sentence of the help, without the placeholder.
+    """
+
+    @property
+    def help(self) -> str | None:
+        """The help text, the layouts named."""
+        if self._help is None or "{layouts}" not in self._help:
+            return self._help
+        from irtables.config.tables import LAYOUTS
+
+        return self._help.replace("{layouts}", ", ".join(LAYOUTS))
+
+    @help.setter
+    def help(self, value: str | None) -> None:
+        self._help = value
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="irtables")
 @click.pass_context

@@ -18,6 +18,7 @@ from irtables.cli.common import (
     RESULTS_ARG,
     SCHEDULER_OPT,
     VERBOSE_OPT,
+    LayoutsInHelp,
     handle_errors,
     main,
     printable,
@@ -29,7 +30,10 @@ from irtables.model.policy import MissingPolicy
 from irtables.render import FORMATS
 
 
-@main.command()
+@main.command(
+    cls=LayoutsInHelp,
+    short_help="Write Table 1, Table S1 per dataset, the ablation and every...",
+)
 @RESULTS_ARG
 @CONFIG_OPT
 @click.option(
@@ -86,7 +90,7 @@ def tables(
     """Write Table 1, Table S1 per dataset, the ablation and every [tables.<name>] table.
 
     Writes table1.*, tableS1-<dataset>.*, ablation.* and <name>.* for each configured
-    [tables.<name>] (layouts: dataset_columns, grid, sensitivity, ...) in LaTeX, Markdown
+    [tables.<name>] (layouts: {layouts}) in LaTeX, Markdown
     and CSV (or the -f formats, html included), and prints what it wrote. Best values are
     bold, decided on the displayed (rounded) numbers. Datasets given as qrels + runs are
     evaluated in parallel when it pays (--jobs); a run whose file, qrels and options did
