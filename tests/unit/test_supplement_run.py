@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -46,9 +48,34 @@ def test_outputs_of_a_study(study: Path) -> None:
     assert "not compiled in this run" in readme
 
 
-@pytest.mark.latex
-def test_second_run_rewrites_nothing_pdf_included(study: Path) -> None:
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the study with its supplement compiled (pdflatex)."""
     require_pdflatex()
+    target = tmp_path_factory.mktemp("compiled") / "study"
+    shutil.copytree(STUDY, target)
+    make_supplement(target)
+    return target
+
+
+@pytest.mark.latex
+def test_the_results_section_shows_its_heading_then_its_tables_in_order(compiled: Path) -> None:
+    """Each table stands where it is input: none rises above the Results heading, and
+    they follow in the order of the section (Table 1, then Table S1)."""
+    pdf = compiled / "supplement" / "supplement.pdf"
+    pages = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout.split("\f")
+    page = next(p for p in pages if re.search(r"^\s*2\s+Results\s*$", p, re.MULTILINE))
+    heading = re.search(r"^\s*2\s+Results\s*$", page, re.MULTILINE)
+    assert heading is not None
+    table1, table_s1 = page.find("Table 1:"), page.find("Table S1:")
+    assert heading.start() < table1 < table_s1, page[:400]
+
+
+@pytest.mark.latex
+def test_second_run_rewrites_nothing_pdf_included(compiled: Path) -> None:
+    study = compiled
     first = make_supplement(study)
     assert (first.outdir / "supplement.pdf").read_bytes().startswith(b"%PDF")
     before = _mtimes(first.outdir)
