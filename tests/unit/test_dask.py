@@ -90,6 +90,7 @@ def test_an_unreachable_scheduler_is_one_error_line(tmp_path: Path) -> None:
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: cannot reach the Dask scheduler at")
+    assert "connection refused" in lines[0]  # said at once, not after the connect timeout
 
 
 PROBE = """

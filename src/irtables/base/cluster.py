@@ -11,6 +11,7 @@ here. Dask (the ``irtables[dask]`` extra) is imported only when a scheduler is g
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Iterator
 from concurrent.futures import Executor
 from contextlib import contextmanager
@@ -34,8 +35,9 @@ def scheduler_address(option: str | None) -> str | None:
 def cluster_executor(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Iterator[Executor]:
     """An executor whose jobs run on the Dask cluster of the scheduler at ``address``.
 
-    Raises :class:`~irtables.errors.InputError` when Dask is not installed or the
-    scheduler does not answer within ``timeout`` seconds.
+    Raises :class:`~irtables.errors.InputError` when Dask is not installed, nothing
+    listens at the address (at once: no wait), or the scheduler does not answer within
+    ``timeout`` seconds.
     """
     try:
         from distributed import Client
@@ -43,6 +45,9 @@ def cluster_executor(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Itera
         raise InputError(
             f"--scheduler {address}: Dask is not installed (pip install 'irtables[dask]')"
         ) from None
+    refused = _refused(address, timeout)
+    if refused is not None:
+        raise InputError(f"cannot reach the Dask scheduler at {address} ({refused})")
     try:
         client = Client(address, timeout=f"{timeout}s", set_as_default=False)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as e:
@@ -54,3 +59,22 @@ def cluster_executor(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Itera
         yield client.get_executor(pure=False)  # type: ignore[no-untyped-call]
     finally:
         client.close()  # type: ignore[no-untyped-call]
+
+
+def _refused(address: str, timeout: float) -> str | None:
+    """Why nothing can answer at a TCP ``address``, known at once (the host refuses the
+    connection: nothing listens on that port); None when a connection is made, when the
+    address is not TCP or when the host does not answer (Dask waits and says)."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme != "tcp":
+            return None
+        host, port = parse_host_port(location)
+        with socket.create_connection((host, port), timeout=timeout):
+            return None
+    except ConnectionRefusedError:
+        return "connection refused: nothing listens on that port"
+    except (OSError, ValueError, TypeError):
+        return None
