@@ -2,7 +2,9 @@
 
 The jobs that a local pool would run (:mod:`irtables.base.executor`) go to the cluster's
 workers through ``distributed.Client.get_executor()``, a
-:class:`concurrent.futures.Executor` like the pool; Dask retries a job whose worker died.
+:class:`concurrent.futures.Executor` like the pool. A job whose worker died is run again
+by Dask on another worker (``distributed.scheduler.allowed-failures`` times; then it
+is one error line here).
 Jobs name their files by path: the workers must see them at the same paths (a shared
 filesystem), and a worker that cannot read one fails with the same one-line error as
 here. Dask (the ``irtables[dask]`` extra) is imported only when a scheduler is given.
@@ -40,7 +42,7 @@ def cluster_executor(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Itera
     ``timeout`` seconds.
     """
     try:
-        from distributed import Client
+        from distributed import Client, KilledWorker
     except ImportError:
         raise InputError(
             f"--scheduler {address}: Dask is not installed (pip install 'irtables[dask]')"
@@ -57,6 +59,12 @@ def cluster_executor(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Itera
         ) from None
     try:
         yield client.get_executor(pure=False)  # type: ignore[no-untyped-call]
+    except KilledWorker as e:  # Dask ran the job again, and its workers died each time
+        raise InputError(
+            f"the Dask workers of {address} died running the same job (tries: "
+            f"{e.allowed_failures + 1}, the most distributed.scheduler.allowed-failures "
+            "allows); their logs say why (out of memory?)"
+        ) from None
     finally:
         client.close()  # type: ignore[no-untyped-call]
 
