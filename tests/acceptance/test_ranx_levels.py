@@ -20,7 +20,6 @@ from irtables.errors import UnknownNameError
 from irtables.measures import FAMILIES, parse_measure
 from tests.conftest import require_fixtures
 
-ranx = pytest.importorskip("ranx")
 # ranx's numba kernels warn about their own integer casts when they compile
 pytestmark = pytest.mark.filterwarnings("ignore::numba.core.errors.NumbaTypeSafetyWarning")
 
@@ -58,6 +57,7 @@ def _compare(qrels: pd.DataFrame, run: pd.DataFrame, levels: tuple[int, ...]) ->
     ranked: dict[str, dict[str, float]] = {}
     for q, d, s in zip(run["query"], run["docid"], run["score"], strict=True):
         ranked.setdefault(str(q), {})[str(d)] = float(s)
+    ranx = pytest.importorskip("ranx")  # here, not at collection: numba takes seconds
     theirs = ranx.Run(ranked)
     names = [f"{b}-l{level}" for level in levels for b in BASES]
     ranx.evaluate(ranx.Qrels(judged), theirs, names)

@@ -204,9 +204,18 @@ def run_study(command: str, datasets: list[str], system: str, shown: str) -> Non
         if command == "supplement":  # irtables compiled it with pdflatex itself
             assert (out / "supplement.pdf").read_bytes().startswith(b"%PDF")
             return
-        for tex in sorted(out.glob("*.tex")):
-            done = compile_latex(f"\\input{{{tex.name}}}", out, raw_input=True)
-            assert done.returncode == 0, (tex.name, done.stdout[-1500:])
+        # one pdflatex run for all the tables, each in a group of its own on its own pages;
+        # each says when it is done, so that none can swallow the next one unnoticed
+        names = [tex.name for tex in sorted(out.glob("*.tex"))]
+        body = "".join(
+            f"\\begingroup\\input{{{name}}}\\clearpage\\endgroup\\typeout{{compiled {name}}}\n"
+            for name in names
+        )
+        done = compile_latex(body, out, raw_input=True)
+        assert done.returncode == 0, done.stdout[-1500:]
+        assert [
+            line[9:] for line in done.stdout.splitlines() if line.startswith("compiled ")
+        ] == names
 
 
 @pytest.mark.latex

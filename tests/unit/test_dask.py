@@ -5,10 +5,12 @@ without a scheduler, Dask is never imported."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -21,12 +23,27 @@ from tests.unit.test_jobs import MEASURES, _write_runs
 distributed = pytest.importorskip("distributed")
 
 
+@contextmanager
+def local_cluster(**options: object) -> Iterator[distributed.LocalCluster]:
+    """A ``distributed.LocalCluster`` of two worker processes, one thread each (with
+    ``options`` for the cluster). The variables its nannies put in this process's
+    environment before starting a worker (``PYTHONHASHSEED``, ``OMP_NUM_THREADS``, ...)
+    are taken out when it closes."""
+    saved = dict(os.environ)
+    try:
+        with distributed.LocalCluster(
+            n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0", **options
+        ) as cluster:
+            yield cluster
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     """The address of a local cluster of two worker processes, one thread each."""
-    with distributed.LocalCluster(
-        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0"
-    ) as cluster:
+    with local_cluster() as cluster:
         yield cluster.scheduler_address
 
 
@@ -73,6 +90,7 @@ def test_an_unreachable_scheduler_is_one_error_line(tmp_path: Path) -> None:
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: cannot reach the Dask scheduler at")
+    assert "connection refused" in lines[0]  # said at once, not after the connect timeout
 
 
 PROBE = """

@@ -9,6 +9,7 @@ permutations written with ``itertools``; Sakai's textbook values (fixture
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -84,11 +85,18 @@ def test_anova_and_tukey_equal_sakais_textbook_values() -> None:
     assert [round(e, 4) for e in es] == [0.5070, 0.6760, 0.1690]  # type: ignore[arg-type]
 
 
+@functools.cache
+def _quadrature() -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """The nodes and weights of both integrals (eigenvalues of 160x160 and 400x400
+    matrices: computed once, not for every p-value)."""
+    hermite = np.polynomial.hermite_e.hermegauss(160)  # weight exp(-z^2/2)
+    return hermite, np.polynomial.legendre.leggauss(400)
+
+
 def studentized_range_sf(q: float, k: int, df: int) -> float:
     """P(Q > q) from the definition: Q = R / S with R the range of k standard normals and
     S = sqrt(chi2_df / df) independent; both integrals by fixed Gaussian quadrature."""
-    z, wz = np.polynomial.hermite_e.hermegauss(160)  # weight exp(-z^2/2)
-    x, wx = np.polynomial.legendre.leggauss(400)
+    (z, wz), (x, wx) = _quadrature()
     lo, hi = max(1e-9, 1 - 14 / math.sqrt(2 * df)), 1 + 14 / math.sqrt(2 * df)
     s = (hi - lo) / 2 * x + (hi + lo) / 2
     log_dens = (
