@@ -20,6 +20,7 @@ them finish (see :mod:`irtables.base.lifeline`).
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from contextlib import contextmanager, suppress
@@ -201,7 +202,10 @@ def _mend_forkserver() -> None:
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool now: cancel what has not started, end the workers (``SIGTERM``)."""
+    """Stop a pool now: cancel what has not started, end the workers (``SIGTERM``),
+    then wait for the pool's manager thread, which would otherwise still be reading the
+    workers' pipes as the interpreter closes them (and print an ``OSError`` on the way
+    out)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
@@ -210,6 +214,9 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     for process in processes:
         with suppress(OSError, ValueError, AssertionError):
             process.join(5)
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if isinstance(manager, threading.Thread) and manager is not threading.current_thread():
+        manager.join(5)
 
 
 def run_all(
