@@ -217,3 +217,22 @@ def test_difference_panels_share_one_y_scale() -> None:
     assert len(limits) == 1  # the same scale in every panel
     (low, high), diffs = limits.pop(), np.concatenate([small - base, large - base])
     assert low <= diffs.min() and high >= diffs.max()  # the largest difference of all fits
+
+
+def test_the_png_is_opaque_rgb_with_the_pixels_matplotlib_draws() -> None:
+    import io
+
+    from PIL import Image
+
+    from irtables.supplement.figures import DPI, _style
+
+    fig = k_curves("T", {"NDCG": [Series("a", ((1.0, 0.2), (10.0, 0.4)))]})
+    png = render_all(fig)["png"]
+    reference = io.BytesIO()
+    with _style():
+        fig.savefig(reference, format="png", dpi=DPI)  # matplotlib's own RGBA PNG
+    ours, theirs = (np.asarray(Image.open(io.BytesIO(b))) for b in (png, reference.getvalue()))
+    assert ours.shape == (*theirs.shape[:2], 3)  # no alpha channel
+    assert (theirs[..., 3] == 255).all()  # none lost: the figure is opaque
+    assert (ours == theirs[..., :3]).all()
+    assert (ours != 255).any()  # something was drawn
