@@ -173,7 +173,8 @@ def test_tiny_panels_draw(n: int) -> None:
     panels = _panels(results)
     if n == 0:
         panels = [
-            (name, PerQuery(p.dataset, p.metric, p.system, p.baseline, ())) for name, p in panels
+            (name, PerQuery.from_changes(p.dataset, p.metric, p.system, p.baseline, ()))
+            for name, p in panels
         ]
     files = render_all(difference_bars("T", "AP", panels))
     assert files["pdf"].startswith(b"%PDF") and files["png"].startswith(b"\x89PNG")

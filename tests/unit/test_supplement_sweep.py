@@ -53,7 +53,7 @@ def _per_query(
     for i, row in enumerate(values):
         order = sorted(range(queries), key=lambda q: -(row[q] - base[q]))
         changes = tuple(QueryChange(f"q{q}", float(base[q]), float(row[q])) for q in order)
-        panels.append((f"s{i:04d}", PerQuery("d", "AP", f"s{i:04d}", "base", changes)))
+        panels.append((f"s{i:04d}", PerQuery.from_changes("d", "AP", f"s{i:04d}", "base", changes)))
         diffs.append(np.sort(row - base)[::-1])
     return panels, np.array(diffs)
 

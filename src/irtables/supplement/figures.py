@@ -120,8 +120,9 @@ def _save_png(fig: Figure, buffer: io.BytesIO) -> None:
 
     fig.set_dpi(DPI)
     canvas = FigureCanvasAgg(fig)
-    canvas.draw()
-    image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba())
+    canvas.draw()  # type: ignore[no-untyped-call]
+    rgba = canvas.buffer_rgba()  # type: ignore[no-untyped-call]
+    image = Image.frombuffer("RGBA", canvas.get_width_height(), rgba)
     image = image.convert("RGB")
     image.save(buffer, format="png", compress_level=PNG_COMPRESSION, dpi=(DPI, DPI))
 
@@ -206,7 +207,7 @@ def difference_bars(title: str, metric: str, panels: Sequence[tuple[str, PerQuer
 def _difference_panel(ax: Axes, pq: PerQuery) -> None:
     """The sorted differences of one system: a blue area for the gains, a red one for the
     losses, a black line at zero; the x axis spans every query, ties included."""
-    diffs = np.fromiter((c.diff for c in pq.changes), dtype=np.float64, count=pq.n)
+    diffs = pq.diffs
     edges = np.arange(pq.n + 1, dtype=np.float64) - 0.5
     parts = (  # changes are sorted: gains first, losses last
         (slice(0, pq.wins), GAIN_COLOR, np.maximum),
@@ -327,7 +328,7 @@ def difference_map(title: str, metric: str, panels: Sequence[tuple[str, PerQuery
 def _row(pq: PerQuery) -> npt.NDArray[np.float64]:
     """The sorted differences of one system, or their quantiles at :data:`MAX_COLUMNS`
     evenly spaced ranks when there are more queries than that."""
-    diffs = np.fromiter((c.diff for c in pq.changes), dtype=np.float64, count=pq.n)
+    diffs = pq.diffs
     if pq.n <= MAX_COLUMNS:
         return diffs
     at = np.linspace(0, pq.n - 1, MAX_COLUMNS).round().astype(np.intp)

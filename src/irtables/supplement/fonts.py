@@ -76,7 +76,12 @@ def reduced_font() -> Path:
     source = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
     data = source.read_bytes()
     key = hashlib.sha256()
-    for part in (fontTools.version, matplotlib.__version__, _RECIPE, repr((RANGES, DROPPED_TABLES))):
+    for part in (
+        fontTools.version,
+        matplotlib.__version__,
+        _RECIPE,
+        repr((RANGES, DROPPED_TABLES)),
+    ):
         key.update(part.encode() + b"\0")
     key.update(data)
     target = Path(matplotlib.get_cachedir()) / f"irtables-dejavusans-{key.hexdigest()[:16]}.ttf"
