@@ -59,10 +59,9 @@ def test_one_figure_a_panel_per_metric_rows_labelled_once() -> None:
 
 
 def test_a_comparison_missing_from_a_panel_leaves_its_rows_empty_there() -> None:
-    panels = [
-        ("AP", [_meta("AP", "x", {"d1": 0.3, "d2": 0.5}, 0.4), _meta("AP", "y", {"d1": 0.1, "d3": 0.2}, 0.1)]),
-        ("P@10", [_meta("P@10", "y", {"d1": 0.2, "d3": 0.1}, 0.15)]),
-    ]  # fmt: skip
+    x = _meta("AP", "x", {"d1": 0.3, "d2": 0.5}, 0.4)
+    y = _meta("AP", "y", {"d1": 0.1, "d3": 0.2}, 0.1)
+    panels = [("AP", [x, y]), ("P@10", [_meta("P@10", "y", {"d1": 0.2, "d3": 0.1}, 0.15)])]
     found = comparisons(panels)
     assert [(c.system, c.datasets) for c in found] == [("x", ("d1", "d2")), ("y", ("d1", "d3"))]
     assert [c.effect for c in found] == [0.4, 0.15]  # the largest over the panels
