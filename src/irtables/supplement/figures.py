@@ -119,7 +119,7 @@ def _save_png(fig: Figure, buffer: io.BytesIO) -> None:
     from PIL import Image
 
     fig.set_dpi(DPI)
-    canvas = FigureCanvasAgg(fig)
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
     canvas.draw()  # type: ignore[no-untyped-call]
     rgba = canvas.buffer_rgba()  # type: ignore[no-untyped-call]
     image = Image.frombuffer("RGBA", canvas.get_width_height(), rgba)
@@ -132,8 +132,15 @@ def render_all(fig: Figure) -> dict[str, bytes]:
 
     The layout (constrained) is computed once, at the PNG's resolution, and then kept: the
     PDF and the PNG show the same positions, and saving does not lay the figure out again.
+    The layout measures the text with the Agg renderer that then draws the PNG, so the
+    PNG finds every text's size in matplotlib's cache (without a canvas of its own, each
+    measurement of the layout would make a renderer, and measure again).
     """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
     with _style():
+        fig.set_dpi(DPI)
+        FigureCanvasAgg(fig)  # the figure's canvas from now on
         engine = fig.get_layout_engine()
         if engine is not None:
             engine.execute(fig)
