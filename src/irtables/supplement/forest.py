@@ -6,7 +6,8 @@ the comparison's heterogeneity (I²) is written on its row. The panels of a figu
 the rows (labelled once, on the left) and the x scale: Hedges' g is standardized, so the
 same width is the same effect in every panel. One figure holds up to
 :data:`MAX_PANELS` metrics, so that the text of the rows is laid out and drawn once for
-all of them.
+all of them; the rows are labelled by text beside the first panel, not by y ticks (which
+every shared panel would make, place and draw, labels hidden or not).
 """
 
 from __future__ import annotations
@@ -106,6 +107,7 @@ def forest_plot(title: str, panels: Sequence[Panel], dataset: Names, system: Nam
     :data:`~.figures.MAX_HEIGHT` inches tall."""
     from matplotlib.figure import Figure  # here, so that only drawing processes load it
     from matplotlib.ticker import MaxNLocator
+    from matplotlib.transforms import offset_copy
 
     blocks = shown(comparisons(panels))
     labels, rows = _rows(blocks, panels, dataset, system)
@@ -117,8 +119,11 @@ def forest_plot(title: str, panels: Sequence[Panel], dataset: Names, system: Nam
             _panel(ax, analyses, rows)
             ax.set_title(label)
         first = axes[0]
-        first.set_yticks([-(i + 1) for i in range(len(labels))], labels)
+        first.set_yticks([])  # the rows are labelled by text: no ticks on any panel
         first.set_ylim(-len(labels) - 0.5, -0.5)
+        at = offset_copy(first.get_yaxis_transform(), fig=fig, x=-4, units="points")
+        for i, label in enumerate(labels):
+            first.text(0, -(i + 1), label, transform=at, ha="right", va="center")
         first.xaxis.set_major_locator(MaxNLocator(4 if len(panels) > 2 else 6))
         fig.supxlabel(
             "standardized mean difference (Hedges' g), 95% interval; "
