@@ -44,6 +44,7 @@ PRELOAD = [
     "matplotlib.backends.backend_pdf",
     "fontTools.subset",  # each PDF subsets its font
     "irtables.supplement.figures",
+    "irtables.supplement.forest",  # with irtables.stats (~0.03 s a worker otherwise)
 ]
 
 
