@@ -194,7 +194,7 @@ def test_supplement_pools_comparisons_across_datasets(tmp_path: Path) -> None:
     built = build_supplement(study(), cfg)  # type: ignore[arg-type]
     files = {o.path: o.data for o in built.outputs}
     assert {"meta_analysis.md", "meta_analysis.csv", "topic_set_size.md"} <= set(files)
-    assert "figures/forest-nDCG_10.png" in files and "figures/forest-AP.pdf" in files
+    assert "figures/forest.png" in files and "figures/forest.pdf" in files  # a panel per metric
     meta = files["meta_analysis.md"].decode()
     assert "| NDCG@10  | dense    | bm25       | 2   |" in meta
     methods = next(o.data.decode() for o in built.outputs if o.path == "methods.md")

@@ -173,7 +173,8 @@ def test_tiny_panels_draw(n: int) -> None:
     panels = _panels(results)
     if n == 0:
         panels = [
-            (name, PerQuery(p.dataset, p.metric, p.system, p.baseline, ())) for name, p in panels
+            (name, PerQuery.from_changes(p.dataset, p.metric, p.system, p.baseline, ()))
+            for name, p in panels
         ]
     files = render_all(difference_bars("T", "AP", panels))
     assert files["pdf"].startswith(b"%PDF") and files["png"].startswith(b"\x89PNG")
@@ -217,3 +218,53 @@ def test_difference_panels_share_one_y_scale() -> None:
     assert len(limits) == 1  # the same scale in every panel
     (low, high), diffs = limits.pop(), np.concatenate([small - base, large - base])
     assert low <= diffs.min() and high >= diffs.max()  # the largest difference of all fits
+
+
+def test_the_png_is_opaque_rgb_with_the_pixels_matplotlib_draws() -> None:
+    import io
+
+    from PIL import Image
+
+    from irtables.supplement.figures import DPI, _style
+
+    fig = k_curves("T", {"NDCG": [Series("a", ((1.0, 0.2), (10.0, 0.4)))]})
+    png = render_all(fig)["png"]
+    reference = io.BytesIO()
+    with _style():
+        fig.savefig(reference, format="png", dpi=DPI)  # matplotlib's own RGBA PNG
+    ours, theirs = (np.asarray(Image.open(io.BytesIO(b))) for b in (png, reference.getvalue()))
+    assert ours.shape == (*theirs.shape[:2], 3)  # no alpha channel
+    assert (theirs[..., 3] == 255).all()  # none lost: the figure is opaque
+    assert (ours == theirs[..., :3]).all()
+    assert (ours != 255).any()  # something was drawn
+
+
+def test_figures_drawn_here_leave_the_heap_out_of_collections_and_put_it_back() -> None:
+    import gc
+
+    if gc.get_freeze_count():
+        pytest.skip("the test process froze its heap itself")
+    frozen: list[int] = []
+
+    def job() -> Figure:  # a closure: drawn in this process
+        frozen.append(gc.get_freeze_count())
+        return k_curves("T", {"NDCG": [Series("a", ((1.0, 0.2), (10.0, 0.4)))]})
+
+    render_jobs([job, job], workers=1)
+    assert len(frozen) == 2 and min(frozen) > 0  # the objects of before, not scanned
+    assert gc.get_freeze_count() == 0  # put back
+
+
+def test_a_heap_frozen_by_the_caller_stays_as_the_caller_left_it() -> None:
+    import gc
+
+    if gc.get_freeze_count():
+        pytest.skip("the test process froze its heap itself")
+    gc.freeze()
+    try:
+        count = gc.get_freeze_count()
+        with drawing.heap_frozen():
+            assert gc.get_freeze_count() == count
+        assert gc.get_freeze_count() == count  # not unfrozen: the caller's to do
+    finally:
+        gc.unfreeze()

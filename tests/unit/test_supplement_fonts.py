@@ -77,16 +77,39 @@ def test_a_character_the_cut_down_font_lacks_is_drawn_and_embedded(tmp_path: Pat
 def test_each_figure_subsets_one_small_font(monkeypatch: pytest.MonkeyPatch) -> None:
     fonts.font_families()  # the cut-down copy exists (made once, then found in the cache)
     sizes: list[int] = []
+    layout_tables: list[str] = []
     original = subset.Subsetter.subset
 
     def counted(self: subset.Subsetter, font: TTFont) -> None:
         sizes.append(len(font.getGlyphOrder()))
+        layout_tables.extend(t for t in ("GSUB", "GPOS", "GDEF", "MATH") if t in font)
         original(self, font)
 
     monkeypatch.setattr(subset.Subsetter, "subset", counted)
     render_all(k_curves("Effect of τ² and Δ at −1", _lines("difference", "b")))
     assert len(sizes) == 1  # ligature ("ff") and non-Latin-1 glyphs in the same subset
     assert sizes[0] < DEJAVU_GLYPHS / 4  # the copy, not the whole DejaVu Sans
+    assert layout_tables == []  # nothing for the subsetter to walk but glyphs and kerning
+
+
+def _pixels(family: str, text: str) -> bytes:
+    from matplotlib import rc_context
+    from matplotlib.figure import Figure
+
+    from irtables.supplement.figures import _style, figure_bytes
+
+    with _style(), rc_context({"font.family": [family]}):
+        fig = Figure(figsize=(6, 0.6))
+        fig.text(0.01, 0.3, text, fontsize=14)
+        return figure_bytes(fig, "png")
+
+
+def test_the_cut_down_font_draws_text_as_the_full_font() -> None:
+    """Kerning from the kept ``kern`` table (the copy has no GPOS) moves no pixel."""
+    fonts.font_families()
+    text = "AVATAR Tov Yo P.W. Δτ² −0.25 (n=2000) Wé"  # kerning pairs; no ligature
+    assert _pixels(fonts.FAMILY, text) == _pixels(fonts.FALLBACK, text)
+    assert _pixels(fonts.FAMILY, text) != _pixels(fonts.FAMILY, text.replace("AV", "A V"))
 
 
 def test_the_cut_down_font_is_the_same_bytes_when_made_again() -> None:

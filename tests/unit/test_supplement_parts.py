@@ -25,6 +25,22 @@ def test_wins_ties_losses(tiny_results: ResultSet) -> None:
     assert ap.top_losses(5) == () and ndcg.top_gains(5) == ()
 
 
+def test_largest_losses_worst_first_equal_drops_in_query_order() -> None:
+    from tests.conftest import results_from_rows
+
+    drops = {"q5": -0.5, "q3": -0.2, "q1": -0.2, "q4": -0.2, "q2": 0.1, "q6": 0.0, "q7": -0.1}
+    rows = [("d", "base", q, "AP", 0.6) for q in drops]
+    rows += [("d", "x", q, "AP", 0.6 + d) for q, d in drops.items()]
+    (pq,) = compare_queries(results_from_rows(rows), "d", "AP", ["base", "x"], "base")
+    assert (pq.wins, pq.ties, pq.losses) == (1, 1, 5)
+    assert [c.query for c in pq.top_losses(3)] == ["q5", "q1", "q3"]  # q4 ties q3: cut
+    assert [c.query for c in pq.top_losses(9)] == ["q5", "q1", "q3", "q4", "q7"]
+    assert [c.query for c in pq.top_gains(9)] == ["q2"]
+    assert pq.top_losses(0) == ()
+    (worst,) = pq.top_losses(1)
+    assert (worst.baseline, worst.system) == (0.6, 0.6 - 0.5)
+
+
 def test_report_rows_use_display_names(tiny_results: ResultSet) -> None:
     pq = compare_queries(tiny_results, "toy", "AP", ["bm25", "dense"], "bm25")
     rows = wtl_rows(pq, str.upper, str.title)

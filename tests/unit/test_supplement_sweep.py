@@ -53,7 +53,7 @@ def _per_query(
     for i, row in enumerate(values):
         order = sorted(range(queries), key=lambda q: -(row[q] - base[q]))
         changes = tuple(QueryChange(f"q{q}", float(base[q]), float(row[q])) for q in order)
-        panels.append((f"s{i:04d}", PerQuery("d", "AP", f"s{i:04d}", "base", changes)))
+        panels.append((f"s{i:04d}", PerQuery.from_changes("d", "AP", f"s{i:04d}", "base", changes)))
         diffs.append(np.sort(row - base)[::-1])
     return panels, np.array(diffs)
 
@@ -160,9 +160,9 @@ def test_the_supplement_of_a_sweep_has_bounded_figures() -> None:
     for path, (width, height) in pngs.items():
         assert width <= MAX_PIXELS[0] and height <= MAX_PIXELS[1], (path, width, height)
     captions = [f.caption for f in built.context["figures"]]  # type: ignore[attr-defined]
-    forest = [c for c in captions if c.startswith("Meta-analysis of MAP")]
+    forest = [c for c in captions if c.startswith("Meta-analysis of")]
     # two datasets: four rows a comparison, nine comparisons in 36 rows
     assert forest == [
-        "Meta-analysis of MAP across datasets (the 9 of 299 comparisons with the largest "
-        "pooled effects; all in meta_analysis.csv)"
+        "Meta-analysis of MAP and P@10 across datasets (the 9 of 299 comparisons with the "
+        "largest pooled effects; all in meta_analysis.csv)"
     ]

@@ -3,6 +3,7 @@ and the topic-set-size table, as outputs, figures, notes and template context.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -12,7 +13,7 @@ from irtables.measures import parse_measure
 from irtables.model import ResultSet
 from irtables.stats.meta import MetaAnalysis, meta_analyse
 from irtables.stats.topicset import TopicSetSize, topic_set_sizes
-from irtables.supplement.forest import forest_plot, shown
+from irtables.supplement.forest import Names, Panel, comparisons, forest_plot, panel_groups, shown
 from irtables.supplement.meta import (
     META_HEADER,
     META_NOTE,
@@ -57,8 +58,6 @@ class Across:
 def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Across:
     """Meta-analyses of the Table 1 comparisons made on two datasets or more, their forest
     plots, and the topic-set size of every dataset with two systems or more."""
-    from irtables.base.filenames import file_slugs
-
     main = next((t for t in built.tables if t.layout == "main"), None)
     metrics = list(main.metrics) if main is not None else []
     dn, sn = config.dataset_name, config.system_name
@@ -70,17 +69,7 @@ def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Acro
     if analyses:
         for name, text in meta_files(pooled, studies).items():
             out.outputs.append(Output(name, text.encode("utf-8")))
-        for metric in dict.fromkeys(m.metric for m in analyses):
-            label = parse_measure(metric).label
-            title = f"Meta-analysis of {label} across datasets"
-            mine = [m for m in analyses if m.metric == metric]
-            if len(mine) > (count := len(shown(mine))):
-                title += (
-                    f" (the {count} of {len(mine)} comparisons with the largest pooled "
-                    "effects; all in meta_analysis.csv)"
-                )
-            stem = f"forest-{file_slugs(metrics)[metric]}"
-            out.plans.append((FigureEntry(stem, title), partial(forest_plot, title, mine, dn, sn)))
+        out.plans += _forest_plans(analyses, dn, sn)
     else:
         out.notes.append(
             "No meta-analysis: no system was compared with the same baseline on two datasets "
@@ -111,6 +100,31 @@ def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Acro
         differences=s.differences,
     )
     return out
+
+
+def _forest_plans(analyses: Sequence[MetaAnalysis], dataset: Names, system: Names) -> list[Plan]:
+    """The forest plots: a panel per metric, up to :data:`~.forest.MAX_PANELS` metrics a
+    figure (``forest``, or ``forest-1``, ``forest-2``, ... when there are more)."""
+    panels: list[Panel] = [
+        (parse_measure(metric).label, [m for m in analyses if m.metric == metric])
+        for metric in dict.fromkeys(m.metric for m in analyses)
+    ]
+    groups = panel_groups(panels)
+    plans: list[Plan] = []
+    for i, group in enumerate(groups, 1):
+        labels = [label for label, _ in group]
+        named = ", ".join(labels[:-1]) + " and " + labels[-1] if len(labels) > 1 else labels[0]
+        title = f"Meta-analysis of {named} across datasets"
+        found = comparisons(group)
+        if len(found) > (count := len(shown(found))):
+            title += (
+                f" (the {count} of {len(found)} comparisons with the largest pooled "
+                "effects; all in meta_analysis.csv)"
+            )
+        stem = "forest" if len(groups) == 1 else f"forest-{i}"
+        draw = partial(forest_plot, title, group, dataset, system)
+        plans.append((FigureEntry(stem, title), draw))
+    return plans
 
 
 def _alternative(config: Config) -> str:

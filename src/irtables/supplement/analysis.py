@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
+import numpy.typing as npt
 
 from irtables.model import MissingPolicy, ResultSet
 
@@ -31,15 +32,17 @@ class QueryChange:
         return self.system - self.baseline
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PerQuery:
     """One system against the baseline on one dataset and metric, query by query.
 
-    ``changes`` holds every query, largest gain first (ties in query order).
+    ``queries``, ``baseline_values`` and ``system_values`` hold every query, largest gain
+    first (ties in query order), as arrays: a study has tens of thousands of them per
+    dataset, and the figures and counts work on the differences as a whole.
 
     Examples
     --------
-    >>> p = PerQuery("d", "AP", "x", "b", (QueryChange("2", 0.1, 0.5),
+    >>> p = PerQuery.from_changes("d", "AP", "x", "b", (QueryChange("2", 0.1, 0.5),
     ...     QueryChange("1", 0.3, 0.3), QueryChange("3", 0.6, 0.2)))
     >>> p.wins, p.ties, p.losses
     (1, 1, 1)
@@ -51,36 +54,74 @@ class PerQuery:
     metric: str
     system: str
     baseline: str
-    changes: tuple[QueryChange, ...]
+    queries: tuple[str, ...]
+    baseline_values: npt.NDArray[np.float64]
+    system_values: npt.NDArray[np.float64]
+
+    @classmethod
+    def from_changes(
+        cls, dataset: str, metric: str, system: str, baseline: str, changes: Sequence[QueryChange]
+    ) -> PerQuery:
+        """The analysis of ``changes``, given in the order kept (largest gain first)."""
+        return cls(
+            dataset,
+            metric,
+            system,
+            baseline,
+            tuple(c.query for c in changes),
+            np.array([c.baseline for c in changes], dtype=np.float64),
+            np.array([c.system for c in changes], dtype=np.float64),
+        )
 
     @property
     def n(self) -> int:
         """Number of paired queries."""
-        return len(self.changes)
+        return len(self.queries)
+
+    @cached_property
+    def diffs(self) -> npt.NDArray[np.float64]:
+        """``system - baseline`` of every query, in the kept order (largest gain first)."""
+        diffs: npt.NDArray[np.float64] = self.system_values - self.baseline_values
+        return diffs
 
     @cached_property
     def wins(self) -> int:
         """Queries where the system beats the baseline."""
-        return sum(c.diff > TIE_TOLERANCE for c in self.changes)
+        return int(np.count_nonzero(self.diffs > TIE_TOLERANCE))
 
     @cached_property
     def losses(self) -> int:
         """Queries where the baseline beats the system."""
-        return sum(c.diff < -TIE_TOLERANCE for c in self.changes)
+        return int(np.count_nonzero(self.diffs < -TIE_TOLERANCE))
 
     @property
     def ties(self) -> int:
         """Queries with the same value (within :data:`TIE_TOLERANCE`)."""
         return self.n - self.wins - self.losses
 
+    def change(self, i: int) -> QueryChange:
+        """The ``i``-th query of the kept order."""
+        return QueryChange(
+            self.queries[i], float(self.baseline_values[i]), float(self.system_values[i])
+        )
+
     def top_gains(self, count: int) -> tuple[QueryChange, ...]:
         """The ``count`` largest improvements (only queries that improved)."""
-        return tuple(c for c in self.changes[:count] if c.diff > TIE_TOLERANCE)
+        first = range(min(count, self.n))
+        return tuple(self.change(i) for i in first if self.diffs[i] > TIE_TOLERANCE)
 
     def top_losses(self, count: int) -> tuple[QueryChange, ...]:
-        """The ``count`` largest drops, worst first (only queries that got worse)."""
-        worst = sorted(self.changes, key=lambda c: (c.diff, c.query))[:count]
-        return tuple(c for c in worst if c.diff < -TIE_TOLERANCE)
+        """The ``count`` largest drops, worst first (only queries that got worse);
+        equal drops in query order."""
+        at = np.flatnonzero(self.diffs < -TIE_TOLERANCE)
+        if count <= 0 or not at.size:
+            return ()
+        drops = self.diffs[at]
+        shown = min(count, at.size)
+        cut = np.partition(drops, shown - 1)[shown - 1]  # the shown-th largest drop
+        candidates = at[drops <= cut].tolist()  # those, and any equal to the last
+        worst = sorted(candidates, key=lambda i: (self.diffs[i], self.queries[i]))[:shown]
+        return tuple(self.change(i) for i in worst)
 
 
 def compare_queries(
@@ -107,6 +148,6 @@ def compare_queries(
         values = np.asarray(aligned.column(system), dtype=np.float64)
         # largest gain first, equal gains in query order (lexsort: last key first)
         order = np.lexsort((codes, -(values - base)))
-        changes = map(QueryChange, names[order], base[order].tolist(), values[order].tolist())
-        out.append(PerQuery(dataset, metric, system, baseline, tuple(changes)))
+        queries = tuple(names[order].tolist())
+        out.append(PerQuery(dataset, metric, system, baseline, queries, base[order], values[order]))
     return tuple(out)
