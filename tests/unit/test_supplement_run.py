@@ -184,3 +184,36 @@ def test_methods_and_manifest_state_the_trec_eval_version(tmp_path: Path, versio
     assert precision in methods
     tex = (run.outdir / "methods.tex").read_text(encoding="utf-8")
     assert f"semantics of trec\\_eval~{version}:" in tex
+
+
+def test_the_supplement_reads_the_results_without_a_pandas_frame(study: Path) -> None:
+    """Means, query counts and tests come from the parts and their layout: the pandas
+    frame of the results (1.4 M rows on the benchmark's medium study) is never built."""
+    from irtables.study.load import load_study
+    from irtables.supplement.build import build_supplement
+    from irtables.supplement.methods import MethodsModel
+
+    loaded = load_study(study)
+    built = build_supplement(loaded.results, loaded.config, workers=1)
+    assert "frame" not in loaded.results.__dict__
+    model = built.context["m"]
+    assert isinstance(model, MethodsModel)
+    assert [d.queries for d in model.datasets] == [len(loaded.results.categories("query"))]
+
+
+def test_query_count_is_the_union_of_the_systems_queries() -> None:
+    import pandas as pd
+
+    from irtables.model import ResultSet
+
+    frame = pd.DataFrame(
+        {
+            "dataset": ["a", "a", "a", "b"],
+            "system": ["s", "s", "t", "s"],
+            "query": ["1", "2", "3", "1"],
+            "metric": "AP",
+            "value": [0.1, 0.2, 0.3, 0.4],
+        }
+    )
+    results = ResultSet.from_frame(frame)
+    assert [results.query_count(d) for d in ("a", "b", "none")] == [3, 1, 0]

@@ -114,6 +114,13 @@ class Layout:
             return None
         return q_codes, index
 
+    def query_count(self, dataset: int) -> int:
+        """The number of distinct queries that some system of ``dataset`` has a row for."""
+        last = len(self.block_start) - 1
+        lo = int(self.block_start[min(dataset * self.n_systems, last)])
+        hi = int(self.block_start[min((dataset + 1) * self.n_systems, last)])
+        return int(np.unique(self.row_query[lo:hi]).size)
+
     def _has_gaps(self, dataset: int) -> npt.NDArray[np.bool_]:
         """Per metric, whether any row of ``dataset`` lacks it (computed once)."""
         if dataset not in self._gaps:

@@ -239,6 +239,12 @@ class ResultSet:
         """Canonical metric names in order of first appearance."""
         return self._distinct("metric", dataset)
 
+    def query_count(self, dataset: str) -> int:
+        """The number of distinct queries of a dataset (0 for one without rows), read from
+        the :attr:`layout`."""
+        d = self.code_of("dataset", dataset)
+        return self.layout.query_count(d) if d >= 0 else 0
+
     def key(self, *columns: str) -> tuple[npt.NDArray[np.intp], int]:
         """Mixed-radix key of key columns' codes (``(dataset * n_metrics + metric)`` ...)
         and the size of its range."""

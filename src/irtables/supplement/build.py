@@ -33,7 +33,7 @@ from irtables.supplement.templates import render_page
 from irtables.tables import build_all
 from irtables.tables.build import TableSet
 from irtables.tables.layouts import missing_policy
-from irtables.tables.means import dataset_means
+from irtables.tables.means import mean_cells
 from irtables.tables.metrics import MetricIndex, family_of
 from irtables.tables.model import TableModel
 
@@ -92,7 +92,7 @@ def build_supplement(
         tables = _tables(built, stems, template_dirs, config)
         reports = _analysis_files(analyses, config)
         used = _used_metrics(results, config, built)
-        queries = {d: int(n) for d, n in _query_counts(results).items() if d in used}
+        queries = {d: results.query_count(d) for d in used}
         by_title = {
             t.title: built.by_table[t.name] for t in built.tables if t.name in built.by_table
         }
@@ -217,12 +217,6 @@ def _used_metrics(results: ResultSet, config: Config, built: TableSet) -> dict[s
     return used
 
 
-def _query_counts(results: ResultSet) -> dict[str, int]:
-    frame = results.frame
-    counts = frame.groupby("dataset", observed=True, sort=False)["query"].nunique()
-    return {str(d): int(n) for d, n in counts.items()}
-
-
 def table_number(title: str) -> str | None:
     """The number in a title ``Table S2`` (``S2``), for LaTeX to print the same; None for
     a title of another form (LaTeX then counts).
@@ -332,10 +326,8 @@ Means = dict[tuple[str, str, str], float]
 
 def _means(results: ResultSet, config: Config) -> Means:
     """The means the tables show: same queries per dataset, the configured policy."""
-    frame = dataset_means(results, missing=missing_policy(config))
-    keys = zip(frame["dataset"], frame["system"], frame["metric"], strict=True)
-    values = frame["mean"].astype(float)
-    return {(str(d), str(s), str(m)): v for (d, s, m), v in zip(keys, values, strict=True)}
+    cells = mean_cells(results, missing=missing_policy(config))
+    return dict(zip(cells.keys, cells.means.tolist(), strict=True))
 
 
 def _error_bars(
