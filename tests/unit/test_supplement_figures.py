@@ -268,3 +268,24 @@ def test_a_heap_frozen_by_the_caller_stays_as_the_caller_left_it() -> None:
         assert gc.get_freeze_count() == count  # not unfrozen: the caller's to do
     finally:
         gc.unfreeze()
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e6], ids=["plain labels", "offset text"])
+def test_ticks_fixed_after_the_layout_draw_the_same_bytes(
+    offset: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ticks the layout found are kept for the PDF and the PNG (not asked of the
+    locator again), with the same files as before; labels with an offset text (``1e6``)
+    keep matplotlib's own ticks."""
+    from matplotlib.ticker import FixedLocator
+
+    from irtables.supplement import figures
+
+    points = ((1.0, offset + 0.2), (10.0, offset + 0.4), (100.0, offset + 0.35))
+    lines = [Series("a", points), Series("b", tuple((k, v + 0.1) for k, v in points))]
+    fixed_fig = k_curves("K", {"NDCG": lines, "P": lines})
+    fixed = render_all(fixed_fig)
+    y_locators = {type(ax.yaxis.get_major_locator()) for ax in fixed_fig.axes}
+    assert (y_locators == {FixedLocator}) == (offset == 0.0)
+    monkeypatch.setattr(figures, "_fix_ticks", lambda fig: None)
+    assert render_all(k_curves("K", {"NDCG": lines, "P": lines})) == fixed

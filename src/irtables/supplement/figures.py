@@ -145,7 +145,42 @@ def render_all(fig: Figure) -> dict[str, bytes]:
         if engine is not None:
             engine.execute(fig)
             fig.set_layout_engine(None)  # "none" would still draw once more per save
+        _fix_ticks(fig)
     return {fmt: figure_bytes(fig, fmt) for fmt in FIGURE_FORMATS}
+
+
+def _fix_ticks(fig: Figure) -> None:
+    """Keep the ticks and labels the layout found: each later draw (PDF, PNG) would ask
+    the locator and the formatter again for the same ticks (a fifth of a figure's tick
+    work). Only axes with matplotlib's automatic ticks and plain labels (no offset text
+    such as ``1e6``) are fixed; the same positions and strings are drawn."""
+    from matplotlib.ticker import (
+        FixedFormatter,
+        FixedLocator,
+        MaxNLocator,
+        ScalarFormatter,
+    )
+
+    seen: set[int] = set()
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            ticker = axis.major  # shared axes share it: fixed once
+            if id(ticker) in seen:
+                continue
+            seen.add(id(ticker))
+            locator, formatter = ticker.locator, ticker.formatter
+            if type(locator).__name__ not in ("AutoLocator", "MaxNLocator") or not isinstance(
+                locator, MaxNLocator
+            ):
+                continue
+            if type(formatter) is not ScalarFormatter:
+                continue
+            locs: Any = axis.get_majorticklocs()  # an array, as matplotlib passes it
+            labels = formatter.format_ticks(locs)
+            if formatter.get_offset():
+                continue
+            axis.set_major_locator(FixedLocator(locs))
+            axis.set_major_formatter(FixedFormatter(labels))
 
 
 def k_curves(title: str, panels: Mapping[str, Sequence[Series]]) -> Figure:
