@@ -94,10 +94,10 @@ def compile_pdf(files: Iterable[tuple[str, bytes]], main: str = "supplement.tex"
 
 def state_folder() -> Path | None:
     """Where compilations keep their auxiliary files: ``irtables/latex`` in the user's
-    cache folder (``$XDG_CACHE_HOME`` if absolute, else ``~/.cache``); None without a home."""
-    base = os.environ.get("XDG_CACHE_HOME", "")
+    cache folder (``$XDG_CACHE_HOME``, else ``~/.cache``); None without a home."""
+    base = os.environ.get("XDG_CACHE_HOME")
     try:
-        root = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
+        root = Path(base) if base else Path.home() / ".cache"
     except RuntimeError:  # no home folder
         return None
     return root / "irtables" / "latex"
