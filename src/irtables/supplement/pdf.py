@@ -8,22 +8,10 @@ Before the real run, every non-ASCII character of the sources is tried once in t
 supplement's own preamble (:func:`untypesettable`): a name in Chinese or an emoji is
 then one clear error naming the string and the way out, not a page of TeX log.
 Failures of pdflatex itself are reduced to their first error line.
-
-A document with a table of contents, labels and bookmarks takes two runs from nothing: the
-first writes the auxiliary files (``.aux``, ``.toc``, ``.out``) that the second reads. A
-compilation keeps the auxiliary files its last run read, and those that run wrote, in the
-user's cache folder (:func:`state_folder`) under a hash of the sources and of pdflatex's
-path; compiling the same sources again starts from them and takes one run, whose PDF is
-then the same bytes as two runs from nothing (it is the same run). If that run does not
-write the auxiliary files it wrote before (another TeX installation), or asks for a rerun,
-the document is compiled from nothing as usual.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import json
 import os
 import re
 import shutil
@@ -36,8 +24,6 @@ from irtables.base.paths import inside
 from irtables.errors import IrtablesError
 
 MAX_RUNS = 4
-#: Auxiliary states kept in the cache folder at most (the newest; a few kB each).
-KEPT_STATES = 16
 _RERUN = ("Rerun to get", "Table widths have changed", "Label(s) may have changed")
 _PROBE = "IRTABLES-PROBE"
 #: Characters found typesettable (or not) per preamble, so that a process probes once.
@@ -67,112 +53,17 @@ def compile_pdf(files: Iterable[tuple[str, bytes]], main: str = "supplement.tex"
     sources = list(files)
     check_typesettable(sources, main)
     env = _environment()
-    key = _state_key(sources, main)
-    kept = _read_state(key)
     with tempfile.TemporaryDirectory(prefix="irtables-latex-") as tmp:
         root = Path(tmp)
         for rel, data in sources:
             target = inside(root, rel)  # the same check as for the output folder
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
-        made = {rel for rel, _ in sources} | {_output(main, ".pdf"), _output(main, ".log")}
-        if kept is not None:
-            read, wrote = kept
-            _put(root, read)
-            log = _run(root, main, env)
-            if not any(flag in log for flag in _RERUN) and _aux(root, made) == wrote:
-                return (root / main).with_suffix(".pdf").read_bytes()
-            _put(root, {}, remove=_aux(root, made))  # not the same run: from nothing
         for _ in range(MAX_RUNS):
-            read = _aux(root, made)
             log = _run(root, main, env)
             if not any(flag in log for flag in _RERUN):
                 break
-        _write_state(key, read, _aux(root, made))
         return (root / main).with_suffix(".pdf").read_bytes()
-
-
-def state_folder() -> Path | None:
-    """Where compilations keep their auxiliary files: ``irtables/latex`` in the user's
-    cache folder (``$XDG_CACHE_HOME``, else ``~/.cache``); None without a home."""
-    base = os.environ.get("XDG_CACHE_HOME")
-    try:
-        root = Path(base) if base else Path.home() / ".cache"
-    except RuntimeError:  # no home folder
-        return None
-    return root / "irtables" / "latex"
-
-
-def _output(main: str, suffix: str) -> str:
-    return str(Path(main).with_suffix(suffix).as_posix())
-
-
-def _aux(root: Path, made: set[str]) -> dict[str, bytes]:
-    """The files in ``root`` that pdflatex wrote and reads back (all but the sources, the
-    PDF and the log), by relative path."""
-    return {
-        rel: path.read_bytes()
-        for path in sorted(root.rglob("*"))
-        if path.is_file() and (rel := path.relative_to(root).as_posix()) not in made
-    }
-
-
-def _put(root: Path, files: dict[str, bytes], *, remove: dict[str, bytes] | None = None) -> None:
-    for rel in remove or {}:
-        (root / rel).unlink(missing_ok=True)
-    for rel, data in files.items():
-        target = inside(root, rel)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-
-
-def _state_key(sources: Sequence[tuple[str, bytes]], main: str) -> str:
-    digest = hashlib.sha256(f"{shutil.which('pdflatex')}\0{main}\0".encode())
-    for rel, data in sorted(sources):
-        digest.update(f"{rel}\0{hashlib.sha256(data).hexdigest()}\0".encode())
-    return digest.hexdigest()
-
-
-def _read_state(key: str) -> tuple[dict[str, bytes], dict[str, bytes]] | None:
-    """The auxiliary files the last run of these sources read and wrote, if kept."""
-    folder = state_folder()
-    if folder is None:
-        return None
-    try:
-        kept = json.loads((folder / f"{key}.json").read_text(encoding="utf-8"))
-        read, wrote = (
-            {rel: base64.b64decode(data) for rel, data in kept[part].items()}
-            for part in ("read", "wrote")
-        )
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None  # none kept, or not one this code wrote: compile from nothing
-    return read, wrote
-
-
-def _write_state(key: str, read: dict[str, bytes], wrote: dict[str, bytes]) -> None:
-    """Keep the auxiliary files of the last run (and the newest :data:`KEPT_STATES` only);
-    a cache folder that cannot be written is left alone."""
-    folder = state_folder()
-    if folder is None:
-        return
-    kept = {
-        part: {rel: base64.b64encode(data).decode("ascii") for rel, data in files.items()}
-        for part, files in (("read", read), ("wrote", wrote))
-    }
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".irtables-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(kept, f, sort_keys=True)
-            os.replace(tmp, folder / f"{key}.json")
-        finally:
-            Path(tmp).unlink(missing_ok=True)
-        states = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
-        for old in states[KEPT_STATES:]:
-            old.unlink(missing_ok=True)
-    except OSError:
-        return
 
 
 def check_typesettable(sources: Sequence[tuple[str, bytes]], main: str) -> None:
