@@ -30,7 +30,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from irtables.base.arrow import string_hashes, to_numpy
+from irtables.base.arrow import from_numpy, string_hashes, to_numpy
 from irtables.errors import InputError
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion, ranking_scores
 from irtables.model.runs import Qrels, Run
@@ -288,7 +288,7 @@ def _positions(ids: pa.Array, queries: tuple[str, ...], missing: int | None = No
 def take(values: pa.Array | pa.ChunkedArray, rows: IntArray) -> pa.Array:
     """``values[rows]``, chunk by chunk (Arrow's ``take`` would first join the chunks)."""
     if isinstance(values, pa.Array):
-        return values.take(pa.array(rows, type=pa.int64()))
+        return values.take(from_numpy(rows.astype(np.int64, copy=False)))
     if values.num_chunks == 0 or not len(rows):
         return pa.array([], type=values.type)
     bounds = np.cumsum([0] + [len(c) for c in values.chunks])
@@ -300,11 +300,11 @@ def take(values: pa.Array | pa.ChunkedArray, rows: IntArray) -> pa.Array:
     for c in range(values.num_chunks):
         lo, hi = int(cuts[c]), int(cuts[c + 1])
         if lo < hi:
-            picked = pa.array(sorted_rows[lo:hi] - bounds[c], type=pa.int64())
+            picked = from_numpy((sorted_rows[lo:hi] - bounds[c]).astype(np.int64, copy=False))
             parts.append(values.chunk(c).take(picked))
     inverse = np.empty(len(rows), dtype=np.int64)
     inverse[by_chunk] = np.arange(len(rows))
-    return pa.concat_arrays(parts).take(pa.array(inverse))
+    return pa.concat_arrays(parts).take(from_numpy(inverse))
 
 
 def _judged_rows(
@@ -445,7 +445,7 @@ class _SortedView:
         members = np.repeat(first[wanted] - offsets, sizes) + np.arange(int(sizes.sum()))
         table = pa.table(
             {
-                "c": np.repeat(np.arange(len(wanted)), sizes),
+                "c": from_numpy(np.repeat(np.arange(len(wanted)), sizes)),
                 "d": take(self.run.docid, self.row(members)),
             }
         )
@@ -466,8 +466,8 @@ def _in_trec_order(codes: npt.NDArray[np.int32], score: ScoreArray) -> bool:
     same = codes[1:] == codes[:-1]
     if bool((same & (score[1:] > score[:-1])).any()):
         return False
-    block_code = codes[np.concatenate(([0], np.flatnonzero(~same) + 1))]
-    return len(np.unique(block_code)) == len(block_code)
+    block_code = np.sort(codes[np.concatenate(([0], np.flatnonzero(~same) + 1))])
+    return not bool((block_code[1:] == block_code[:-1]).any())  # (np.unique imports numpy.ma)
 
 
 def _lexsort(codes: npt.NDArray[np.int32], score: ScoreArray) -> IntArray:
