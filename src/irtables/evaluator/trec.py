@@ -85,10 +85,10 @@ class JudgementIndex:
         return self._exact[2]
 
     def join_table(self, hashed: bool) -> tuple[npt.NDArray[np.uint64], IntArray] | None:
-        """The judgements as (query, document code) mixed into one sorted 64-bit number,
-        and the qrels row of each: built once per qrels, it finds each run's judged rows
-        by binary search (the hash table of a set lookup would be built again for every
-        run).
+        """The judgements as (query, document code) packed into one sorted 64-bit number
+        (:func:`_join_keys`), and the qrels row of each: built once per qrels, it finds
+        each run's judged rows by binary search (the hash table of a set lookup would be
+        built again for every run).
 
         Document codes are as :func:`_doc_codes` gives them for a run: string hashes
         (``hashed``), or the ids' integer values. None when the codes cannot join: ids
@@ -100,7 +100,7 @@ class JudgementIndex:
     @functools.cached_property
     def _integer_join_table(self) -> tuple[npt.NDArray[np.uint64], IntArray] | None:
         ints = _integer_codes(self.docid)
-        return None if ints is None else _join_table(self.row_query, ints)
+        return None if ints is None else _join_table(self.row_query, ints, self.n_queries)
 
     @functools.cached_property
     def ideal_order(self) -> tuple[IntArray, npt.NDArray[np.float64], IntArray]:
@@ -128,11 +128,11 @@ class JudgementIndex:
 
 
 def _join_table(
-    row_query: IntArray, doc_codes: npt.NDArray[np.integer]
+    row_query: IntArray, doc_codes: npt.NDArray[np.integer], n_queries: int
 ) -> tuple[npt.NDArray[np.uint64], IntArray] | None:
-    """Sorted mixed (query, document code) of each row and the row of each; None if two
-    rows share one."""
-    mixed = _mix(row_query, doc_codes)
+    """Sorted join keys (query, document code) of each row and the row of each; None if
+    two rows share one."""
+    mixed = _join_keys(row_query, doc_codes, n_queries)
     order = np.argsort(mixed)
     mixed = mixed[order]
     if len(mixed) > 1 and bool((mixed[1:] == mixed[:-1]).any()):
@@ -140,16 +140,19 @@ def _join_table(
     return mixed, order.astype(np.int64)
 
 
-_MIX_DOC = np.uint64(0x9E3779B97F4A7C15)
-_MIX_QUERY = np.uint64(0xC2B2AE3D27D4EB4F)
-
-
-def _mix(query: IntArray, doc: npt.NDArray[np.integer]) -> npt.NDArray[np.uint64]:
-    """One 64-bit number per (query, document code): equal pairs give equal numbers."""
-    with np.errstate(over="ignore"):
-        mixed: npt.NDArray[np.uint64] = doc.astype(np.uint64) * _MIX_DOC
-        mixed ^= query.astype(np.uint64) * _MIX_QUERY
-    return mixed
+def _join_keys(
+    query: IntArray, doc: npt.NDArray[np.integer], n_queries: int
+) -> npt.NDArray[np.uint64]:
+    """One 64-bit number per (query, document code): the query (``< n_queries``) in the
+    high bits, the code's low bits below it. Equal pairs give equal numbers, and the
+    numbers are ordered by query: a run's rows, grouped by query, then search one
+    query's part of the sorted table at a time. Integer codes (below 2**40) keep every
+    bit up to 2**23 queries; hashes lose high bits (candidates are confirmed anyway)."""
+    shift = np.uint64(64 - max(int(n_queries - 1).bit_length(), 1))
+    keys: npt.NDArray[np.uint64] = doc.astype(np.uint64)
+    keys &= (np.uint64(1) << shift) - np.uint64(1)
+    keys |= query.astype(np.uint64) << shift
+    return keys
 
 
 def _exact_keys(docid: pa.Array, row_query: IntArray) -> tuple[pa.Array, IntArray, IntArray]:
@@ -176,7 +179,7 @@ def index_qrels(qrels: Qrels) -> JudgementIndex:
     """
     queries = qrels.queries
     row_query = _positions(qrels.qid, queries)
-    table = _join_table(row_query, string_hashes(qrels.docid))
+    table = _join_table(row_query, string_hashes(qrels.docid), len(queries))
     index = JudgementIndex(
         queries=queries, row_query=row_query, grade=qrels.grade, docid=qrels.docid, hashed=table
     )
@@ -354,16 +357,21 @@ def _joined_rows(
     doc: npt.NDArray[np.integer],
     table: tuple[npt.NDArray[np.uint64], IntArray],
 ) -> tuple[IntArray, IntArray]:
-    """Judged rows by binary search of (query, document code) in the qrels' join table
-    (the run's keys sorted first: a search in order reads memory in order); each
-    candidate is kept only if its query and its document id (the strings) are equal."""
+    """Judged rows by binary search of (query, document code) in the qrels' join table;
+    each candidate is kept only if its query and its document id (the strings) are
+    equal. Rows grouped by query (a run file's usual order) are searched as they come:
+    the searches of one query stay in its part of the table. Rows of queries apart are
+    sorted by key first, so that memory is still read in order."""
     mixed_keys, key_at = table
     query = lut[codes]
     rows = np.flatnonzero(query >= 0)
-    run_keys = _mix(query[rows], doc[rows])
-    order = np.argsort(run_keys)
-    pos = np.empty(len(order), dtype=np.intp)
-    pos[order] = np.searchsorted(mixed_keys, run_keys[order])
+    run_keys = _join_keys(query[rows], doc[rows], index.n_queries)
+    if _grouped(query[rows], index.n_queries):
+        pos = np.searchsorted(mixed_keys, run_keys)
+    else:
+        order = np.argsort(run_keys)
+        pos = np.empty(len(order), dtype=np.intp)
+        pos[order] = np.searchsorted(mixed_keys, run_keys[order])
     np.minimum(pos, len(mixed_keys) - 1, out=pos)
     hit = mixed_keys[pos] == run_keys
     rows, at = rows[hit], key_at[pos[hit]]  # ``at``: the qrels row of each candidate
@@ -372,6 +380,12 @@ def _joined_rows(
     same_doc = to_numpy(pc.equal(take(run.docid, rows), judged_ids))
     keep = same_query & same_doc
     return rows[keep], index.grade[at[keep]].astype(np.int64)
+
+
+def _grouped(query: IntArray, n_queries: int) -> bool:
+    """Whether the rows come in at most ``n_queries`` runs of one query (each query's
+    rows together, in any query order: a run file's usual order)."""
+    return int(np.count_nonzero(query[1:] != query[:-1])) < n_queries
 
 
 @dataclass(frozen=True, eq=False)
