@@ -57,7 +57,7 @@ class JudgementIndex:
     row_query: IntArray  # query index of each qrels row
     grade: IntArray  # grade of each qrels row
     docid: pa.Array  # judged document id of each qrels row
-    hashed: tuple[npt.NDArray[np.uint64], IntArray] | None = field(default=None, repr=False)
+    hashed: JoinTable | None = field(default=None, repr=False)
 
     @property
     def n_queries(self) -> int:
@@ -84,7 +84,7 @@ class JudgementIndex:
         """The grade of each of :attr:`keys`."""
         return self._exact[2]
 
-    def join_table(self, hashed: bool) -> tuple[npt.NDArray[np.uint64], IntArray] | None:
+    def join_table(self, hashed: bool) -> JoinTable | None:
         """The judgements as (query, document code) packed into one sorted 64-bit number
         (:func:`_join_keys`), and the qrels row of each: built once per qrels, it finds
         each run's judged rows by binary search (the hash table of a set lookup would be
@@ -98,7 +98,7 @@ class JudgementIndex:
         return self.hashed if hashed else self._integer_join_table
 
     @functools.cached_property
-    def _integer_join_table(self) -> tuple[npt.NDArray[np.uint64], IntArray] | None:
+    def _integer_join_table(self) -> JoinTable | None:
         ints = _integer_codes(self.docid)
         return None if ints is None else _join_table(self.row_query, ints, self.n_queries)
 
@@ -127,29 +127,73 @@ class JudgementIndex:
         return int(self.grade.max()) if len(self.grade) else 0
 
 
+#: Most bits of a join key that choose its bucket (a table of 2**20 bucket starts).
+_BUCKET_BITS = 20
+
+
+@dataclass(frozen=True, eq=False)
+class JoinTable:
+    """Sorted join keys (:func:`_join_keys`) of the judgements and the qrels row of
+    each, with where each bucket of keys starts: the keys that share their top
+    ``bits`` bits, about one per bucket, so that a key is looked for among a few."""
+
+    keys: npt.NDArray[np.uint64]
+    rows: IntArray
+    starts: IntArray  # 2**bits + 1 positions in ``keys``
+    bits: int
+
+    @classmethod
+    def build(cls, keys: npt.NDArray[np.uint64], rows: IntArray) -> JoinTable:
+        """The table of ``keys`` (sorted) and their ``rows``."""
+        bits = min(max(len(keys).bit_length(), 1), _BUCKET_BITS)
+        counts = np.bincount((keys >> np.uint64(64 - bits)).astype(np.intp), minlength=1 << bits)
+        starts = np.zeros(len(counts) + 1, dtype=np.int64)
+        np.cumsum(counts, out=starts[1:])
+        return cls(keys, rows, starts, bits)
+
+    def find(self, wanted: npt.NDArray[np.uint64]) -> IntArray:
+        """Where each of ``wanted`` would go in :attr:`keys` (``np.searchsorted``'s
+        left side), found by a binary search within its bucket, all keys at once: a
+        few steps instead of a search of the whole table per key."""
+        bucket = (wanted >> np.uint64(64 - self.bits)).astype(np.intp)
+        lo, hi = self.starts[bucket], self.starts[bucket + 1]
+        width = int((hi - lo).max()) if len(wanted) else 0
+        last = len(self.keys) - 1
+        for _ in range(width.bit_length()):
+            mid = (lo + hi) >> 1
+            right = (mid < hi) & (self.keys[np.minimum(mid, last)] < wanted)
+            lo = np.where(right, mid + 1, lo)
+            hi = np.where(right, hi, mid)
+        return lo
+
+
 def _join_table(
     row_query: IntArray, doc_codes: npt.NDArray[np.integer], n_queries: int
-) -> tuple[npt.NDArray[np.uint64], IntArray] | None:
-    """Sorted join keys (query, document code) of each row and the row of each; None if
-    two rows share one."""
+) -> JoinTable | None:
+    """The join table of the qrels rows; None if two rows share a key."""
     mixed = _join_keys(row_query, doc_codes, n_queries)
     order = np.argsort(mixed)
     mixed = mixed[order]
     if len(mixed) > 1 and bool((mixed[1:] == mixed[:-1]).any()):
         return None
-    return mixed, order.astype(np.int64)
+    return JoinTable.build(mixed, order.astype(np.int64))
+
+
+_SPREAD = np.uint64(0x9E3779B97F4A7C15)  # odd: a bijection of the low bits of a code
 
 
 def _join_keys(
     query: IntArray, doc: npt.NDArray[np.integer], n_queries: int
 ) -> npt.NDArray[np.uint64]:
     """One 64-bit number per (query, document code): the query (``< n_queries``) in the
-    high bits, the code's low bits below it. Equal pairs give equal numbers, and the
-    numbers are ordered by query: a run's rows, grouped by query, then search one
-    query's part of the sorted table at a time. Integer codes (below 2**40) keep every
-    bit up to 2**23 queries; hashes lose high bits (candidates are confirmed anyway)."""
+    high bits, below it the low bits of the code times an odd constant. Equal pairs give
+    equal numbers, ordered by query; the product spreads a query's keys evenly over its
+    range (integer ids too), so that the buckets of :class:`JoinTable` hold few keys
+    each. Distinct integer codes (below 2**40) stay distinct up to 2**23 queries; hashes
+    lose high bits (candidates are confirmed on the strings anyway)."""
     shift = np.uint64(64 - max(int(n_queries - 1).bit_length(), 1))
-    keys: npt.NDArray[np.uint64] = doc.astype(np.uint64)
+    with np.errstate(over="ignore"):
+        keys: npt.NDArray[np.uint64] = doc.astype(np.uint64) * _SPREAD
     keys &= (np.uint64(1) << shift) - np.uint64(1)
     keys |= query.astype(np.uint64) << shift
     return keys
@@ -355,37 +399,22 @@ def _joined_rows(
     codes: npt.NDArray[np.int32],
     lut: IntArray,
     doc: npt.NDArray[np.integer],
-    table: tuple[npt.NDArray[np.uint64], IntArray],
+    table: JoinTable,
 ) -> tuple[IntArray, IntArray]:
-    """Judged rows by binary search of (query, document code) in the qrels' join table;
-    each candidate is kept only if its query and its document id (the strings) are
-    equal. Rows grouped by query (a run file's usual order) are searched as they come:
-    the searches of one query stay in its part of the table. Rows of queries apart are
-    sorted by key first, so that memory is still read in order."""
-    mixed_keys, key_at = table
+    """Judged rows by looking (query, document code) up in the qrels' join table (in
+    file order: no sort); each candidate is kept only if its query and its document id
+    (the strings) are equal."""
     query = lut[codes]
     rows = np.flatnonzero(query >= 0)
     run_keys = _join_keys(query[rows], doc[rows], index.n_queries)
-    if _grouped(query[rows], index.n_queries):
-        pos = np.searchsorted(mixed_keys, run_keys)
-    else:
-        order = np.argsort(run_keys)
-        pos = np.empty(len(order), dtype=np.intp)
-        pos[order] = np.searchsorted(mixed_keys, run_keys[order])
-    np.minimum(pos, len(mixed_keys) - 1, out=pos)
-    hit = mixed_keys[pos] == run_keys
-    rows, at = rows[hit], key_at[pos[hit]]  # ``at``: the qrels row of each candidate
+    pos = np.minimum(table.find(run_keys), len(table.keys) - 1)
+    hit = table.keys[pos] == run_keys
+    rows, at = rows[hit], table.rows[pos[hit]]  # ``at``: the qrels row of each candidate
     same_query = index.row_query[at] == query[rows]
     judged_ids = take(index.docid, at)
     same_doc = to_numpy(pc.equal(take(run.docid, rows), judged_ids))
     keep = same_query & same_doc
     return rows[keep], index.grade[at[keep]].astype(np.int64)
-
-
-def _grouped(query: IntArray, n_queries: int) -> bool:
-    """Whether the rows come in at most ``n_queries`` runs of one query (each query's
-    rows together, in any query order: a run file's usual order)."""
-    return int(np.count_nonzero(query[1:] != query[:-1])) < n_queries
 
 
 @dataclass(frozen=True, eq=False)
