@@ -163,3 +163,35 @@ def test_large_file_in_several_blocks_matches_the_frame_path(tmp_path: Path) -> 
     from_frame = evaluate(qrels, shuffled, measures).frame
     assert from_file["value"].to_numpy() == pytest.approx(from_frame["value"].to_numpy())
     assert from_file["query"].tolist() == from_frame["query"].tolist()
+
+
+@pytest.mark.parametrize("string_ids", [True, False], ids=["strings", "integers"])
+def test_deep_qrels_join_the_same_grouped_or_interleaved(tmp_path: Path, string_ids: bool) -> None:
+    """Deep judgements are joined through the qrels' sorted keys: a run grouped by query
+    searches them as it comes, an interleaved one sorts its keys first; judged documents
+    of other queries and unjudged ones must not match either way."""
+    import numpy as np
+
+    from irtables.evaluator.command import evaluate_files
+
+    rng = np.random.default_rng(11)
+    n_q, depth = 25, 120
+    grouped, judged = [], []
+    for q in range(n_q):
+        numbers = rng.choice(4000, size=depth, replace=False)  # ids shared across queries
+        docs = [f"LA{n:06d}-{n % 97:04d}" if string_ids else str(n) for n in numbers]
+        scores = np.sort(rng.integers(0, 30, depth))[::-1]
+        grouped.append([f"{q + 301} Q0 {d} 1 {s} t\n" for d, s in zip(docs, scores, strict=True)])
+        pool = rng.choice(4000, size=150, replace=False)  # some judged ids are not retrieved
+        ids = [f"LA{n:06d}-{n % 97:04d}" if string_ids else str(n) for n in pool]
+        judged += [f"{q + 301} 0 {d} {int(rng.integers(0, 3))}\n" for d in ids]
+    qrels, in_order, interleaved = tmp_path / "q", tmp_path / "a.run", tmp_path / "b.run"
+    qrels.write_text("".join(judged))
+    in_order.write_text("".join(line for block in grouped for line in block))
+    interleaved.write_text("".join(block[i] for i in range(depth) for block in grouped))
+    measures = ["map", "P_10", "ndcg_cut_20", "bpref", "num_rel_ret", "recip_rank"]
+    a = evaluate_files(qrels, [in_order], measures, per_query=True, fmt="trec_eval")
+    b = evaluate_files(qrels, [interleaved], measures, per_query=True, fmt="trec_eval")
+    assert a == b
+    rel_ret = [line for line in a.splitlines() if line.startswith("num_rel_ret")]
+    assert len(rel_ret) == n_q + 1 and any(not line.endswith("\t0") for line in rel_ret)

@@ -336,3 +336,31 @@ def test_every_all_trec_output_of_both_trec_eval_versions_loads(path: Path) -> N
     assert loaded.runid is not None
     metrics = set(loaded.frame["metric"].astype(str))
     assert {"AP", "P@10", "nDCG@10", "NumRet"} <= metrics
+
+
+def test_small_files_read_from_memory_as_large_ones_stream(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A small plain qrels is parsed from memory as one block, a small run's rows are
+    estimated rather than counted; a file over ``IN_MEMORY_BYTES`` streams. Either way
+    the same arrays come out."""
+    import irtables.loaders.trec_run as trec_run
+    from irtables.loaders.qrels import read_qrels
+    from irtables.loaders.trec_run import read_run
+
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.run"
+    qrels.write_text("".join(f"{q} 0 d{d} {d % 3}\n" for q in range(40) for d in range(50)))
+    run.write_text("".join(f"{q} Q0 d{d} {d} {-d} r\n" for q in range(30) for d in range(60)))
+    small_q, small_r = read_qrels(qrels), read_run(run)
+    monkeypatch.setattr(trec_run, "IN_MEMORY_BYTES", 1024)
+    large_q, large_r = read_qrels(qrels), read_run(run)
+    assert small_q.docid.equals(large_q.docid) and small_q.qid.equals(large_q.qid)
+    assert small_q.grade.tolist() == large_q.grade.tolist()
+    assert small_r.docid.to_pylist() == large_r.docid.to_pylist()
+    assert (
+        small_r.score.tolist()
+        == large_r.score.tolist()
+        == [-d for _ in range(30) for d in range(60)]
+    )
+    assert small_r.query_codes.tolist() == large_r.query_codes.tolist()
+    assert len(small_r) == 1800 and small_r.runid == "r"

@@ -131,6 +131,22 @@ def test_evaluate_imports_no_pandas(tmp_path: Path) -> None:
     assert "pandas" not in _imported(*args, "--format", "trec_eval")
 
 
+def test_evaluate_imports_only_what_it_uses(tmp_path: Path) -> None:
+    """Modules numpy and the standard library import on demand stay unimported by an
+    evaluation: ``numpy.ma`` (``pa.array`` of a numpy array and ``np.unique`` ask for
+    it) and ``importlib.abc`` (a base class the pandas blocker does not need)."""
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_text("1 0 d1 1\n1 0 d2 0\n2 0 d3 2\n")
+    run.write_text("1 Q0 d1 1 2.5 r\n1 Q0 d2 2 2.5 r\n2 Q0 d4 1 3.0 r\n2 Q0 d3 2 1.0 r\n")
+    code = PROBE.replace("heavy = {heavy!r}", "heavy = ['numpy.ma', 'importlib.abc', 'numpy']")
+    args = ["evaluate", str(qrels), str(run), "-m", "map", "-m", "P_10", "-q", "-j", "1"]
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, check=True
+    )
+    assert "r\t1\tAP\t0.5\n" in done.stdout  # evaluated: the tie d2 > d1 resolved
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == ["numpy"]
+
+
 def test_the_tables_help_names_every_layout_of_the_registry() -> None:
     """The layouts in ``irtables tables --help`` are read from the layout records (one
     fact, one place), and only when that help is shown: the command list imports no
@@ -149,3 +165,32 @@ def test_the_tables_help_names_every_layout_of_the_registry() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize(("preset", "expected"), [(None, "1"), ("3", "3")])
+def test_evaluate_asks_for_no_blas_threads(
+    tmp_path: Path, preset: str | None, expected: str
+) -> None:
+    """numpy is imported by ``evaluate`` with one OpenBLAS thread (its thread per core
+    costs CPU at import, and evaluating does no linear algebra); a user's choice stays."""
+    import os
+
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_text("1 0 d1 1\n")
+    run.write_text("1 Q0 d1 1 2.5 r\n")
+    code = PROBE.replace(
+        "print(json.dumps(sorted(m for m in heavy if m in sys.modules)))",
+        "import os; print(json.dumps(os.environ.get('OPENBLAS_NUM_THREADS')))",
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if preset is not None:
+        env["OPENBLAS_NUM_THREADS"] = preset
+    args = ["evaluate", str(qrels), str(run), "-m", "map", "-j", "1"]
+    done = subprocess.run(
+        [sys.executable, "-c", code.format(heavy=HEAVY), *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == expected

@@ -9,7 +9,6 @@ first: pyarrow's check then finds no pandas. A later call that does need pandas
 
 from __future__ import annotations
 
-import importlib.abc
 import sys
 from typing import Any
 
@@ -33,8 +32,9 @@ def skip_pandas_checks() -> None:
         sys.meta_path.remove(blocker)
 
 
-class _NoPandas(importlib.abc.MetaPathFinder):
-    """An import finder under which ``import pandas`` fails."""
+class _NoPandas:
+    """An import finder under which ``import pandas`` fails (a meta path finder needs
+    only ``find_spec``: ``importlib.abc``, whose import takes longer, is not used)."""
 
     def find_spec(self, name: str, path: object = None, target: object = None) -> None:
         if name == "pandas" or name.startswith("pandas."):
@@ -89,6 +89,27 @@ def to_numpy(values: pa.Array | pa.ChunkedArray) -> npt.NDArray[Any]:
     if data is None or n == 0:
         return np.zeros(n, dtype=dtype)
     return np.frombuffer(data, dtype=dtype, count=n, offset=offset * dtype.itemsize)
+
+
+def from_numpy(values: npt.NDArray[Any]) -> pa.Array:
+    """A one-dimensional numeric numpy array as an Arrow array over the same memory.
+
+    ``pa.array(values)`` asks whether ``values`` is a masked array, which imports
+    ``numpy.ma`` (longer than a small evaluation's conversions); this does not.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from_numpy(np.arange(3, dtype=np.int32)[1:]).to_pylist()
+    [1, 2]
+    >>> from_numpy(np.arange(4)[::2]).type, from_numpy(np.zeros(0)).to_pylist()
+    (DataType(int64), [])
+    """
+    if values.dtype.kind not in "iuf":
+        raise TypeError(f"from_numpy: no Arrow array over {values.dtype} values")
+    contiguous = np.ascontiguousarray(values)
+    arrow_type = pa.from_numpy_dtype(contiguous.dtype)
+    return pa.Array.from_buffers(arrow_type, len(contiguous), [None, pa.py_buffer(contiguous)])
 
 
 def _numpy_type(arrow_type: pa.DataType) -> str:

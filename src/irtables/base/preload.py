@@ -1,5 +1,5 @@
-"""Work beside the main thread: imports in a background thread, and a short GIL switch
-interval while threads share the work.
+"""Work beside the main thread: imports in a background thread, a short GIL switch
+interval while threads share the work, and no linear-algebra threads where none works.
 
 Import modules in a background thread while the main thread waits on other work.
 
@@ -13,6 +13,7 @@ failing import fails in the main thread as it would have.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import threading
 from collections.abc import Iterator, Sequence
@@ -67,3 +68,16 @@ def short_switch_interval(seconds: float = 0.0005) -> Iterator[None]:
         yield
     finally:
         sys.setswitchinterval(previous)
+
+
+def without_blas_threads() -> None:
+    """Ask OpenBLAS, numpy's linear algebra, for one thread (unless numpy is imported
+    already, or ``OPENBLAS_NUM_THREADS`` is set).
+
+    OpenBLAS starts a thread per core as numpy is imported: about 0.08 s of CPU, which a
+    loaded machine also waits for. A command that does no linear algebra (``irtables
+    evaluate``: sorts, searches and sums) needs none; its worker processes inherit the
+    setting.
+    """
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

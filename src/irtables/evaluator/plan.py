@@ -206,9 +206,10 @@ def _read_meanwhile(
         return
     from concurrent.futures import ThreadPoolExecutor
 
+    from irtables.base.preload import short_switch_interval
     from irtables.loaders.trec_run import read_run
 
-    with ThreadPoolExecutor(max_workers=1) as pool:
+    with short_switch_interval(), ThreadPoolExecutor(max_workers=1) as pool:
         future = pool.submit(read_run, source, name=name)
         yield future.result
 

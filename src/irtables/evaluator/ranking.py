@@ -75,6 +75,13 @@ class Judged:
         return _running_max_from_end(precision, r.segment[rows])
 
     @cached_property
+    def discount(self) -> FloatArray:
+        """nDCG's discount of each judged row, ``1 / log2(rank + 1)`` (computed once for
+        every cutoff)."""
+        disc: FloatArray = 1.0 / np.log2(self.ranking.rank + 1.0)
+        return disc
+
+    @cached_property
     def _first(self) -> IntArray:
         """Index of the first judged row of each row's query."""
         seg = self.ranking.segment
@@ -212,8 +219,7 @@ def ndcg(
     ``level`` (ranx's ``ndcg@10-l2``) drops the judgements below it from both the
     ranking and the ideal one, as ranx does; the others keep their grade.
     """
-    disc = 1.0 / np.log2(j.ranking.rank + 1.0)
-    dcg = j.per_query(np.where(_within(j, k), gains(j, exponential, level) * disc, 0.0))
+    dcg = j.per_query(np.where(_within(j, k), gains(j, exponential, level) * j.discount, 0.0))
     return _ratio(dcg, ideal_dcg(j, k, exponential, level))
 
 

@@ -30,7 +30,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from irtables.base.arrow import string_hashes, to_numpy
+from irtables.base.arrow import from_numpy, string_hashes, to_numpy
 from irtables.errors import InputError
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion, ranking_scores
 from irtables.model.runs import Qrels, Run
@@ -57,7 +57,7 @@ class JudgementIndex:
     row_query: IntArray  # query index of each qrels row
     grade: IntArray  # grade of each qrels row
     docid: pa.Array  # judged document id of each qrels row
-    hashed: tuple[npt.NDArray[np.uint64], IntArray] | None = field(default=None, repr=False)
+    hashed: JoinTable | None = field(default=None, repr=False)
 
     @property
     def n_queries(self) -> int:
@@ -84,11 +84,11 @@ class JudgementIndex:
         """The grade of each of :attr:`keys`."""
         return self._exact[2]
 
-    def join_table(self, hashed: bool) -> tuple[npt.NDArray[np.uint64], IntArray] | None:
-        """The judgements as (query, document code) mixed into one sorted 64-bit number,
-        and the qrels row of each: built once per qrels, it finds each run's judged rows
-        by binary search (the hash table of a set lookup would be built again for every
-        run).
+    def join_table(self, hashed: bool) -> JoinTable | None:
+        """The judgements as (query, document code) packed into one sorted 64-bit number
+        (:func:`_join_keys`), and the qrels row of each: built once per qrels, it finds
+        each run's judged rows by binary search (the hash table of a set lookup would be
+        built again for every run).
 
         Document codes are as :func:`_doc_codes` gives them for a run: string hashes
         (``hashed``), or the ids' integer values. None when the codes cannot join: ids
@@ -98,9 +98,9 @@ class JudgementIndex:
         return self.hashed if hashed else self._integer_join_table
 
     @functools.cached_property
-    def _integer_join_table(self) -> tuple[npt.NDArray[np.uint64], IntArray] | None:
+    def _integer_join_table(self) -> JoinTable | None:
         ints = _integer_codes(self.docid)
-        return None if ints is None else _join_table(self.row_query, ints)
+        return None if ints is None else _join_table(self.row_query, ints, self.n_queries)
 
     @functools.cached_property
     def ideal_order(self) -> tuple[IntArray, npt.NDArray[np.float64], IntArray]:
@@ -127,29 +127,76 @@ class JudgementIndex:
         return int(self.grade.max()) if len(self.grade) else 0
 
 
+#: Most bits of a join key that choose its bucket (a table of 2**20 bucket starts).
+_BUCKET_BITS = 20
+
+
+@dataclass(frozen=True, eq=False)
+class JoinTable:
+    """Sorted join keys (:func:`_join_keys`) of the judgements and the qrels row of
+    each, with where each bucket of keys starts: the keys that share their top
+    ``bits`` bits, about one per bucket, so that a key is looked for among a few."""
+
+    keys: npt.NDArray[np.uint64]
+    rows: IntArray
+    starts: IntArray  # 2**bits + 1 positions in ``keys``
+    bits: int
+
+    @classmethod
+    def build(cls, keys: npt.NDArray[np.uint64], rows: IntArray) -> JoinTable:
+        """The table of ``keys`` (sorted) and their ``rows``."""
+        bits = min(max(len(keys).bit_length(), 1), _BUCKET_BITS)
+        counts = np.bincount((keys >> np.uint64(64 - bits)).astype(np.intp), minlength=1 << bits)
+        starts = np.zeros(len(counts) + 1, dtype=np.int64)
+        np.cumsum(counts, out=starts[1:])
+        return cls(keys, rows, starts, bits)
+
+    def find(self, wanted: npt.NDArray[np.uint64]) -> IntArray:
+        """Where each of ``wanted`` would go in :attr:`keys` (``np.searchsorted``'s
+        left side), found by a binary search within its bucket, all keys at once: a
+        few steps instead of a search of the whole table per key."""
+        bucket = (wanted >> np.uint64(64 - self.bits)).astype(np.intp)
+        lo, hi = self.starts[bucket], self.starts[bucket + 1]
+        width = int((hi - lo).max()) if len(wanted) else 0
+        last = len(self.keys) - 1
+        for _ in range(width.bit_length()):
+            mid = (lo + hi) >> 1
+            right = (mid < hi) & (self.keys[np.minimum(mid, last)] < wanted)
+            lo = np.where(right, mid + 1, lo)
+            hi = np.where(right, hi, mid)
+        return lo
+
+
 def _join_table(
-    row_query: IntArray, doc_codes: npt.NDArray[np.integer]
-) -> tuple[npt.NDArray[np.uint64], IntArray] | None:
-    """Sorted mixed (query, document code) of each row and the row of each; None if two
-    rows share one."""
-    mixed = _mix(row_query, doc_codes)
+    row_query: IntArray, doc_codes: npt.NDArray[np.integer], n_queries: int
+) -> JoinTable | None:
+    """The join table of the qrels rows; None if two rows share a key."""
+    mixed = _join_keys(row_query, doc_codes, n_queries)
     order = np.argsort(mixed)
     mixed = mixed[order]
     if len(mixed) > 1 and bool((mixed[1:] == mixed[:-1]).any()):
         return None
-    return mixed, order.astype(np.int64)
+    return JoinTable.build(mixed, order.astype(np.int64))
 
 
-_MIX_DOC = np.uint64(0x9E3779B97F4A7C15)
-_MIX_QUERY = np.uint64(0xC2B2AE3D27D4EB4F)
+_SPREAD = np.uint64(0x9E3779B97F4A7C15)  # odd: a bijection of the low bits of a code
 
 
-def _mix(query: IntArray, doc: npt.NDArray[np.integer]) -> npt.NDArray[np.uint64]:
-    """One 64-bit number per (query, document code): equal pairs give equal numbers."""
+def _join_keys(
+    query: IntArray, doc: npt.NDArray[np.integer], n_queries: int
+) -> npt.NDArray[np.uint64]:
+    """One 64-bit number per (query, document code): the query (``< n_queries``) in the
+    high bits, below it the low bits of the code times an odd constant. Equal pairs give
+    equal numbers, ordered by query; the product spreads a query's keys evenly over its
+    range (integer ids too), so that the buckets of :class:`JoinTable` hold few keys
+    each. Distinct integer codes (below 2**40) stay distinct up to 2**23 queries; hashes
+    lose high bits (candidates are confirmed on the strings anyway)."""
+    shift = np.uint64(64 - max(int(n_queries - 1).bit_length(), 1))
     with np.errstate(over="ignore"):
-        mixed: npt.NDArray[np.uint64] = doc.astype(np.uint64) * _MIX_DOC
-        mixed ^= query.astype(np.uint64) * _MIX_QUERY
-    return mixed
+        keys: npt.NDArray[np.uint64] = doc.astype(np.uint64) * _SPREAD
+    keys &= (np.uint64(1) << shift) - np.uint64(1)
+    keys |= query.astype(np.uint64) << shift
+    return keys
 
 
 def _exact_keys(docid: pa.Array, row_query: IntArray) -> tuple[pa.Array, IntArray, IntArray]:
@@ -176,7 +223,7 @@ def index_qrels(qrels: Qrels) -> JudgementIndex:
     """
     queries = qrels.queries
     row_query = _positions(qrels.qid, queries)
-    table = _join_table(row_query, string_hashes(qrels.docid))
+    table = _join_table(row_query, string_hashes(qrels.docid), len(queries))
     index = JudgementIndex(
         queries=queries, row_query=row_query, grade=qrels.grade, docid=qrels.docid, hashed=table
     )
@@ -288,7 +335,7 @@ def _positions(ids: pa.Array, queries: tuple[str, ...], missing: int | None = No
 def take(values: pa.Array | pa.ChunkedArray, rows: IntArray) -> pa.Array:
     """``values[rows]``, chunk by chunk (Arrow's ``take`` would first join the chunks)."""
     if isinstance(values, pa.Array):
-        return values.take(pa.array(rows, type=pa.int64()))
+        return values.take(from_numpy(rows.astype(np.int64, copy=False)))
     if values.num_chunks == 0 or not len(rows):
         return pa.array([], type=values.type)
     bounds = np.cumsum([0] + [len(c) for c in values.chunks])
@@ -300,11 +347,11 @@ def take(values: pa.Array | pa.ChunkedArray, rows: IntArray) -> pa.Array:
     for c in range(values.num_chunks):
         lo, hi = int(cuts[c]), int(cuts[c + 1])
         if lo < hi:
-            picked = pa.array(sorted_rows[lo:hi] - bounds[c], type=pa.int64())
+            picked = from_numpy((sorted_rows[lo:hi] - bounds[c]).astype(np.int64, copy=False))
             parts.append(values.chunk(c).take(picked))
     inverse = np.empty(len(rows), dtype=np.int64)
     inverse[by_chunk] = np.arange(len(rows))
-    return pa.concat_arrays(parts).take(pa.array(inverse))
+    return pa.concat_arrays(parts).take(from_numpy(inverse))
 
 
 def _judged_rows(
@@ -352,21 +399,17 @@ def _joined_rows(
     codes: npt.NDArray[np.int32],
     lut: IntArray,
     doc: npt.NDArray[np.integer],
-    table: tuple[npt.NDArray[np.uint64], IntArray],
+    table: JoinTable,
 ) -> tuple[IntArray, IntArray]:
-    """Judged rows by binary search of (query, document code) in the qrels' join table
-    (the run's keys sorted first: a search in order reads memory in order); each
-    candidate is kept only if its query and its document id (the strings) are equal."""
-    mixed_keys, key_at = table
+    """Judged rows by looking (query, document code) up in the qrels' join table (in
+    file order: no sort); each candidate is kept only if its query and its document id
+    (the strings) are equal."""
     query = lut[codes]
     rows = np.flatnonzero(query >= 0)
-    run_keys = _mix(query[rows], doc[rows])
-    order = np.argsort(run_keys)
-    pos = np.empty(len(order), dtype=np.intp)
-    pos[order] = np.searchsorted(mixed_keys, run_keys[order])
-    np.minimum(pos, len(mixed_keys) - 1, out=pos)
-    hit = mixed_keys[pos] == run_keys
-    rows, at = rows[hit], key_at[pos[hit]]  # ``at``: the qrels row of each candidate
+    run_keys = _join_keys(query[rows], doc[rows], index.n_queries)
+    pos = np.minimum(table.find(run_keys), len(table.keys) - 1)
+    hit = table.keys[pos] == run_keys
+    rows, at = rows[hit], table.rows[pos[hit]]  # ``at``: the qrels row of each candidate
     same_query = index.row_query[at] == query[rows]
     judged_ids = take(index.docid, at)
     same_doc = to_numpy(pc.equal(take(run.docid, rows), judged_ids))
@@ -445,7 +488,7 @@ class _SortedView:
         members = np.repeat(first[wanted] - offsets, sizes) + np.arange(int(sizes.sum()))
         table = pa.table(
             {
-                "c": np.repeat(np.arange(len(wanted)), sizes),
+                "c": from_numpy(np.repeat(np.arange(len(wanted)), sizes)),
                 "d": take(self.run.docid, self.row(members)),
             }
         )
@@ -466,8 +509,8 @@ def _in_trec_order(codes: npt.NDArray[np.int32], score: ScoreArray) -> bool:
     same = codes[1:] == codes[:-1]
     if bool((same & (score[1:] > score[:-1])).any()):
         return False
-    block_code = codes[np.concatenate(([0], np.flatnonzero(~same) + 1))]
-    return len(np.unique(block_code)) == len(block_code)
+    block_code = np.sort(codes[np.concatenate(([0], np.flatnonzero(~same) + 1))])
+    return not bool((block_code[1:] == block_code[:-1]).any())  # (np.unique imports numpy.ma)
 
 
 def _lexsort(codes: npt.NDArray[np.int32], score: ScoreArray) -> IntArray:

@@ -27,12 +27,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from irtables.base.arrow import to_numpy
+from irtables.base.arrow import from_numpy, to_numpy
 from irtables.base.numbers import check_finite, parse_number
 from irtables.errors import DataWarning, InputError
 from irtables.loaders.base import check_name
 from irtables.loaders.source import (
     COMPRESSED_EXTENSIONS,
+    CheckedStream,
     open_input,
     text_lines,
 )
@@ -44,6 +45,9 @@ if TYPE_CHECKING:  # tabular runs only: a TREC run file is read without pandas
 Progress = Callable[[str, int, int], None]
 
 _RUN_EXPECTED = "6 columns (qid Q0 docid rank score tag)"
+#: A plain text file no longer is read whole into memory (and parsed as one block);
+#: a longer one is streamed, its memory bounded by the block size.
+IN_MEMORY_BYTES = 16 * 2**20
 _TABULAR_SUFFIXES = {".tsv": "\t", ".csv": ","}
 
 
@@ -134,7 +138,7 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
     compressed = _is_compressed(path)
     queries: dict[str, int] = {}
     # filled in place, block by block: no list of chunks, no concatenation
-    capacity = max(_count_lines(path) if not compressed else total // 8, 1)
+    capacity = max(_row_estimate(path, total, compressed), 1)
     codes = np.empty(capacity, dtype=np.int32)
     score = np.empty(capacity, dtype=np.float64)
     docids: list[pa.Array] = []
@@ -164,18 +168,29 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
                     progress(f"read {system}", min(stream.compressed_tell, total), total)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError):
         return None  # the slow path names the line, or reads what this one cannot
-    if n < len(codes):  # only a compressed file's estimate can be far off: give the rest back
+    if n < len(codes):  # a compressed or small file's estimate: give the rest back
         codes, score = codes[:n].copy(), score[:n].copy()
     return Run(
         name=system,
         qid=pa.DictionaryArray.from_arrays(
-            pa.array(codes, type=pa.int32()), pa.array(list(queries), type=pa.string())
+            from_numpy(codes), pa.array(list(queries), type=pa.string())
         ),
         docid=pa.chunked_array(docids, type=pa.string()),
         score=score,
         source=str(path),
         runid=tag.decode("utf-8", errors="replace"),
     )
+
+
+def _row_estimate(path: Path, size: int, compressed: bool) -> int:
+    """Rows to make room for: a large plain file's lines, counted (its arrays are then
+    exact); a small one's most lines (12 bytes the shortest: ``1 Q0 d 1 1 r``), not
+    counted, the rest given back once read; a compressed file's guess (it may grow)."""
+    if compressed:
+        return size // 8
+    if size <= IN_MEMORY_BYTES:
+        return size // 12 + 1
+    return _count_lines(path)
 
 
 def _count_lines(path: Path) -> int:
@@ -248,10 +263,13 @@ def _read_fast(path: Path, ncols: int, keep: dict[int, pa.DataType]) -> pa.Table
     parse = pacsv.ParseOptions(
         delimiter=" ", quote_char=False, escape_char=False, ignore_empty_lines=False
     )
-    read = pacsv.ReadOptions(column_names=names, block_size=1 << 24)
+    read = pacsv.ReadOptions(column_names=names, block_size=IN_MEMORY_BYTES)
     try:
         with open_input(path, text=True, defer=True) as stream:
-            table = pacsv.read_csv(stream, read, parse, convert)
+            source: pa.BufferReader | CheckedStream = stream
+            if stream.format is None and path.stat().st_size <= IN_MEMORY_BYTES:
+                source = pa.BufferReader(stream.readall())  # one block: one chunk, no copy
+            table = pacsv.read_csv(source, read, parse, convert)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError):
         return None
     first = table.column(0)
