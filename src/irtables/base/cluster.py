@@ -12,25 +12,19 @@ here. Dask (the ``irtables[dask]`` extra) is imported only when a scheduler is g
 
 from __future__ import annotations
 
-import os
-import socket
 from collections.abc import Iterator
-from concurrent.futures import Executor
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from irtables.errors import InputError
 
-#: The environment variable naming the scheduler when no option does.
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+#: The environment variable naming the scheduler when no option does (read by the commands).
 SCHEDULER_ENV = "IRTABLES_SCHEDULER"
 #: Seconds to wait for the scheduler before giving up.
 CONNECT_TIMEOUT = 10.0
-
-
-def scheduler_address(option: str | None) -> str | None:
-    """The scheduler to use: ``option``, else ``$IRTABLES_SCHEDULER``, else None (the
-    local pool); an empty value means none."""
-    address = option if option is not None else os.environ.get(SCHEDULER_ENV)
-    return address or None
 
 
 @contextmanager
@@ -73,6 +67,8 @@ def _refused(address: str, timeout: float) -> str | None:
     """Why nothing can answer at a TCP ``address``, known at once (the host refuses the
     connection: nothing listens on that port); None when a connection is made, when the
     address is not TCP or when the host does not answer (Dask waits and says)."""
+    import socket
+
     from distributed.comm.addressing import parse_address, parse_host_port
 
     try:

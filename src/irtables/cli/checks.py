@@ -10,6 +10,7 @@ import click
 from irtables.base.names import TEST_NAMES
 from irtables.cli.common import (
     CONFIG_OPT,
+    FORCE_OPT,
     INPUT_FORMAT_OPT,
     JOBS_OPT,
     MISSING_OPT,
@@ -135,7 +136,7 @@ def lint_cmd(
 )
 @INPUT_FORMAT_OPT
 @MISSING_OPT
-@click.option("--force", is_flag=True, help="Overwrite an -o file that irtables did not generate.")
+@FORCE_OPT
 @JOBS_OPT
 @SCHEDULER_OPT
 @NO_CACHE_OPT

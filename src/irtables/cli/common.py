@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from irtables._version import __version__
+from irtables.base.cluster import SCHEDULER_ENV
 from irtables.errors import IrtablesError
 from irtables.loaders.registry import LOADERS
 from irtables.model.policy import MISSING_POLICIES
@@ -185,6 +186,11 @@ MISSING_OPT = click.option(
     "(keep common queries) or zero (score missing queries 0).",
 )
 
+FORCE_OPT = click.option(
+    "--force",
+    is_flag=True,
+    help="Overwrite output files that irtables did not generate (its own it rewrites anyway).",
+)
 JOBS_OPT = click.option(
     "-j",
     "--jobs",
@@ -196,7 +202,7 @@ JOBS_OPT = click.option(
 )
 SCHEDULER_OPT = click.option(
     "--scheduler",
-    envvar="IRTABLES_SCHEDULER",
+    envvar=SCHEDULER_ENV,
     metavar="ADDRESS",
     help="Evaluate runs on the Dask cluster of this scheduler (tcp://host:8786; also "
     "IRTABLES_SCHEDULER) instead of local processes; its workers read the files at the "

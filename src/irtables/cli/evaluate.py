@@ -8,6 +8,7 @@ from typing import Any, cast
 import click
 
 from irtables.cli.common import (
+    FORCE_OPT,
     JOBS_OPT,
     SCHEDULER_OPT,
     handle_errors,
@@ -71,7 +72,7 @@ from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TREC_EVAL_VERSIONS
     type=click.Path(dir_okay=False, path_type=Path),
     help="Output file (default: standard output).",
 )
-@click.option("--force", is_flag=True, help="Overwrite a file that irtables did not generate.")
+@FORCE_OPT
 @click.option(
     "--average",
     type=click.Choice(["macro", "micro"]),

@@ -8,6 +8,7 @@ import click
 
 from irtables.cli.common import (
     CONFIG_OPT,
+    FORCE_OPT,
     JOBS_OPT,
     RESULTS_ARG,
     SCHEDULER_OPT,
@@ -39,7 +40,7 @@ SUPPLEMENT_OUT_OPT = click.option(
     help="Folder of templates that override the built-in ones by name.",
 )
 @click.option("--no-pdf", is_flag=True, help="Do not compile supplement.pdf.")
-@click.option("--force", is_flag=True, help="Overwrite files that irtables did not generate.")
+@FORCE_OPT
 @JOBS_OPT
 @SCHEDULER_OPT
 @VERBOSE_OPT

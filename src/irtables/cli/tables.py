@@ -11,6 +11,7 @@ import click
 from irtables.base.names import ALL_TEST_NAMES, CORRECTION_NAMES, FAMILY_NAMES
 from irtables.cli.common import (
     CONFIG_OPT,
+    FORCE_OPT,
     INPUT_FORMAT_OPT,
     JOBS_OPT,
     MISSING_OPT,
@@ -66,7 +67,7 @@ from irtables.render import FORMATS
     help="Mark significant differences from this system; repeatable; DATASET=SYSTEM for "
     "one dataset (default: compare.baseline of the config; none: no markers).",
 )
-@click.option("--force", is_flag=True, help="Overwrite files that irtables did not generate.")
+@FORCE_OPT
 @JOBS_OPT
 @SCHEDULER_OPT
 @NO_CACHE_OPT
@@ -207,7 +208,7 @@ def tables(
 )
 @INPUT_FORMAT_OPT
 @MISSING_OPT
-@click.option("--force", is_flag=True, help="Overwrite a file that irtables did not generate.")
+@FORCE_OPT
 @JOBS_OPT
 @SCHEDULER_OPT
 @NO_CACHE_OPT
