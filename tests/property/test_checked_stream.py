@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import irtables.loaders.source as source
@@ -33,6 +33,10 @@ def _incomplete(rest: bytes) -> bytes:
 
 
 PACK = {"plain": lambda b: b, "gzip": gzip.compress, "xz": lzma.compress}
+#: Whole magic numbers of gzip (RFC 1952), xz and Zstandard (RFC 8878): a file that starts
+#: with one is read as compressed data (none of them is UTF-8, so no text starts so); a
+#: broken stream after one is tested in ``test_input_limits``.
+WHOLE_MAGIC = (b"\x1f\x8b", b"\xfd7zXZ\x00", b"\x28\xb5\x2f\xfd")
 
 
 def _expected_failure(data: bytes) -> tuple[str, int] | None:
@@ -55,6 +59,7 @@ def _expected_failure(data: bytes) -> tuple[str, int] | None:
 def test_bytes_come_back_or_the_first_problem_is_named(
     data: bytes, pack: str, sizes: list[int]
 ) -> None:
+    assume(pack != "plain" or not data.startswith(WHOLE_MAGIC))
     with pytest.MonkeyPatch.context() as mp, tempfile.TemporaryDirectory() as folder:
         mp.setattr(source, "MAX_LINE_BYTES", LIMIT)
         mp.setattr(source, "_CHUNK", LIMIT)
