@@ -4,8 +4,9 @@ issue 23 §2).
 Run with ``python bench/bench_hostile.py``. Each case is one fresh ``irtables`` process
 (wall seconds, peak resident MiB, exit status and the error line):
 
-- gzip files of about 1 MB expanding to 1 GiB of NUL bytes or of one line, and one of
-  about 0.5 MB expanding to 256 MiB of repeated ``map 1 0.5`` lines, read as a run
+- gzip files of about 1 MB expanding to 1 GiB of NUL bytes or of one line, one of
+  about 0.5 MB expanding to 256 MiB of repeated ``map 1 0.5`` lines, and two of about
+  2 MB expanding to 2 GiB of blank lines or of lines of spaces, read as a run
   (``irtables evaluate``) and as per-query results (``irtables lint``);
 - runs retrieving one document 10,000 and 300,000 times (a looped run).
 
@@ -38,6 +39,8 @@ def _inputs() -> dict[str, str]:
         "NUL bytes (1 GiB)": (b"\0", 1024 * MIB),
         "one line (1 GiB)": (b"1", 1024 * MIB),
         "repeated lines (256 MiB)": (b"map\t1\t0.5\n", 256 * MIB),
+        "blank lines (2 GiB)": (b"\n", 2048 * MIB),
+        "lines of spaces (2 GiB)": (b"  \t \n", 2048 * MIB),
     }
     paths = {}
     for i, (name, (chunk, total)) in enumerate(made.items()):
@@ -46,6 +49,7 @@ def _inputs() -> dict[str, str]:
             _gzip(str(path), chunk, total)
         paths[name] = str(path)
     (folder / "q.qrels").write_text("1 0 d1 1\n")
+    (folder / "r.run").write_text("1 Q0 d1 1 1.0 r\n")
     for n in (10_000, 300_000):
         path = folder / f"loop{n}.run"
         if not path.exists():
@@ -60,10 +64,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.parse_args(argv)
     paths = _inputs()
     qrels = str(OUT / "hostile" / "q.qrels")
+    run = str(OUT / "hostile" / "r.run")
     rows = []
     for name, path in paths.items():
         commands = {"evaluate (run)": [*IRTABLES, "evaluate", qrels, path, "-m", "map"]}
         if "document" not in name:
+            commands["evaluate (qrels)"] = [*IRTABLES, "evaluate", path, run, "-m", "map"]
             commands["lint (per-query)"] = [*IRTABLES, "lint", path]
         for how, argv_ in commands.items():
             done = wait_child(argv_)

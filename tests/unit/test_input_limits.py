@@ -53,6 +53,8 @@ def bombs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "NUL bytes": _gzip_of(folder / "nul.txt.gz", b"\0", EXPANDED),
         "one long line": _gzip_of(folder / "line.txt.gz", b"1", EXPANDED),
         "repeated lines": _gzip_of(folder / "lines.txt.gz", b"map\t1\t0.5\n", EXPANDED),
+        "blank lines": _gzip_of(folder / "blank.txt.gz", b"\n", EXPANDED),
+        "lines of spaces": _gzip_of(folder / "spaces.txt.gz", b"  \t \n", EXPANDED),
     }
 
 
@@ -82,6 +84,9 @@ def _read_in_child(reader: str, path: Path) -> tuple[int, str]:
         ("one long line", ":1: line longer than 1 MiB"),
         # a run or qrels reader stops at the first line; a per-query file at the limit
         ("repeated lines", r"(gzip data expands more than 100 times|:1: expected \d columns)"),
+        # nothing to refuse in a line: read (in bounded memory) up to the expansion allowed
+        ("blank lines", "gzip data expands more than 100 times"),
+        ("lines of spaces", "gzip data expands more than 100 times"),
     ],
 )
 def test_a_gzip_bomb_is_refused_in_bounded_memory(

@@ -1,7 +1,8 @@
 """Read qrels files (``qid iter docid rel``), compressed or not, and tidy tables.
 
-Columns are separated by any whitespace; ``#`` comment lines are skipped. The relevance
-grade must be an integer; negative grades are kept (trec_eval: judged "not in pool").
+Columns are separated by any whitespace; ``#`` comment lines and blank lines are skipped
+(trec_eval refuses both). The relevance grade must be an integer; negative grades are
+kept (trec_eval: judged "not in pool").
 """
 
 from __future__ import annotations

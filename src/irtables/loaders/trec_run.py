@@ -34,8 +34,8 @@ from irtables.loaders.base import check_name
 from irtables.loaders.source import (
     COMPRESSED_EXTENSIONS,
     CheckedStream,
+    content_lines,
     open_input,
-    text_lines,
 )
 from irtables.model.runs import Run, encode_queries, run_from_frame
 
@@ -99,7 +99,7 @@ def read_run(path: str | Path, *, name: str | None = None, progress: Progress | 
     if fast is not None:  # pyarrow reads "nan" and "inf" as floats
         check_finite(fast.score, fast.source, fast.line_of, "a finite number in column 5 (score)")
         return _not_empty(fast)
-    table, rows = _read_slow(
+    table, rows, final = _read_slow(
         p, 6, {0: pa.string(), 2: pa.string(), 4: pa.float64()}, _RUN_EXPECTED, _check_score
     )
     score = to_numpy(_one_chunk(table.column(2)))
@@ -109,7 +109,7 @@ def read_run(path: str | Path, *, name: str | None = None, progress: Progress | 
         docid=_one_chunk(table.column(1)),
         score=score.astype(np.float64, copy=False),
         source=str(p),
-        runid=_last_tag(p),
+        runid=final[5] if final else "",  # trec_eval's runid: the last line's tag
         rows=rows,
     )
     return _not_empty(run)  # every score was parsed as a finite number
@@ -146,12 +146,15 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
     tag = b""
     try:
         with open_input(path, text=True, defer=True) as stream:
-            reader = pacsv.open_csv(stream, read, parse, convert)
+            watched = _UntilShortLines(stream, len(names))
+            reader = pacsv.open_csv(watched, read, parse, convert)
             for batch in reader:
+                if watched.stopped:
+                    return None  # the exact path reads it
                 local = pc.dictionary_encode(batch.column(0))
                 values = local.dictionary.to_pylist()
-                if any(v.startswith("#") for v in values):
-                    return None  # a comment line that happens to have six fields
+                if batch.column(0).null_count or any(not v or v.startswith("#") for v in values):
+                    return None  # a comment or blank line (pyarrow reads a row of each)
                 lut = np.array([queries.setdefault(v, len(queries)) for v in values], np.int32)
                 rows = batch.num_rows
                 if n + rows > len(codes):
@@ -168,6 +171,8 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
                     progress(f"read {system}", min(stream.compressed_tell, total), total)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError):
         return None  # the slow path names the line, or reads what this one cannot
+    if watched.stopped:
+        return None
     if n < len(codes):  # a compressed or small file's estimate: give the rest back
         codes, score = codes[:n].copy(), score[:n].copy()
     return Run(
@@ -249,10 +254,19 @@ def read_columns(
     table = _read_fast(path, ncols, keep)
     if table is not None:
         return table, None
-    return _read_slow(path, ncols, keep, expected, check)
+    table, rows, _ = _read_slow(path, ncols, keep, expected, check)
+    return table, rows
 
 
 def _read_fast(path: Path, ncols: int, keep: dict[int, pa.DataType]) -> pa.Table | None:
+    """The ``keep`` columns of a single-space file read by pyarrow; ``None`` when the
+    exact path must read it (tabs, comments, blank lines, a malformed line).
+
+    A small plain file is parsed from memory as one block, unless its lines are too short
+    to be rows (:func:`_has_short_lines`). Anything else streams in 1 MiB blocks, looked at
+    as they come (:class:`_UntilShortLines`), so that a file of blank lines is handed to
+    the exact path after its first block, not after pyarrow made a row of each.
+    """
     names = [f"c{i}" for i in range(ncols)]
     convert = pacsv.ConvertOptions(
         column_types={names[i]: t for i, t in keep.items()},
@@ -263,19 +277,86 @@ def _read_fast(path: Path, ncols: int, keep: dict[int, pa.DataType]) -> pa.Table
     parse = pacsv.ParseOptions(
         delimiter=" ", quote_char=False, escape_char=False, ignore_empty_lines=False
     )
-    read = pacsv.ReadOptions(column_names=names, block_size=IN_MEMORY_BYTES)
     try:
         with open_input(path, text=True, defer=True) as stream:
-            source: pa.BufferReader | CheckedStream = stream
             if stream.format is None and path.stat().st_size <= IN_MEMORY_BYTES:
-                source = pa.BufferReader(stream.readall())  # one block: one chunk, no copy
-            table = pacsv.read_csv(source, read, parse, convert)
+                data = stream.readall()
+                if _has_short_lines(data, ncols):
+                    return None
+                read = pacsv.ReadOptions(column_names=names, block_size=IN_MEMORY_BYTES)
+                table = pacsv.read_csv(pa.BufferReader(data), read, parse, convert)
+                return None if _needs_exact_path(table.column(0)) else table
+            read = pacsv.ReadOptions(column_names=names, block_size=1 << 20)
+            watched = _UntilShortLines(stream, ncols)
+            batches = []
+            for batch in pacsv.open_csv(watched, read, parse, convert):
+                if watched.stopped or _needs_exact_path(batch.column(0)):
+                    return None
+                batches.append(batch)
+            if watched.stopped:
+                return None
+            return pa.Table.from_batches(batches, schema=_schema(keep, names))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError):
         return None
-    first = table.column(0)
-    if len(first) and pc.any(pc.starts_with(pc.unique(first), "#")).as_py():
-        return None  # a comment line that happens to have ncols fields
-    return table
+
+
+def _schema(keep: dict[int, pa.DataType], names: list[str]) -> pa.Schema:
+    """The schema of the ``keep`` columns as pyarrow's CSV reader gives them."""
+    return pa.schema([(names[i], keep[i]) for i in sorted(keep)])
+
+
+class _UntilShortLines(io.RawIOBase):
+    """The bytes of a stream up to a chunk whose lines are shorter, on average, than the
+    shortest row of the format (:func:`_has_short_lines`), where they end (:attr:`stopped`
+    then says so): pyarrow, reading ahead, would otherwise make a row of each blank line
+    of the whole file (millions, from a small compressed one) before its first block is
+    looked at."""
+
+    def __init__(self, stream: CheckedStream, ncols: int) -> None:
+        super().__init__()
+        self._stream = stream
+        self._ncols = ncols
+        self.stopped = False
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> bytes:
+        if self.stopped:
+            return b""
+        data = self._stream.read(size)
+        if _has_short_lines(data, self._ncols, partial=True):
+            self.stopped = True
+            return b""
+        return data
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def _has_short_lines(data: bytes, ncols: int, *, partial: bool = False) -> bool:
+    """Whether ``data`` holds more line ends than lines of ``ncols`` single-space fields
+    (at least ``2 * ncols`` bytes each, newline included) could fill: then some line is
+    blank or too short, and the exact path must read the file. ``partial``: ``data`` may
+    start and end inside a line (one line end more is allowed). One pass of
+    :meth:`bytes.count`, and one more for a file whose lines end with "\r" alone."""
+    ends = data.count(b"\n") or data.count(b"\r")
+    return (ends - partial) * 2 * ncols > len(data)
+
+
+def _needs_exact_path(first: pa.Array | pa.ChunkedArray) -> bool:
+    """Whether a first column read by pyarrow holds a comment (``#``) or a blank line
+    (an empty string: no single-space line of the format starts with a space)."""
+    if not len(first):
+        return False
+    if first.null_count:
+        return True
+    unique = pc.unique(first)
+    if pc.min(pc.binary_length(unique)).as_py() == 0:
+        return True  # (no comparison with a scalar "": it would make pyarrow import pandas)
+    return bool(pc.any(pc.starts_with(unique, "#")).as_py())
 
 
 def _read_slow(
@@ -284,12 +365,16 @@ def _read_slow(
     keep: dict[int, pa.DataType],
     expected: str,
     check: Callable[[int, list[str]], str | None],
-) -> tuple[pa.Table, npt.NDArray[np.int64] | None]:
+) -> tuple[pa.Table, npt.NDArray[np.int64] | None, list[str] | None]:
+    """Read line by line, naming the line of the first problem: the ``keep`` columns,
+    the line number of each row (``None`` when row i is line i+1) and the fields of the
+    last row (``None`` without rows)."""
     columns: dict[int, list[str]] = {i: [] for i in sorted(keep)}
     rows: list[int] = []
-    for lineno, line in enumerate(text_lines(path), start=1):
+    last: list[str] | None = None
+    for lineno, line in content_lines(path):
         fields = line.split()
-        if not fields or fields[0].startswith("#"):
+        if fields[0].startswith("#"):
             continue
         if len(fields) < ncols:
             raise InputError(f"expected {expected}, got {len(fields)}", path=str(path), line=lineno)
@@ -299,11 +384,12 @@ def _read_slow(
         for i, values in columns.items():
             values.append(fields[i])
         rows.append(lineno)
+        last = fields
     arrays = [pa.array(columns[i], type=pa.string()).cast(keep[i]) for i in sorted(keep)]
     table = pa.table(arrays, names=[f"c{i}" for i in sorted(keep)])
     line_numbers = np.asarray(rows, dtype=np.int64)
     consecutive = bool(np.array_equal(line_numbers, np.arange(1, len(rows) + 1)))
-    return table, None if consecutive else line_numbers
+    return table, None if consecutive else line_numbers, last
 
 
 def _check_score(ncols: int, fields: list[str]) -> str | None:
@@ -324,36 +410,6 @@ def _not_empty(run: Run) -> Run:
             stacklevel=3,
         )
     return run
-
-
-def _last_tag(path: Path) -> str:
-    """The tag (sixth field) of the run's last line: what trec_eval prints as ``runid``."""
-    if not _is_compressed(path):
-        size = path.stat().st_size
-        start = max(size - (1 << 16), 0)
-        with path.open("rb") as fh:
-            fh.seek(start)
-            lines = fh.read().splitlines()[1 if start else 0 :]  # a partial first line
-        for raw in reversed(lines):
-            tag = _tag(raw)
-            if tag is not None:
-                return tag
-        if not start:
-            return ""
-    last = ""
-    with open_input(path, text=True) as checked, io.BufferedReader(checked) as stream:
-        for raw in stream:
-            tag = _tag(raw)
-            last = last if tag is None else tag
-    return last
-
-
-def _tag(line: bytes) -> str | None:
-    """The sixth field of a run line, ``""`` if it has none, ``None`` for a comment or blank."""
-    fields = line.decode("utf-8", errors="replace").split()
-    if not fields or fields[0].startswith("#"):
-        return None
-    return fields[5] if len(fields) > 5 else ""
 
 
 def _one_chunk(column: pa.ChunkedArray) -> pa.Array:
