@@ -102,3 +102,13 @@ def test_control_characters_in_a_run_name_are_refused(tmp_path: Path, name: str)
     shutil.copy(RUNS / "tiny.run", run)
     result = invoke("evaluate", str(RUNS / "tiny.qrels"), str(run), "-m", "map")
     assert_one_line_error(result, "control character")
+
+
+@pytest.mark.parametrize("name", ["deep.json", "deep.jsonl", "deep.txt"])
+def test_deeply_nested_json_names_the_file(tmp_path: Path, name: str) -> None:
+    """The format sniffer parsed the first line as JSON and let the RecursionError out,
+    so the error named no file ("an input is nested too deeply")."""
+    deep = tmp_path / name
+    deep.write_text("[" * 200_000 + "]" * 200_000 + "\n")
+    result = invoke("lint", str(deep))
+    assert_one_line_error(result, name, "nested too deeply")

@@ -78,7 +78,7 @@ def _first_line(data: bytes) -> str:
 def _is_json_line(line: str) -> bool:
     try:
         obj = json.loads(line)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # the reader names the file and why
         return False
     return isinstance(obj, dict) and not any(isinstance(v, dict) for v in obj.values())
 

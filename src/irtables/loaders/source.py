@@ -362,6 +362,19 @@ def content_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
                 return
 
 
+def nonblank_lines(text: str) -> Iterator[tuple[int, str]]:
+    """The lines of ``text`` holding more than whitespace, numbered from 1 as
+    :meth:`str.splitlines` numbers every line (blank ones skipped as
+    :func:`content_lines` skips them).
+
+    Examples
+    --------
+    >>> list(nonblank_lines("a\n\n \nb"))
+    [(1, 'a'), (4, 'b')]
+    """
+    yield from _numbered_content(text, 0)
+
+
 def _numbered_content(text: str, before: int) -> Generator[tuple[int, str], None, int]:
     """The lines of ``text`` holding more than whitespace, numbered after ``before``
     lines; returns ``before`` plus the lines of ``text``."""

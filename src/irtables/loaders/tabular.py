@@ -30,7 +30,12 @@ from irtables.loaders.delimited import (
     records,
     sniff_delimiter,
 )
-from irtables.loaders.source import PARQUET_MAGIC, decode_text, main_extension
+from irtables.loaders.source import (
+    PARQUET_MAGIC,
+    decode_text,
+    main_extension,
+    nonblank_lines,
+)
 from irtables.measures import parse_measure
 
 _JSON_START = re.compile(rb"\s*\{")  # JSON Lines: whitespace, then an object (no copy)
@@ -167,14 +172,14 @@ def read_jsonl(data: bytes, path: str) -> Parsed:
     lines: list[int] = []
     roles: list[str | None] | None = None
     keys: list[str] = []
-    for n, raw in enumerate(decode_text(data, path).splitlines(), start=1):
-        if not raw.strip():
-            continue
+    for n, raw in nonblank_lines(decode_text(data, path)):
         try:
             obj = json.loads(raw, parse_constant=reject_json_constant)
         except json.JSONDecodeError as exc:
             raise InputError(f"invalid JSON: {exc.msg}", path=path, line=n) from exc
-        except (ValueError, RecursionError) as exc:  # NaN, Infinity; deep nesting
+        except RecursionError:
+            raise InputError("invalid JSON: nested too deeply", path=path, line=n) from None
+        except ValueError as exc:  # NaN, Infinity
             raise InputError(f"invalid JSON: {exc}", path=path, line=n) from None
         if not isinstance(obj, dict):
             raise InputError("expected a JSON object per line", path=path, line=n)
