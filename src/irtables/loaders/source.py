@@ -311,7 +311,7 @@ _OTHER_LINE_BREAKS = re.compile("[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 
 
 def content_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
-    """The lines of a text file that hold more than whitespace, with their numbers:
+    r"""The lines of a text file that hold more than whitespace, with their numbers:
     lines as :meth:`str.splitlines` gives them, numbered from 1 over every line.
 
     Streamed a chunk of whole lines at a time, so that an error stops the reading where
@@ -363,7 +363,7 @@ def content_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str]]:
 
 
 def nonblank_lines(text: str) -> Iterator[tuple[int, str]]:
-    """The lines of ``text`` holding more than whitespace, numbered from 1 as
+    r"""The lines of ``text`` holding more than whitespace, numbered from 1 as
     :meth:`str.splitlines` numbers every line (blank ones skipped as
     :func:`content_lines` skips them).
 

@@ -337,7 +337,7 @@ class _UntilShortLines(io.RawIOBase):
 
 
 def _has_short_lines(data: bytes, ncols: int, *, partial: bool = False) -> bool:
-    """Whether ``data`` holds more line ends than lines of ``ncols`` single-space fields
+    r"""Whether ``data`` holds more line ends than lines of ``ncols`` single-space fields
     (at least ``2 * ncols`` bytes each, newline included) could fill: then some line is
     blank or too short, and the exact path must read the file. ``partial``: ``data`` may
     start and end inside a line (one line end more is allowed). One pass of
