@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -71,6 +72,51 @@ def test_the_results_section_shows_its_heading_then_its_tables_in_order(compiled
     assert heading is not None
     table1, table_s1 = page.find("Table 1:"), page.find("Table S1:")
     assert heading.start() < table1 < table_s1, page[:400]
+
+
+@pytest.mark.latex
+def test_the_pdf_is_what_full_pdflatex_runs_make(compiled: Path, tmp_path: Path) -> None:
+    """The first pdflatex run is a draft (no PDF written, figures not read): the PDF is
+    byte for byte what full runs until the cross-references settle make of the same
+    sources, compiled here by the test."""
+    out = compiled / "supplement"
+    folder = tmp_path / "latex"
+    sources = ["supplement.tex", "methods.tex", "references.bib", "tables", "figures"]
+    for name in sources:
+        source = out / name
+        if source.is_dir():
+            shutil.copytree(source, folder / name)
+        elif source.exists():
+            folder.mkdir(exist_ok=True)
+            shutil.copy(source, folder / name)
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "0", "FORCE_SOURCE_DATE": "1"}
+    command = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "supplement.tex"]
+    logs: list[str] = []
+    while len(logs) < 5 and (not logs or "Rerun" in logs[-1] or "may have changed" in logs[-1]):
+        done = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout[-2000:]
+        logs.append(done.stdout)
+    assert len(logs) >= 2  # the table of contents needs a second run
+    assert (folder / "supplement.pdf").read_bytes() == (out / "supplement.pdf").read_bytes()
+
+
+def test_the_first_pdflatex_run_is_a_draft(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counted, not timed: the runs pdflatex is asked for, and how."""
+    from irtables.supplement import pdf
+
+    commands: list[list[str]] = []
+
+    def fake_run(cmd: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        commands.append(cmd)
+        folder = Path(str(kwargs["cwd"]))
+        (folder / "supplement.pdf").write_bytes(b"%PDF-1.5")
+        rerun = "LaTeX Warning: Label(s) may have changed." if len(commands) < 3 else ""
+        return subprocess.CompletedProcess(cmd, 0, stdout=rerun, stderr="")
+
+    monkeypatch.setattr(pdf.subprocess, "run", fake_run)
+    monkeypatch.setattr(pdf, "check_typesettable", lambda sources, main: None)
+    assert pdf.compile_pdf([("supplement.tex", b"x")]) == b"%PDF-1.5"
+    assert ["-draftmode" in c for c in commands] == [True, False, False]
 
 
 @pytest.mark.latex

@@ -47,7 +47,8 @@ def pdflatex_available() -> bool:
 def compile_pdf(files: Iterable[tuple[str, bytes]], main: str = "supplement.tex") -> bytes:
     """Write ``files`` (relative path, bytes) into a temporary folder and compile ``main``.
 
-    pdflatex runs until cross-references settle (at most :data:`MAX_RUNS` times). Raises
+    pdflatex runs until cross-references settle (at most :data:`MAX_RUNS` times), the
+    first time in draft mode (the table of contents always needs a second run). Raises
     :class:`LatexError` with one line when a character cannot be typeset or pdflatex fails.
     """
     sources = list(files)
@@ -59,7 +60,8 @@ def compile_pdf(files: Iterable[tuple[str, bytes]], main: str = "supplement.tex"
             target = inside(root, rel)  # the same check as for the output folder
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
-        for _ in range(MAX_RUNS):
+        _run(root, main, env, draft=True)  # the auxiliary files (contents, labels)
+        for _ in range(MAX_RUNS - 1):
             log = _run(root, main, env)
             if not any(flag in log for flag in _RERUN):
                 break
@@ -135,8 +137,13 @@ def _environment() -> dict[str, str]:
     return {**os.environ, "SOURCE_DATE_EPOCH": "0", "FORCE_SOURCE_DATE": "1"}
 
 
-def _run(root: Path, main: str, env: dict[str, str]) -> str:
+def _run(root: Path, main: str, env: dict[str, str], *, draft: bool = False) -> str:
+    """One pdflatex run; ``draft``: without writing the PDF or reading the figures (a
+    third less time), for a run whose only use is the auxiliary files it writes: pages
+    break as in a full run, so the PDF of the next run is the same, byte for byte."""
     cmd = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", main]
+    if draft:
+        cmd.insert(1, "-draftmode")
     try:
         done = subprocess.run(
             cmd, cwd=root, env=env, capture_output=True, text=True, errors="replace", timeout=300
