@@ -9,7 +9,9 @@ checked against :meth:`str.splitlines`, the rule the readers state.
 
 from __future__ import annotations
 
+import csv
 import gzip
+import io
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,8 @@ from hypothesis import strategies as st
 import irtables.loaders.source as source
 import irtables.loaders.trec_run as trec_run
 from irtables.errors import InputError
+from irtables.loaders import load_results
+from irtables.loaders.delimited import records
 from irtables.loaders.qrels import read_qrels
 from irtables.loaders.source import content_lines
 from irtables.loaders.trec_run import read_run
@@ -150,3 +154,62 @@ def test_a_line_that_is_not_utf8_is_named_after_the_lines_before_it(tmp_path: Pa
     assert next(lines) == (4, "b")
     with pytest.raises(InputError, match=r"bad\.txt:5: not valid UTF-8"):
         next(lines)
+
+
+def _csv_records(text: str, delimiter: str) -> list[tuple[int, list[str]]]:
+    """The oracle: the non-blank records of :func:`csv.reader`, with their first lines."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    found, start = [], 1
+    for fields in reader:
+        line, start = start, reader.line_num + 1
+        if any(f.strip() for f in fields):
+            found.append((line, fields))
+    return found
+
+
+_FIELD_PIECES = ["a", "b c", ",", "\t", " ", "\n", "\r", "\r\n", "\x0b", "\x1c", "\x85", "é"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pieces=st.lists(st.sampled_from(_FIELD_PIECES), max_size=40),
+    delimiter=st.sampled_from([",", "\t", ";"]),
+)
+def test_unquoted_records_are_what_csv_reads(pieces: list[str], delimiter: str) -> None:
+    """Text without a quote character: the records are csv.reader's, blank ones (only
+    whitespace and delimiters) skipped, each numbered by the line it starts on."""
+    text = "".join(pieces)
+    got = list(records(text.encode(), "x.csv", delimiter=delimiter, quoting=True))
+    assert got == _csv_records(text, delimiter)
+
+
+@pytest.mark.parametrize("name", ["p.txt", "p.tsv", "p.jsonl"])
+def test_a_per_query_file_of_blank_lines_makes_no_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """Two values around two million blank lines: pyarrow is not handed the file (it made
+    a row of each blank line: 817 MB and 16 s for 20 MB), and the second value's line is
+    named by its number."""
+    first, bad = {
+        "p.txt": (b"map\tq1\t0.5\n", b"map\tq2\tx\n"),
+        "p.tsv": (b"query\tmetric\tvalue\nq1\tmap\t0.5\n", b"q2\tmap\tx\n"),
+        "p.jsonl": (
+            b'{"query": "q1", "metric": "map", "value": 0.5}\n',
+            b'{"query": "q2", "metric": "map", "value": "x"}\n',
+        ),
+    }[name]
+    path = tmp_path / name
+    path.write_bytes(first + b"\n" * BLANK + bad)
+    made = [0]
+    original = pacsv.read_csv
+
+    def counted_read_csv(*args: Any, **kwargs: Any) -> Any:
+        table = original(*args, **kwargs)
+        made[0] += table.num_rows
+        return table
+
+    monkeypatch.setattr(pacsv, "read_csv", counted_read_csv)
+    lines_before = first.count(b"\n") + BLANK
+    with pytest.raises(InputError, match=rf"p\.\w+:{lines_before + 1}: "):
+        load_results(path)
+    assert made[0] <= first.count(b"\n")

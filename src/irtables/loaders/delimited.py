@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -20,7 +21,7 @@ import pyarrow.csv as pacsv
 from irtables.base.arrow import to_numpy
 from irtables.base.numbers import parse_number
 from irtables.errors import InputError
-from irtables.loaders.source import decode_text
+from irtables.loaders.source import decode_text, lines_holding, more_lines_than_fit
 from irtables.model.factor import Factor
 
 #: pyarrow type of a categorical string column.
@@ -47,6 +48,8 @@ def fast_read(
     columns are not checked for UTF-8: the caller checks them (see
     :func:`dictionary_factor`, which checks the distinct strings only).
     """
+    if more_lines_than_fit(data, len(names)):  # a row: its delimiters and line end
+        return None  # blank lines (pyarrow would make a row of each): the exact path
     alone = getattr(_one_thread, "on", False)
     read_options = pacsv.ReadOptions(
         column_names=list(names),
@@ -143,6 +146,9 @@ def records(
     [(1, ['a', 'b']), (3, ['1', '2'])]
     """
     text = decode_text(data, path)
+    if not quoting or '"' not in text:  # a record is a line: blank ones skipped in C
+        yield from _unquoted_records(text, delimiter)
+        return
     reader = csv.reader(
         io.StringIO(text, newline=""),
         delimiter=delimiter,
@@ -160,6 +166,24 @@ def records(
         line, start = start, reader.line_num + 1
         if any(f.strip() for f in fields):
             yield line, fields
+
+
+def _unquoted_records(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
+    r"""The records of text without quoting, as :func:`csv.reader` reads them (lines end
+    with "\n", "\r\n" or "\r"; fields split at ``delimiter``), without a turn of a
+    Python loop for a blank line: one regular expression finds the lines holding a
+    character other than whitespace and the delimiter, and :meth:`str.count` numbers them.
+
+    Examples
+    --------
+    >>> list(_unquoted_records("a,b\r\n , \r\n\r1,2\n", ","))
+    [(1, ['a', 'b']), (4, ['1', '2'])]
+    """
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    content = re.compile(rf"[^\s{re.escape(delimiter)}]")
+    for index, line in lines_holding(text, content):
+        yield index + 1, line.split(delimiter)
 
 
 def first_record(data: bytes, path: str, *, delimiter: str, quoting: bool) -> tuple[int, list[str]]:

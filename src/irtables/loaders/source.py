@@ -304,8 +304,7 @@ def open_input(
         raise InputError(f"cannot read file: {exc.strerror or exc}", path=name) from exc
 
 
-#: A line holding more than whitespace, in text whose lines are joined by "\n" alone.
-_CONTENT_LINE = re.compile(r"^[^\S\n]*\S.*$", re.MULTILINE)
+_NON_SPACE = re.compile(r"\S")
 #: What :meth:`str.splitlines` ends a line at, besides "\n".
 _OTHER_LINE_BREAKS = re.compile("[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 
@@ -375,6 +374,27 @@ def nonblank_lines(text: str) -> Iterator[tuple[int, str]]:
     yield from _numbered_content(text, 0)
 
 
+def lines_holding(text: str, char: re.Pattern[str]) -> Iterator[tuple[int, str]]:
+    r"""``(index, line)`` of each line of ``text`` (lines end with "\n" alone; the first
+    has index 0) in which ``char`` is found. The text between two such lines is skipped
+    by the regular expression engine and counted by :meth:`str.count`: a million blank
+    lines cost what scanning their bytes costs, not a turn of a Python loop each.
+
+    Examples
+    --------
+    >>> list(lines_holding("a\n\n  \nb c\n", re.compile(r"\S")))
+    [(0, 'a'), (3, 'b c')]
+    """
+    index = start = 0  # ``index``: the line that starts at ``start``
+    while (found := char.search(text, start)) is not None:
+        begin = max(text.rfind("\n", start, found.start()) + 1, start)
+        index += text.count("\n", start, begin)
+        end = text.find("\n", found.start())
+        end = len(text) if end < 0 else end
+        yield index, text[begin:end]
+        index, start = index + 1, end + 1
+
+
 def _numbered_content(text: str, before: int) -> Generator[tuple[int, str], None, int]:
     """The lines of ``text`` holding more than whitespace, numbered after ``before``
     lines; returns ``before`` plus the lines of ``text``."""
@@ -384,13 +404,26 @@ def _numbered_content(text: str, before: int) -> Generator[tuple[int, str], None
         joined = text[:-1] if text.endswith("\n") else text
     else:
         joined = "\n".join(text.splitlines())
-    if not text.isspace():  # line i of ``joined`` starts after i newlines
-        index = position = 0
-        for match in _CONTENT_LINE.finditer(joined):
-            index += joined.count("\n", position, match.start())
-            position = match.start()
-            yield before + index + 1, match.group()
+    for index, line in lines_holding(joined, _NON_SPACE):
+        yield before + index + 1, line
     return before + joined.count("\n") + 1
+
+
+def more_lines_than_fit(data: bytes, row_bytes: int, *, partial: bool = False) -> bool:
+    r"""Whether ``data`` holds more line ends than rows of at least ``row_bytes`` bytes
+    (line end included) could fill: then some line is blank or too short to be a row, and
+    a fast reader (which would make a row of each blank line, millions from a small
+    compressed file) should leave the file to the exact one. ``partial``: ``data`` may
+    start and end inside a line (one line end more is allowed). One pass of
+    :meth:`bytes.count`, and one more for text whose lines end with "\r" alone.
+
+    Examples
+    --------
+    >>> more_lines_than_fit(b"1 0 d1 1\n\n\n\n", 8), more_lines_than_fit(b"1 0 d1 1\n", 8)
+    (True, False)
+    """
+    ends = data.count(b"\n") or data.count(b"\r")
+    return (ends - partial) * row_bytes > len(data)
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:

@@ -35,6 +35,7 @@ from irtables.loaders.source import (
     COMPRESSED_EXTENSIONS,
     CheckedStream,
     content_lines,
+    more_lines_than_fit,
     open_input,
 )
 from irtables.model.runs import Run, encode_queries, run_from_frame
@@ -263,9 +264,10 @@ def _read_fast(path: Path, ncols: int, keep: dict[int, pa.DataType]) -> pa.Table
     exact path must read it (tabs, comments, blank lines, a malformed line).
 
     A small plain file is parsed from memory as one block, unless its lines are too short
-    to be rows (:func:`_has_short_lines`). Anything else streams in 1 MiB blocks, looked at
-    as they come (:class:`_UntilShortLines`), so that a file of blank lines is handed to
-    the exact path after its first block, not after pyarrow made a row of each.
+    to be rows (:func:`~irtables.loaders.source.more_lines_than_fit`: a row of ``ncols``
+    fields takes ``2 * ncols`` bytes at least). Anything else streams in 1 MiB blocks,
+    looked at as they come (:class:`_UntilShortLines`), so that a file of blank lines is
+    handed to the exact path after its first block, not after pyarrow made a row of each.
     """
     names = [f"c{i}" for i in range(ncols)]
     convert = pacsv.ConvertOptions(
@@ -281,7 +283,7 @@ def _read_fast(path: Path, ncols: int, keep: dict[int, pa.DataType]) -> pa.Table
         with open_input(path, text=True, defer=True) as stream:
             if stream.format is None and path.stat().st_size <= IN_MEMORY_BYTES:
                 data = stream.readall()
-                if _has_short_lines(data, ncols):
+                if more_lines_than_fit(data, 2 * ncols):
                     return None
                 read = pacsv.ReadOptions(column_names=names, block_size=IN_MEMORY_BYTES)
                 table = pacsv.read_csv(pa.BufferReader(data), read, parse, convert)
@@ -306,11 +308,11 @@ def _schema(keep: dict[int, pa.DataType], names: list[str]) -> pa.Schema:
 
 
 class _UntilShortLines(io.RawIOBase):
-    """The bytes of a stream up to a chunk whose lines are shorter, on average, than the
-    shortest row of the format (:func:`_has_short_lines`), where they end (:attr:`stopped`
-    then says so): pyarrow, reading ahead, would otherwise make a row of each blank line
-    of the whole file (millions, from a small compressed one) before its first block is
-    looked at."""
+    """The bytes of a stream up to a chunk with more line ends than rows of the format
+    could fill (:func:`~irtables.loaders.source.more_lines_than_fit`), where they end
+    (:attr:`stopped` then says so): pyarrow, reading ahead, would otherwise make a row of
+    each blank line of the whole file (millions, from a small compressed one) before its
+    first block is looked at."""
 
     def __init__(self, stream: CheckedStream, ncols: int) -> None:
         super().__init__()
@@ -325,7 +327,7 @@ class _UntilShortLines(io.RawIOBase):
         if self.stopped:
             return b""
         data = self._stream.read(size)
-        if _has_short_lines(data, self._ncols, partial=True):
+        if more_lines_than_fit(data, 2 * self._ncols, partial=True):
             self.stopped = True
             return b""
         return data
@@ -334,16 +336,6 @@ class _UntilShortLines(io.RawIOBase):
         data = self.read(len(buffer))
         buffer[: len(data)] = data
         return len(data)
-
-
-def _has_short_lines(data: bytes, ncols: int, *, partial: bool = False) -> bool:
-    r"""Whether ``data`` holds more line ends than lines of ``ncols`` single-space fields
-    (at least ``2 * ncols`` bytes each, newline included) could fill: then some line is
-    blank or too short, and the exact path must read the file. ``partial``: ``data`` may
-    start and end inside a line (one line end more is allowed). One pass of
-    :meth:`bytes.count`, and one more for a file whose lines end with "\r" alone."""
-    ends = data.count(b"\n") or data.count(b"\r")
-    return (ends - partial) * 2 * ncols > len(data)
 
 
 def _needs_exact_path(first: pa.Array | pa.ChunkedArray) -> bool:
