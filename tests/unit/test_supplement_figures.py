@@ -220,6 +220,37 @@ def test_difference_panels_share_one_y_scale() -> None:
     assert low <= diffs.min() and high >= diffs.max()  # the largest difference of all fits
 
 
+def test_difference_panels_are_labelled_once_for_their_one_scale() -> None:
+    """One y label for the figure (the panels share their scale), none per panel."""
+    rng = np.random.default_rng(5)
+    rows = [
+        ("d", system, f"q{i:03d}", "AP", float(v))
+        for system in ("base", "x", "y")
+        for i, v in enumerate(rng.random(50))
+    ]
+    fig = difference_bars("T", "AP", _panels(results_from_rows(rows)))
+    render_all(fig)
+    assert [ax.get_ylabel() for ax in fig.axes] == ["", ""]
+    assert fig.get_supylabel() == "Δ AP"
+
+
+def test_k_panels_above_others_leave_k_to_the_panels_below() -> None:
+    """Panels with the same K: the tick labels and the "K" of the bottom row only, as
+    shared axes show them; panels with different K each keep theirs."""
+    same = [Series("a", ((1.0, 0.2), (10.0, 0.4), (100.0, 0.5)))]
+    fig = k_curves("T", {"NDCG": same, "P": same, "R": same, "MRR": same})
+    render_all(fig)
+    shown = [
+        (ax.get_xlabel(), any(t.get_visible() and t.get_text() for t in ax.get_xticklabels()))
+        for ax in fig.axes
+    ]
+    assert shown == [("", False), ("", False), ("K", True), ("K", True)]
+    other = [Series("a", ((5.0, 0.2), (20.0, 0.4)))]
+    fig = k_curves("T", {"NDCG": same, "P": other, "R": same})
+    render_all(fig)
+    assert [ax.get_xlabel() for ax in fig.axes] == ["K", "K", "K"]
+
+
 def test_the_png_is_opaque_rgb_with_the_pixels_matplotlib_draws() -> None:
     import io
 

@@ -192,6 +192,10 @@ def k_curves(title: str, panels: Mapping[str, Sequence[Series]]) -> Figure:
         cols = min(n, 2)
         rows = (n + cols - 1) // cols
         fig = Figure(figsize=(WIDTH, 2.4 * rows), layout="constrained")
+        ticks = {
+            tuple(sorted({k for s in lines for k, _ in s.points})) for lines in panels.values()
+        }
+        shared = len(ticks) == 1  # every panel has the same K: their x axes are one
         for i, (label, lines) in enumerate(panels.items()):
             ax = fig.add_subplot(rows, cols, i + 1)
             if len(lines) > MAX_LINES:
@@ -207,7 +211,10 @@ def k_curves(title: str, panels: Mapping[str, Sequence[Series]]) -> Figure:
             ks_all = sorted({k for s in lines for k, _ in s.points})
             ax.set_xticks(ks_all, [f"{k:g}" for k in ks_all])
             ax.minorticks_off()
-            ax.set_xlabel("K")
+            if shared and i + cols < n:  # a panel below shows the same K
+                ax.tick_params(labelbottom=False)
+            else:
+                ax.set_xlabel("K")
             ax.set_ylabel(f"{label}@K")
             ax.grid(True, linewidth=0.3)
         _legend(fig)
@@ -238,10 +245,10 @@ def difference_bars(title: str, metric: str, panels: Sequence[tuple[str, PerQuer
             ax = fig.add_subplot(len(panels), 1, i + 1, sharey=first)  # one scale: comparable
             first = first or ax
             _difference_panel(ax, pq)
-            ax.set_ylabel(f"Δ {metric}")
             ax.set_title(f"{name}: {pq.wins} better, {pq.ties} tied, {pq.losses} worse", loc="left")
         if panels:
             fig.axes[-1].set_xlabel("queries, sorted by difference")
+            fig.supylabel(f"Δ {metric}", fontsize=9)  # one scale, one label
         fig.suptitle(title, fontsize=10)
     return fig
 
