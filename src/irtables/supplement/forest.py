@@ -115,10 +115,13 @@ def forest_plot(title: str, panels: Sequence[Panel], dataset: Names, system: Nam
         height = min(MAX_HEIGHT, 1.1 + ROW_HEIGHT * len(labels))
         fig = Figure(figsize=(WIDTH, height), layout="constrained")
         axes = fig.subplots(1, max(len(panels), 1), sharex=True, sharey=True, squeeze=False)[0]
+        for ax in axes:  # the limits are set once below: no autoscaling of every shared
+            ax.set_autoscale_on(False)  # axis each time a panel adds an artist
         for ax, (label, analyses) in zip(axes, panels, strict=False):
             _panel(ax, analyses, rows)
             ax.set_title(label)
         first = axes[0]
+        first.set_xlim(*_x_limits(panels, rows))
         first.set_yticks([])  # the rows are labelled by text: no ticks on any panel
         first.set_ylim(-len(labels) - 0.5, -0.5)
         at = offset_copy(first.get_yaxis_transform(), fig=fig, x=-4, units="points")
@@ -132,6 +135,24 @@ def forest_plot(title: str, panels: Sequence[Panel], dataset: Names, system: Nam
         )
         fig.suptitle(title, fontsize=10)
     return fig
+
+
+def _x_limits(
+    panels: Sequence[Panel], rows: dict[tuple[str, str], BlockRows]
+) -> tuple[float, float]:
+    """The x limits autoscaling would give the panels (their intervals and zero, with
+    matplotlib's default margin of 5% on each side), computed once."""
+    import matplotlib as mpl
+
+    ends = [0.0]
+    for _, analyses in panels:
+        for m in analyses:
+            if (m.system, m.baseline) in rows:
+                ends += [m.pooled.ci_low, m.pooled.ci_high]
+                ends += [v for s in m.studies for v in (s.ci_low, s.ci_high)]
+    low, high = min(ends), max(ends)
+    margin = mpl.rcParams["axes.xmargin"] * (high - low)
+    return low - margin, high + margin
 
 
 @dataclass(frozen=True)
