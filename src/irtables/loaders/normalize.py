@@ -105,11 +105,15 @@ def _canonical(
             line = line_of(row) if line_of is not None else None
             raise UnknownNameError(exc.reason, path=path, line=line) from None
     names = [m.name for m in measures]
-    unique = list(dict.fromkeys(names))
-    canonical = [measures[names.index(n)] for n in unique]
+    first: dict[str, int] = {}  # each canonical name's first raw spelling
+    for i, n in enumerate(names):
+        first.setdefault(n, i)
+    unique = list(first)
+    canonical = [measures[i] for i in first.values()]
     if unique == names:
         return Factor(tuple(names), metric.codes), canonical
-    remap = np.array([unique.index(n) for n in names], dtype=metric.codes.dtype)
+    position = {n: j for j, n in enumerate(unique)}
+    remap = np.array([position[n] for n in names], dtype=metric.codes.dtype)
     return Factor(tuple(unique), remap[metric.codes]), canonical
 
 
