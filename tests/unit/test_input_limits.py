@@ -347,3 +347,21 @@ def test_many_metric_names_are_merged_in_linear_time(tmp_path: Path) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == ["200000", "200000", "0"], done.stderr
+
+
+def test_the_columns_of_a_large_sweep_are_found_in_linear_time() -> None:
+    """Every system's column of a sweep of 100,000 systems, in a child process given 60 s
+    (each looked up in the list of systems before: 5e9 comparisons)."""
+    code = textwrap.dedent(
+        """
+        import numpy as np
+        from irtables.model.results import Aligned
+
+        n = 100_000
+        systems = tuple(f"run{i}" for i in range(n))
+        aligned = Aligned(queries=("q1", "q2"), systems=systems, matrix=np.ones((2, n)))
+        print(sum(float(aligned.column(s).sum()) for s in systems))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["200000.0"], done.stderr

@@ -522,9 +522,16 @@ class Aligned:
             return row.take(index)
         return np.ascontiguousarray(self.values.T)
 
+    @functools.cached_property
+    def _position(self) -> dict[str, int]:
+        """Each system's column (a sweep's thousands of systems: no list search each)."""
+        return {system: j for j, system in enumerate(self.systems)}
+
     def column(self, system: str) -> npt.NDArray[np.float64]:
         """The values of one system, in query order."""
-        j = self.systems.index(system)
+        j = self._position.get(system)
+        if j is None:
+            raise ValueError(f"{system!r} is not a system of these results")
         if self.rows is None and self.source is not None and "by_system" not in self.__dict__:
             row, index = self.source
             return np.asarray(row.take(index[j]), dtype=np.float64)
