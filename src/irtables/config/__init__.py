@@ -185,8 +185,10 @@ class Config:
 
 def _ordered(present: Sequence[str], preferred: Sequence[str]) -> tuple[str, ...]:
     """Configured ids first (in their order), then the rest in order of appearance."""
-    first = [p for p in preferred if p in present]
-    return tuple(first + [p for p in present if p not in first])
+    here = set(present)
+    first = [p for p in preferred if p in here]
+    taken = set(first)
+    return tuple(first + [p for p in present if p not in taken])
 
 
 def find_config(results_dir: str | Path, explicit: str | Path | None = None) -> Config:
