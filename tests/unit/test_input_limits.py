@@ -411,3 +411,33 @@ def test_the_configured_order_of_a_large_sweep_is_found_in_linear_time() -> None
     assert done.stdout.split() == ["run199999", "run0", "run199999", "run0", "200000", "200000"], (
         done.stderr
     )
+
+
+def test_the_systems_named_for_a_comparison_are_checked_in_linear_time() -> None:
+    """``compare(systems=...)`` naming 200,000 systems, in a child process given 60 s
+    (each name was looked up in the tuple of the results' systems before, once to check
+    it and once per dataset: 2e10 comparisons each). Only the dataset with a baseline is
+    tested, so the check is what is measured."""
+    code = textwrap.dedent(
+        """
+        import pandas as pd
+        from irtables.model import ResultSet
+        from irtables.stats.compare import compare
+
+        n = 200_000
+        names = [f"run{i}" for i in range(n)]
+        rows = {
+            "dataset": ["sweep"] * n + ["dl", "dl"],
+            "system": names + ["bm25", "dense"],
+            "query": ["q1"] * n + ["q1", "q1"],
+            "metric": ["AP"] * (n + 2),
+            "value": [0.5] * n + [0.2, 0.4],
+        }
+        results = ResultSet.from_frame(pd.DataFrame(rows))
+        wanted = ["dense", "bm25", *reversed(names)]
+        c = compare(results, systems=wanted, baseline={"dl": "bm25"}, metrics=["AP"])
+        print(len(c.results), [d for d, _ in c.without_baseline])
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["1", "['sweep']"], done.stderr
