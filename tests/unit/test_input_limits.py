@@ -17,6 +17,7 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
+import pandas as pd
 import pyarrow as pa
 import pytest
 
@@ -24,6 +25,7 @@ from irtables.errors import InputError
 from irtables.loaders.qrels import read_qrels
 from irtables.loaders.source import MAX_LINE_BYTES, open_input, read_bytes
 from irtables.loaders.trec_run import read_run
+from irtables.model import ResultSet
 from tests.conftest import RUNS, peak_memory_of
 
 MIB = 1 << 20
@@ -471,3 +473,70 @@ def test_the_rows_of_many_interleaved_datasets_are_grouped_in_linear_time() -> N
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == ["bm25", "bm25"], done.stderr
+
+
+class _CountedName(str):
+    """A name that counts the comparisons made with it (a set lookup makes about one)."""
+
+    compared = 0
+
+    def __eq__(self, other: object) -> bool:
+        type(self).compared += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+def _many_metrics(n: int) -> ResultSet:
+    """Two systems on two queries of one dataset, on ``n`` metrics."""
+    rows = [
+        (
+            "d",
+            system,
+            query,
+            f"P@{k + 1}",
+            0.1 * (k % 7) + 0.2 * (system == "b") + 0.05 * int(query),
+        )
+        for k in range(n)
+        for system in ("a", "b")
+        for query in ("1", "2", "3")
+    ]
+    return ResultSet.from_frame(
+        pd.DataFrame(rows, columns=["dataset", "system", "query", "metric", "value"])
+    )
+
+
+def test_the_metrics_named_for_the_statistics_are_looked_up_in_a_set() -> None:
+    """ANOVA, topic-set sizes and meta-analyses of 2,000 named metrics compare each name
+    about once, not once per metric of the results (2e6 comparisons each before)."""
+    from irtables.stats import PairedTestResult
+    from irtables.stats.anova import anova_tables
+    from irtables.stats.comparisons import Comparisons
+    from irtables.stats.meta import meta_analyse
+    from irtables.stats.topicset import topic_set_sizes
+
+    n = 2000
+    results = _many_metrics(n)
+    named = [_CountedName(m) for m in reversed(results.metrics())]
+    _CountedName.compared = 0
+    assert len(anova_tables(results, metrics=named)) == n
+    assert len(topic_set_sizes(results, metrics=named)) == n
+    rows = tuple(
+        PairedTestResult(
+            test="t",
+            method="t",
+            n=50,
+            mean_diff=0.02,
+            statistic=1,
+            pvalue=0.1,
+            effect_size=0.3,
+            dataset=d,
+            metric=m,
+            system="b",
+            baseline="a",
+        )
+        for m in results.metrics()
+        for d in ("d1", "d2")
+    )
+    assert len(meta_analyse(Comparisons(rows, "t", "holm", "metric", 0.05), metrics=named)) == n
+    assert _CountedName.compared <= 3 * 4 * n
