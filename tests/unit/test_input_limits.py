@@ -17,6 +17,7 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
+import pandas as pd
 import pyarrow as pa
 import pytest
 
@@ -24,6 +25,7 @@ from irtables.errors import InputError
 from irtables.loaders.qrels import read_qrels
 from irtables.loaders.source import MAX_LINE_BYTES, open_input, read_bytes
 from irtables.loaders.trec_run import read_run
+from irtables.model import ResultSet
 from tests.conftest import RUNS, peak_memory_of
 
 MIB = 1 << 20
@@ -365,3 +367,212 @@ def test_the_columns_of_a_large_sweep_are_found_in_linear_time() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == ["200000.0"], done.stderr
+
+
+def test_the_systems_of_a_large_sweep_are_filtered_in_linear_time() -> None:
+    """Table S1 keeps the systems of each dataset that it shows, and a table's seed counts
+    those of the systems it shows: 200,000 systems in a child process given 60 s (each
+    was looked up in a tuple of every system before: 2e10 comparisons each)."""
+    code = textwrap.dedent(
+        """
+        from irtables.config import Config
+        from irtables.config.tables import default_tables
+        from irtables.tables.layouts import Means, build_k_breakdown
+        from irtables.tables.metrics import MetricIndex
+
+        n = 200_000
+        names = tuple(f"run{i}" for i in range(n))
+        runs = {("d", names[-1]): 3}
+        m = Means({}, {}, {}, ("d",), {"d": names}, MetricIndex({}), runs=runs)
+        spec = next(t for t in default_tables() if t.name == "k_breakdown")
+        print(len(build_k_breakdown(Config(), spec, m)), m.runs_in(("d",), Config(), names))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["0", "{'run199999':", "3}"], done.stderr
+
+
+def test_the_configured_order_of_a_large_sweep_is_found_in_linear_time() -> None:
+    """The display order of 200,000 systems that ``[[systems]]`` lists (in reverse), for
+    the tables and for the supplement, in a child process given 60 s (each id was looked
+    up in a list before: 2e10 comparisons each)."""
+    code = textwrap.dedent(
+        """
+        from irtables.config import Config, Named
+        from irtables.supplement.build import _ordered
+
+        n = 200_000
+        names = tuple(f"run{i}" for i in range(n))
+        config = Config(systems=tuple(Named(s, s) for s in reversed(names[1:])))
+        ordered = config.systems_in_order(names)
+        again = _ordered(names, [s.id for s in config.systems])
+        print(ordered[0], ordered[-1], again[0], again[-1], len(ordered), len(again))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["run199999", "run0", "run199999", "run0", "200000", "200000"], (
+        done.stderr
+    )
+
+
+def test_the_systems_named_for_a_comparison_are_checked_in_linear_time() -> None:
+    """``compare(systems=...)`` naming 200,000 systems, in a child process given 60 s
+    (each name was looked up in the tuple of the results' systems before, once to check
+    it and once per dataset: 2e10 comparisons each). Only the dataset with a baseline is
+    tested, so the check is what is measured."""
+    code = textwrap.dedent(
+        """
+        import pandas as pd
+        from irtables.model import ResultSet
+        from irtables.stats.compare import compare
+
+        n = 200_000
+        names = [f"run{i}" for i in range(n)]
+        rows = {
+            "dataset": ["sweep"] * n + ["dl", "dl"],
+            "system": names + ["bm25", "dense"],
+            "query": ["q1"] * n + ["q1", "q1"],
+            "metric": ["AP"] * (n + 2),
+            "value": [0.5] * n + [0.2, 0.4],
+        }
+        results = ResultSet.from_frame(pd.DataFrame(rows))
+        wanted = ["dense", "bm25", *reversed(names)]
+        c = compare(results, systems=wanted, baseline={"dl": "bm25"}, metrics=["AP"])
+        print(len(c.results), [d for d, _ in c.without_baseline])
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["1", "['sweep']"], done.stderr
+
+
+def test_the_rows_of_many_interleaved_datasets_are_grouped_in_linear_time() -> None:
+    """The rows of each of 400,000 datasets whose rows interleave (2,000,000 rows), in a
+    child process given 60 s (each dataset's rows were found by a scan of every row
+    before: 8e11 comparisons)."""
+    code = textwrap.dedent(
+        """
+        import numpy as np
+        import pandas as pd
+        from irtables.model import ResultSet
+
+        datasets, queries = 400_000, 5
+        n = datasets * queries
+        names = [f"d{i}" for i in range(datasets)]
+        frame = pd.DataFrame(
+            {
+                "dataset": pd.Categorical.from_codes(np.arange(n) % datasets, names),
+                "system": "bm25",
+                "query": pd.Categorical.from_codes(np.arange(n) // datasets, list("abcde")),
+                "metric": "AP",
+                "value": 0.5,
+            }
+        )
+        results = ResultSet.from_frame(frame)
+        print(*results.systems("d0"), *results.systems(names[-1]))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["bm25", "bm25"], done.stderr
+
+
+class _CountedName(str):
+    """A name that counts the comparisons made with it (a set lookup makes about one)."""
+
+    compared = 0
+
+    def __eq__(self, other: object) -> bool:
+        type(self).compared += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+def _many_metrics(n: int) -> ResultSet:
+    """Two systems on two queries of one dataset, on ``n`` metrics."""
+    rows = [
+        (
+            "d",
+            system,
+            query,
+            f"P@{k + 1}",
+            0.1 * (k % 7) + 0.2 * (system == "b") + 0.05 * int(query),
+        )
+        for k in range(n)
+        for system in ("a", "b")
+        for query in ("1", "2", "3")
+    ]
+    return ResultSet.from_frame(
+        pd.DataFrame(rows, columns=["dataset", "system", "query", "metric", "value"])
+    )
+
+
+def test_the_metrics_named_for_the_statistics_are_looked_up_in_a_set() -> None:
+    """ANOVA, topic-set sizes and meta-analyses of 2,000 named metrics compare each name
+    about once, not once per metric of the results (2e6 comparisons each before)."""
+    from irtables.stats import PairedTestResult
+    from irtables.stats.anova import anova_tables
+    from irtables.stats.comparisons import Comparisons
+    from irtables.stats.meta import meta_analyse
+    from irtables.stats.topicset import topic_set_sizes
+
+    n = 2000
+    results = _many_metrics(n)
+    named = [_CountedName(m) for m in reversed(results.metrics())]
+    _CountedName.compared = 0
+    assert len(anova_tables(results, metrics=named)) == n
+    assert len(topic_set_sizes(results, metrics=named)) == n
+    rows = tuple(
+        PairedTestResult(
+            test="t",
+            method="t",
+            n=50,
+            mean_diff=0.02,
+            statistic=1,
+            pvalue=0.1,
+            effect_size=0.3,
+            dataset=d,
+            metric=m,
+            system="b",
+            baseline="a",
+        )
+        for m in results.metrics()
+        for d in ("d1", "d2")
+    )
+    assert len(meta_analyse(Comparisons(rows, "t", "holm", "metric", 0.05), metrics=named)) == n
+    assert _CountedName.compared <= 3 * 4 * n
+
+
+def test_the_display_names_of_a_large_sweep_are_found_in_linear_time() -> None:
+    """The display name of each of 200,000 systems that ``[[systems]]`` lists, in a child
+    process given 60 s (each was searched for in the list of systems before: 2e10 steps;
+    Table 1 of 16,000 configured systems took 5 s for it)."""
+    code = textwrap.dedent(
+        """
+        from irtables.config import Config, Named
+
+        n = 200_000
+        ids = [f"run{i}" for i in range(n)]
+        config = Config(systems=tuple(Named(s, s.upper()) for s in ids))
+        shown = [config.system_name(s) for s in ids]
+        print(shown[0], shown[-1], config.system_name("other"), config.dataset_name("dl"))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["RUN0", "RUN199999", "other", "dl"], done.stderr
+
+
+def test_many_measures_are_listed_once_each_in_linear_time() -> None:
+    """100,000 measures to compute (one of them named twice) are listed once each, in a
+    child process given 60 s (each was compared with every measure listed before it:
+    5e9 comparisons; 8,000 took 6.6 s)."""
+    code = textwrap.dedent(
+        """
+        from irtables.evaluator.values import check_options
+
+        n = 100_000
+        options = check_options([f"P@{k + 1}" for k in range(n)] + ["P_1"])
+        print(len(options.measures), options.measures[0].name, options.measures[-1].name)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["100000", "P@1", "P@100000"], done.stderr

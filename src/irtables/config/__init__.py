@@ -8,6 +8,7 @@ sections by :mod:`irtables.config.tables` (their layouts' records).
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -117,11 +118,21 @@ class Config:
 
     def dataset_name(self, dataset_id: str) -> str:
         """Display name of a dataset (its id when none is configured)."""
-        return next((d.name for d in self.datasets if d.id == dataset_id), dataset_id)
+        return self._dataset_names.get(dataset_id, dataset_id)
 
     def system_name(self, system_id: str) -> str:
         """Display name of a system (its id when none is configured)."""
-        return next((s.name for s in self.systems if s.id == system_id), system_id)
+        return self._system_names.get(system_id, system_id)
+
+    @functools.cached_property
+    def _dataset_names(self) -> dict[str, str]:
+        """The display name of each configured dataset id (the first, if listed twice)."""
+        return _names_by_id(self.datasets)
+
+    @functools.cached_property
+    def _system_names(self) -> dict[str, str]:
+        """The display name of each configured system id (the first, if listed twice)."""
+        return _names_by_id(self.systems)
 
     def table(self, name: str) -> TableSpec | None:
         """The section ``[tables.<name>]`` (``main``: Table 1), if the tables have it."""
@@ -183,10 +194,20 @@ class Config:
                 )
 
 
+def _names_by_id(named: Sequence[Named]) -> dict[str, str]:
+    """Each id's display name, the first one given for an id listed twice."""
+    out: dict[str, str] = {}
+    for n in named:
+        out.setdefault(n.id, n.name)
+    return out
+
+
 def _ordered(present: Sequence[str], preferred: Sequence[str]) -> tuple[str, ...]:
     """Configured ids first (in their order), then the rest in order of appearance."""
-    first = [p for p in preferred if p in present]
-    return tuple(first + [p for p in present if p not in first])
+    here = set(present)
+    first = [p for p in preferred if p in here]
+    taken = set(first)
+    return tuple(first + [p for p in present if p not in taken])
 
 
 def find_config(results_dir: str | Path, explicit: str | Path | None = None) -> Config:

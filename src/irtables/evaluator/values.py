@@ -237,12 +237,11 @@ def _notes(
 def _measures(measures: str | Measure | Sequence[str | Measure], relevance: int) -> list[Measure]:
     """Parsed measures at the relevance threshold, which joins the names it changes."""
     items = [measures] if isinstance(measures, str | Measure) else list(measures)
-    out: list[Measure] = []
+    out: dict[Measure, None] = {}  # in order of first mention, each once
     for item in items:
         m = at_threshold(item if isinstance(item, Measure) else parse_measure(item), relevance)
         _compute(m)
-        if m not in out:
-            out.append(m)
+        out.setdefault(m)
     if not out:
         raise InputError("no measure given")
-    return out
+    return list(out)

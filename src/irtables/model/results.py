@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -370,7 +370,7 @@ class ResultSet:
             return {}
         starts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
         if len(starts) > 4096:  # interleaved: the rows of each dataset
-            return {names[d]: [np.flatnonzero(codes == d)] for d in np.unique(codes) if d >= 0}
+            return {names[d]: [rows] for d, rows in _rows_by_code(codes) if d >= 0}
         bounds = [0, *starts.tolist(), len(codes)]
         spans: dict[str, list[tuple[int, int] | npt.NDArray[np.intp]]] = {}
         for lo, hi in itertools.pairwise(bounds):
@@ -471,6 +471,18 @@ class ResultSet:
         rank = np.empty(len(names), dtype=np.intp)
         rank[np.argsort(names.astype(str), kind="stable")] = np.arange(len(names))
         return names, rank
+
+
+def _rows_by_code(
+    codes: npt.NDArray[np.integer[Any]],
+) -> Iterator[tuple[int, npt.NDArray[np.intp]]]:
+    """Each code of ``codes`` in increasing order, with the positions that hold it (in
+    increasing order): one stable sort instead of a scan of every row per code."""
+    order = np.argsort(codes, kind="stable")
+    ordered = codes[order]
+    bounds = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
+    for rows in np.split(order, bounds):
+        yield int(codes[rows[0]]), rows
 
 
 def _distinct_in_parts(parts: Sequence[Part], column: str, dataset: str | None) -> tuple[str, ...]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,8 +115,11 @@ def write_files(
     root = Path(folder)
     pairs = files.items() if isinstance(files, Mapping) else files
     blobs: dict[str, bytes] = {}
+    folded: dict[str, str] = {}  # each path so far by its case-folded spelling
     for rel, value in pairs:
-        blobs[_checked(rel, root, blobs)] = _bytes(value)
+        path = _checked(rel, root, folded)
+        folded[path.casefold()] = path
+        blobs[path] = _bytes(value)
     _make_folder(root)
     with _locked(root):
         regular_or_absent(root / RECORD)
@@ -169,12 +172,13 @@ def check_destination(path: str | Path, *, force: bool = False) -> None:
         _refuse([_plan(root, rel, b"", read_record(root), force)])
 
 
-def _checked(rel: str, root: Path, earlier: Collection[str] = ()) -> str:
-    """A checked relative path, distinct (also ignoring case) from the ``earlier`` ones."""
+def _checked(rel: str, root: Path, earlier: Mapping[str, str] | None = None) -> str:
+    """A checked relative path, distinct (also ignoring case) from the ``earlier`` ones,
+    which are given by their case-folded spelling."""
     path = str(relative_path(rel, folder=root))
     if path == RECORD:
         raise OutputError(f"refusing to write {root / rel}: the name is irtables' record")
-    clash = next((e for e in earlier if e.casefold() == path.casefold()), None)
+    clash = None if earlier is None else earlier.get(path.casefold())
     if clash is not None:
         raise OutputError(
             f"two outputs would be the same file in {root}: {clash!r} and {path!r}"

@@ -155,12 +155,13 @@ def anova_tables(
     ('d', 'AP', ['systems', 'topics', 'residual'], 49.0)
     """
     out = []
+    wanted = None if metrics is None else set(metrics)
     for dataset in datasets if datasets is not None else results.datasets():
         systems = results.systems(dataset)
         if len(systems) < 2:
             continue
         for metric in results.metrics(dataset):
-            if metrics is not None and metric not in metrics:
+            if wanted is not None and metric not in wanted:
                 continue
             aligned = results.aligned(dataset, metric, systems, missing=missing)
             if not aligned.queries:

@@ -199,14 +199,19 @@ def _check_choices(
 def _pick(kind: str, wanted: Sequence[str] | None, available: tuple[str, ...]) -> tuple[str, ...]:
     if wanted is None:
         return available
+    known = set(available)
     for name in wanted:
-        if name not in available:
+        if name not in known:
             raise UnknownNameError(unknown_name_message(kind, name, available))
     return tuple(wanted)
 
 
 def _present(wanted: Sequence[str] | None, available: tuple[str, ...]) -> tuple[str, ...]:
-    return available if wanted is None else tuple(w for w in wanted if w in available)
+    """The names of ``wanted`` (in its order) that ``available`` has; all when None."""
+    if wanted is None:
+        return available
+    known = set(available)
+    return tuple(w for w in wanted if w in known)
 
 
 def _bases_of(dataset: str, names: tuple[str, ...], baseline: Baselines) -> tuple[str, ...]:

@@ -208,8 +208,9 @@ def meta_analyse(
     ('a', 3, 0.212)
     """
     groups: dict[tuple[str, str, str], list[PairedTestResult]] = {}
+    wanted = None if metrics is None else set(metrics)
     for r in comparisons.results:
-        if metrics is not None and r.metric not in metrics:
+        if wanted is not None and r.metric not in wanted:
             continue
         groups.setdefault((r.metric, r.system, r.baseline), []).append(r)
     out = []

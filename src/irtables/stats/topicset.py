@@ -85,7 +85,10 @@ def topic_set_sizes(
             continue
         wanted = metrics.get(dataset, ()) if isinstance(metrics, Mapping) else metrics
         present = results.metrics(dataset)
-        for metric in [m for m in wanted if m in present] if wanted is not None else present:
+        if wanted is not None:
+            here = set(present)
+            present = tuple(m for m in wanted if m in here)
+        for metric in present:
             aligned = results.aligned(dataset, metric, names, missing=missing)
             n = len(aligned.queries)
             if n < 2:

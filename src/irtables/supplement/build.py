@@ -160,8 +160,11 @@ def _tables(
 
 
 def _ordered(present: Sequence[str], preferred: Sequence[str]) -> list[str]:
-    first = [p for p in preferred if p in present]
-    return first + [p for p in present if p not in first]
+    """Ids of ``present``: those of ``preferred`` first (in its order), then the rest."""
+    here = set(present)
+    first = [p for p in preferred if p in here]
+    taken = set(first)
+    return first + [p for p in present if p not in taken]
 
 
 def _analyses(results: ResultSet, config: Config, built: TableSet) -> list[PerQuery]:

@@ -55,11 +55,12 @@ class Means:
     ) -> dict[str, int]:
         """Seed counts of the systems of ``datasets`` with several runs, by display name
         (only those of ``systems`` when given: the systems a table shows)."""
+        wanted = None if systems is None else set(systems)
         return {
             config.system_name(s): n
             for d in datasets
             for s in self.systems.get(d, ())
-            if (systems is None or s in systems) and (n := self.runs.get((d, s), 0)) > 1
+            if (wanted is None or s in wanted) and (n := self.runs.get((d, s), 0)) > 1
         }
 
     def get(self, dataset: str, system: str, metric: str | None) -> float | None:
@@ -158,11 +159,12 @@ def main_systems(m: Means, config: Config, spec: TableSpec, dataset: str) -> tup
     chosen = spec.systems_of(dataset)
     if not chosen:
         return m.systems[dataset]
-    every = list(dict.fromkeys(s for d in m.datasets for s in m.systems[d]))
+    every = dict.fromkeys(s for d in m.datasets for s in m.systems[d])
     for system in chosen:
         if system not in every:
             raise ConfigError(f"{where}: {unknown_name_message('system', system, every)}")
-    return tuple(s for s in chosen if s in m.systems[dataset])
+    here = set(m.systems[dataset])
+    return tuple(s for s in chosen if s in here)
 
 
 def main_columns(m: Means, spec: TableSpec) -> list[Measure]:
@@ -191,7 +193,7 @@ def build_k_breakdown(
     Measures without a cutoff (MAP) are shown once, spanning the K columns.
     """
     datasets = chosen_datasets(spec, means.datasets, f"tables.{spec.name}")
-    systems = chosen_systems(spec, means.systems, datasets, config)
+    systems = set(chosen_systems(spec, means.systems, datasets, config))
     m = replace(
         means,
         datasets=tuple(datasets),
@@ -447,7 +449,8 @@ def _average_group(
     shown = (s for d in m.datasets for s in m.systems[d])
     systems = config.systems_in_order(tuple(dict.fromkeys(shown)))
     if spec.systems and not spec.dataset_systems:
-        systems = tuple(s for s in spec.systems if s in systems)
+        present = set(systems)
+        systems = tuple(s for s in spec.systems if s in present)
     rows = []
     for system in systems:
         values = [
