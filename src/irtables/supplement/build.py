@@ -159,14 +159,6 @@ def _tables(
     return out
 
 
-def _ordered(present: Sequence[str], preferred: Sequence[str]) -> list[str]:
-    """Ids of ``present``: those of ``preferred`` first (in its order), then the rest."""
-    here = set(present)
-    first = [p for p in preferred if p in here]
-    taken = set(first)
-    return first + [p for p in present if p not in taken]
-
-
 def _analyses(results: ResultSet, config: Config, built: TableSet) -> list[PerQuery]:
     """Each system against the baseline (the configured one, else the dataset's first
     system) on every Table 1 metric of each dataset with two systems or more."""
@@ -174,8 +166,8 @@ def _analyses(results: ResultSet, config: Config, built: TableSet) -> list[PerQu
     if main is None:
         return []
     out: list[PerQuery] = []
-    for dataset in _ordered(results.datasets(), [d.id for d in config.datasets]):
-        systems = _ordered(results.systems(dataset), [s.id for s in config.systems])
+    for dataset in list(config.datasets_in_order(results.datasets())):
+        systems = list(config.systems_in_order(results.systems(dataset)))
         if len(systems) < 2:
             continue
         own = [b for b in config.compare.baselines_of(dataset) if b in systems]
@@ -212,7 +204,7 @@ def _analysis_files(analyses: Sequence[PerQuery], config: Config) -> list[Output
 def _used_metrics(results: ResultSet, config: Config, built: TableSet) -> dict[str, list[str]]:
     shown = list(dict.fromkeys(m for t in built.tables for m in t.metrics))
     used: dict[str, list[str]] = {}
-    for dataset in _ordered(results.datasets(), [d.id for d in config.datasets]):
+    for dataset in list(config.datasets_in_order(results.datasets())):
         present = set(results.metrics(dataset))
         names = [m for m in shown if m in present]
         if names:
@@ -306,7 +298,7 @@ def _early_plans(
     """The figures that need only the results, and the notes on figures left out."""
     means = _means(results, config)
     index = MetricIndex.from_results(results)
-    datasets = _ordered(results.datasets(), [d.id for d in config.datasets])
+    datasets = list(config.datasets_in_order(results.datasets()))
     shown = {d: _k_metrics(config, d, index) for d in datasets}
     plotted = {m for panels in shown.values() for found in panels for _, m in found}
     bars = _error_bars(results, config, plotted)
@@ -419,7 +411,7 @@ def _pr_plan(config: Config, dataset: str, means: Means, slug: str) -> list[Plan
             levels.setdefault(system, {})[m.param] = value
     lines = [
         fig.Series(config.system_name(s), tuple(sorted(levels[s].items())))
-        for s in _ordered(sorted(levels), [s.id for s in config.systems])
+        for s in config.systems_in_order(sorted(levels))
         if len(levels[s]) >= 2
     ]
     if not lines:
@@ -431,7 +423,7 @@ def _pr_plan(config: Config, dataset: str, means: Means, slug: str) -> list[Plan
 
 def _systems_of(means: Means, dataset: str, config: Config) -> list[str]:
     present = list(dict.fromkeys(s for d, s, _ in means if d == dataset))
-    return _ordered(present, [s.id for s in config.systems])
+    return list(config.systems_in_order(present))
 
 
 def _context(
