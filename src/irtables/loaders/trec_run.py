@@ -153,9 +153,9 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
                 if watched.stopped:
                     return None  # the exact path reads it
                 local = pc.dictionary_encode(batch.column(0))
-                values = local.dictionary.to_pylist()
-                if batch.column(0).null_count or any(not v or v.startswith("#") for v in values):
+                if _needs_exact_path(local.dictionary):
                     return None  # a comment or blank line (pyarrow reads a row of each)
+                values = local.dictionary.to_pylist()
                 lut = np.array([queries.setdefault(v, len(queries)) for v in values], np.int32)
                 rows = batch.num_rows
                 if n + rows > len(codes):
