@@ -144,6 +144,8 @@ def in_turn(commands: dict[str, list[str]], repeat: int) -> dict[str, Timing]:
 
 def compare_jobs(binary: Path, repeat: int, runs: int) -> list[tuple[str, float, float]]:
     """The default ``--jobs`` against ``-j 1`` and ``-j 2``, beside trec_eval; targets."""
+    from irtables.base.executor import available_cores, pool_size
+
     cases = [("Robust04-shaped, one run", ROBUST04, 1), ("TREC DL-shaped, one run", DL, 1)]
     cases.append((f"Robust04-shaped, {runs} runs", ROBUST04, runs))
     targets = []
@@ -172,7 +174,7 @@ def compare_jobs(binary: Path, repeat: int, runs: int) -> list[tuple[str, float,
         print(markdown(["command", "seconds", "CPU s", "x trec_eval", "x -j 1"], rows))
         default = found["irtables (default -j)"]
         ratio = default.seconds / serial.seconds
-        workers = default_workers(paths)
+        workers = pool_size(None, [path.stat().st_size for path in paths])  # the default's
         if workers == 1:  # nothing to measure: the same code path, so the ratio is noise
             print(
                 f"\nThe default -j runs these in this process, as -j 1 does (pool_size: 1 "
@@ -184,21 +186,6 @@ def compare_jobs(binary: Path, repeat: int, runs: int) -> list[tuple[str, float,
         if count == 1:
             targets.append((f"{label}: irtables <= trec_eval", default.seconds / base.seconds, 1.0))
     return targets
-
-
-def default_workers(paths: list[Path]) -> int:
-    """The processes irtables' default ``--jobs`` takes for these runs on this machine now
-    (its own rule, ``base/executor.py:pool_size``)."""
-    from irtables.base.executor import pool_size
-
-    return pool_size(None, [path.stat().st_size for path in paths])
-
-
-def available_cores() -> int:
-    """The cores this process may run on."""
-    from irtables.base.executor import available_cores as cores
-
-    return cores()
 
 
 def report(targets: list[tuple[str, float, float]], check: bool) -> int:

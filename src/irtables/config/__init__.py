@@ -293,20 +293,15 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
 
 
 def _datasets(r: TomlReader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]:
-    items = data.get("datasets", [])
-    if not isinstance(items, list):
-        raise r.error("datasets", "an array of tables ([[datasets]]) with id and name", items)
+    keys = {"id", "name", "qrels", "runs", "relevance", "depth", "complete", "measures"}
     out = []
-    for i, item in enumerate(items):
-        w = f"datasets[{i}]"
-        if not isinstance(item, dict):
-            raise r.error(w, "a table with id and name", item)
-        r.only(
-            item,
-            w,
-            {"id", "name", "qrels", "runs", "relevance", "depth", "complete", "measures"}
-            | {"trec_eval"},
-        )
+    for w, item in r.tables(
+        data.get("datasets", []),
+        "datasets",
+        "an array of tables ([[datasets]]) with id and name",
+        "a table with id and name",
+        keys | {"trec_eval"},
+    ):
         ident = r.ident(item, w, "id")
         runs = r.str_or_list(item, w, "runs", "a path, a glob pattern or a list of them")
         qrels = r.opt_str(item, w, "qrels")
@@ -345,15 +340,14 @@ def _check_unique_ids(r: TomlReader, key: str, items: Sequence[Named]) -> None:
 
 
 def _named_list(r: TomlReader, data: Mapping[str, Any], key: str) -> tuple[Named, ...]:
-    items = data.get(key, [])
-    if not isinstance(items, list):
-        raise r.error(key, "an array of tables ([[...]]) with id and name", items)
     out = []
-    for i, item in enumerate(items):
-        where = f"{key}[{i}]"
-        if not isinstance(item, dict):
-            raise r.error(where, "a table with id and name", item)
-        r.only(item, where, {"id", "name"})
+    for where, item in r.tables(
+        data.get(key, []),
+        key,
+        "an array of tables ([[...]]) with id and name",
+        "a table with id and name",
+        {"id", "name"},
+    ):
         ident = r.ident(item, where, "id")
         out.append(Named(ident, r.text(item, where, "name") or ident))
     _check_unique_ids(r, key, out)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Any
 
 from irtables.base.controls import CONTROLS
@@ -31,6 +31,34 @@ class TomlReader:
                 raise ConfigError(
                     f"{self.source}: unknown key {full!r} (known: {', '.join(sorted(allowed))})"
                 )
+
+    def tables(
+        self,
+        items: Any,
+        where: str,
+        expected: str,
+        item: str,
+        keys: Collection[str],
+        *,
+        non_empty: bool = False,
+    ) -> Iterator[tuple[str, Mapping[str, Any]]]:
+        """The tables of an array of tables (``[[datasets]]``, ``groups = [{...}]``), each
+        with its place (``where[i]``). The array is checked at once (``expected``; not
+        empty with ``non_empty``), each table as it is reached: a table (``item``) holding
+        only ``keys``."""
+        if not isinstance(items, list) or (non_empty and not items):
+            raise self.error(where, expected, items)
+        return self._each_table(items, where, item, set(keys))
+
+    def _each_table(
+        self, items: list[Any], where: str, item: str, keys: set[str]
+    ) -> Iterator[tuple[str, Mapping[str, Any]]]:
+        for i, t in enumerate(items):
+            at = f"{where}[{i}]"
+            if not isinstance(t, dict):
+                raise self.error(at, item, t)
+            self.only(t, at, keys)
+            yield at, t
 
     def table(self, t: Mapping[str, Any], key: str) -> Mapping[str, Any]:
         value = t.get(key.rsplit(".", 1)[-1], {})

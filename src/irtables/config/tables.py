@@ -276,31 +276,32 @@ def _ablation_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any
     groups = t.get("groups")
     if groups is None:  # a single group written flat: full = ..., rows = [...]
         groups = [{"full": t.get("full"), "rows": t.get("rows")}]
-    if not isinstance(groups, list) or not groups:
-        raise r.error(f"{w}.groups", "a non-empty array of tables with full and rows", groups)
+    tables = r.tables(
+        groups,
+        f"{w}.groups",
+        "a non-empty array of tables with full and rows",
+        "a table with full and rows",
+        {"name", "full", "rows"},
+        non_empty=True,
+    )
     return {
         "dataset": r.req_str(t, w, "dataset"),
-        "ablation_groups": tuple(
-            _ablation_group(r, g, f"{w}.groups[{i}]") for i, g in enumerate(groups)
-        ),
+        "ablation_groups": tuple(_ablation_group(r, g, where) for where, g in tables),
         "metrics": r.str_list(t, w, "metrics", DEFAULT_ABLATION_METRICS),
         "delta": r.bool_(t, w, "delta", False),
     }
 
 
-def _ablation_group(r: TomlReader, g: Any, w: str) -> AblationGroup:
-    if not isinstance(g, dict):
-        raise r.error(w, "a table with full and rows", g)
-    r.only(g, w, {"name", "full", "rows"})
-    rows = g.get("rows")
-    if not isinstance(rows, list) or not rows:
-        raise r.error(f"{w}.rows", "a non-empty array of {system, name, description}", rows)
+def _ablation_group(r: TomlReader, g: Mapping[str, Any], w: str) -> AblationGroup:
     parsed = []
-    for i, row in enumerate(rows):
-        rw = f"{w}.rows[{i}]"
-        if not isinstance(row, dict):
-            raise r.error(rw, "a table {system, name, description}", row)
-        r.only(row, rw, {"system", "name", "description"})
+    for rw, row in r.tables(
+        g.get("rows"),
+        f"{w}.rows",
+        "a non-empty array of {system, name, description}",
+        "a table {system, name, description}",
+        {"system", "name", "description"},
+        non_empty=True,
+    ):
         parsed.append(
             AblationRow(
                 system=r.req_str(row, rw, "system"),
@@ -325,15 +326,14 @@ def _dataset_columns_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[s
 
 
 def _groups(r: TomlReader, t: Mapping[str, Any], w: str) -> tuple[SystemGroup, ...]:
-    items = t.get("groups", [])
-    if not isinstance(items, list):
-        raise r.error(f"{w}.groups", "an array of tables {name, systems}", items)
     out = []
-    for i, g in enumerate(items):
-        where = f"{w}.groups[{i}]"
-        if not isinstance(g, dict):
-            raise r.error(where, "a table {name, systems}", g)
-        r.only(g, where, {"name", "systems"})
+    for where, g in r.tables(
+        t.get("groups", []),
+        f"{w}.groups",
+        "an array of tables {name, systems}",
+        "a table {name, systems}",
+        {"name", "systems"},
+    ):
         systems = r.str_list(g, where, "systems", ())
         if not systems:
             raise r.error(f"{where}.systems", "a non-empty list of system ids", systems)
@@ -374,15 +374,14 @@ def _sensitivity_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, 
 def _points(
     r: TomlReader, t: Mapping[str, Any], w: str, parameters: tuple[str, ...]
 ) -> tuple[SweepPoint, ...]:
-    items = t.get("points", [])
-    if not isinstance(items, list):
-        raise r.error(f"{w}.points", "an array of tables {system, <parameter> = value}", items)
     out = []
-    for i, p in enumerate(items):
-        where = f"{w}.points[{i}]"
-        if not isinstance(p, dict):
-            raise r.error(where, "a table {system, <parameter> = value}", p)
-        r.only(p, where, {"system", *parameters})
+    for where, p in r.tables(
+        t.get("points", []),
+        f"{w}.points",
+        "an array of tables {system, <parameter> = value}",
+        "a table {system, <parameter> = value}",
+        {"system", *parameters},
+    ):
         missing = [name for name in parameters if name not in p]
         if missing:
             raise r.error(where, f"a value for {', '.join(missing)}", p)

@@ -265,7 +265,7 @@ def _read_fast(path: Path, ncols: int, keep: dict[int, pa.DataType]) -> pa.Table
 
     A small plain file is parsed from memory as one block, unless its lines are too short
     to be rows (:func:`~irtables.loaders.source.more_lines_than_fit`: a row of ``ncols``
-    fields takes ``2 * ncols`` bytes at least). Anything else streams in 1 MiB blocks,
+    fields takes :func:`_shortest_row` bytes). Anything else streams in 1 MiB blocks,
     looked at as they come (:class:`_UntilShortLines`), so that a file of blank lines is
     handed to the exact path after its first block, not after pyarrow made a row of each.
     """
@@ -283,7 +283,7 @@ def _read_fast(path: Path, ncols: int, keep: dict[int, pa.DataType]) -> pa.Table
         with open_input(path, text=True, defer=True) as stream:
             if stream.format is None and path.stat().st_size <= IN_MEMORY_BYTES:
                 data = stream.readall()
-                if more_lines_than_fit(data, 2 * ncols):
+                if more_lines_than_fit(data, _shortest_row(ncols)):
                     return None
                 read = pacsv.ReadOptions(column_names=names, block_size=IN_MEMORY_BYTES)
                 table = pacsv.read_csv(pa.BufferReader(data), read, parse, convert)
@@ -307,6 +307,12 @@ def _schema(keep: dict[int, pa.DataType], names: list[str]) -> pa.Schema:
     return pa.schema([(names[i], keep[i]) for i in sorted(keep)])
 
 
+def _shortest_row(ncols: int) -> int:
+    """Bytes of the shortest single-space row of ``ncols`` fields, its line end included
+    (a character per field, a space between two)."""
+    return 2 * ncols
+
+
 class _UntilShortLines(io.RawIOBase):
     """The bytes of a stream up to a chunk with more line ends than rows of the format
     could fill (:func:`~irtables.loaders.source.more_lines_than_fit`), where they end
@@ -317,7 +323,7 @@ class _UntilShortLines(io.RawIOBase):
     def __init__(self, stream: CheckedStream, ncols: int) -> None:
         super().__init__()
         self._stream = stream
-        self._ncols = ncols
+        self._row_bytes = _shortest_row(ncols)
         self.stopped = False
 
     def readable(self) -> bool:
@@ -327,7 +333,7 @@ class _UntilShortLines(io.RawIOBase):
         if self.stopped:
             return b""
         data = self._stream.read(size)
-        if more_lines_than_fit(data, 2 * self._ncols, partial=True):
+        if more_lines_than_fit(data, self._row_bytes, partial=True):
             self.stopped = True
             return b""
         return data
