@@ -54,3 +54,73 @@ def test_lower_is_better_in_any_spelling_flips_the_bold(tmp_path: Path) -> None:
     at = [c.strip() for c in rows[0]].index("MAP")
     bold = {r[2].strip(): "**" in r[at] for r in rows[2:]}
     assert bold == {"bm25": True, "dense": False}  # lower is better: bm25's lower MAP
+
+
+_ABLATION = '[tables.abl]\nlayout = "ablation"\ndataset = "d"\n'
+_SENSITIVITY = (
+    '[tables.s]\nlayout = "sensitivity"\ndataset = "d"\nmetrics = ["AP"]\n'
+    'parameters = ["k1"]\nsystem = "bm25"\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("toml", "message"),
+    [
+        (
+            "datasets = 3\n",
+            "datasets: expected an array of tables ([[datasets]]) with id and name, got 3",
+        ),
+        ("datasets = [1]\n", "datasets[0]: expected a table with id and name, got 1"),
+        (
+            'systems = "bm25"\n',
+            "systems: expected an array of tables ([[...]]) with id and name, got 'bm25'",
+        ),
+        (
+            '[[systems]]\nid = "a"\ncolour = "red"\n',
+            "unknown key 'systems[0].colour' (known: id, name)",
+        ),
+        (
+            _ABLATION + "groups = []\n",
+            "tables.abl.groups: expected a non-empty array of tables with full and rows, got []",
+        ),
+        (
+            _ABLATION + "groups = [3]\n",
+            "tables.abl.groups[0]: expected a table with full and rows, got 3",
+        ),
+        (
+            _ABLATION + 'groups = [{full = "a", rows = ["x"]}]\n',
+            "tables.abl.groups[0].rows[0]: expected a table {system, name, description}, got 'x'",
+        ),
+        (
+            _ABLATION + 'full = "a"\nrows = []\n',
+            "tables.abl.groups[0].rows: expected a non-empty array of "
+            "{system, name, description}, got []",
+        ),
+        (
+            '[tables.dc]\nlayout = "dataset_columns"\n'
+            'groups = [{name = "x", systems = ["a"], more = 1}]\n',
+            "unknown key 'tables.dc.groups[0].more' (known: name, systems)",
+        ),
+        (
+            _SENSITIVITY + "points = 5\n",
+            "tables.s.points: expected an array of tables {system, <parameter> = value}, got 5",
+        ),
+        (
+            _SENSITIVITY + "points = [[1]]\n",
+            "tables.s.points[0]: expected a table {system, <parameter> = value}, got [1]",
+        ),
+    ],
+)
+def test_an_array_of_tables_says_which_entry_is_wrong_and_how(
+    tmp_path: Path, toml: str, message: str
+) -> None:
+    """Every array of tables of the configuration names the array or the entry, and what
+    it expected (the messages as the configuration has always given them)."""
+    from irtables.config import load_config
+    from irtables.errors import ConfigError
+
+    path = tmp_path / "irtables.toml"
+    path.write_text(toml, encoding="utf-8")
+    with pytest.raises(ConfigError) as raised:
+        load_config(path)
+    assert str(raised.value).endswith(message)
