@@ -15,6 +15,7 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from irtables.base import portable_math
 from irtables.evaluator.trec import JudgementIndex, Ranking
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion, recall_cutoffs
 
@@ -78,8 +79,7 @@ class Judged:
     def discount(self) -> FloatArray:
         """nDCG's discount of each judged row, ``1 / log2(rank + 1)`` (computed once for
         every cutoff)."""
-        disc: FloatArray = 1.0 / np.log2(self.ranking.rank + 1.0)
-        return disc
+        return portable_math.rank_discounts(self.ranking.rank)
 
     @cached_property
     def _first(self) -> IntArray:
@@ -204,7 +204,7 @@ def gains(j: Judged, exponential: bool, level: int | None = None) -> FloatArray:
     grade = np.maximum(j.ranking.judgement, 0).astype(np.float64)
     if level is not None:
         grade = np.where(j.ranking.judgement >= level, grade, 0.0)
-    return np.exp2(grade) - 1.0 if exponential else grade
+    return portable_math.powers_of_two(grade) - 1.0 if exponential else grade
 
 
 def ndcg(
@@ -231,10 +231,12 @@ def ideal_dcg(j: Judged, k: int | None, exponential: bool, level: int | None = N
     if level is not None and level > 1:
         kept = g >= level  # the order is by grade: the kept grades lead each query
         q, g, pos = q[kept], g[kept], pos[kept]
-    gain = np.exp2(g) - 1.0 if exponential else g
+    gain = portable_math.powers_of_two(g) - 1.0 if exponential else g
     if k is not None:
         gain = np.where(pos <= k, gain, 0.0)
-    total = np.bincount(q, weights=gain / np.log2(pos + 1.0), minlength=index.n_queries)
+    total = np.bincount(
+        q, weights=gain / portable_math.log2_of_next(pos), minlength=index.n_queries
+    )
     return total[j.ranking.queries].astype(np.float64)
 
 
@@ -274,15 +276,18 @@ def err(j: Judged, k: int, max_grade: int) -> FloatArray:
     """
     r = j.ranking
     grade = np.maximum(r.judgement, 0).astype(np.float64)
-    stop = (np.exp2(grade) - 1.0) / (2.0 ** max(max_grade, 1))
-    log_go = np.log1p(-stop)
-    reach = np.exp(j.cumulative(log_go))
-    return j.per_query(np.where(r.rank <= k, stop * reach / r.rank, 0.0))
+    stop = (portable_math.powers_of_two(grade) - 1.0) / (2.0 ** max(max_grade, 1))
+    levels, level_of_row = np.unique(stop, return_inverse=True)
+    log_go = portable_math.log1p(-levels)[level_of_row]
+    within = r.rank <= k
+    reach = np.zeros(len(stop), dtype=np.float64)
+    reach[within] = portable_math.exp(j.cumulative(log_go)[within])
+    return j.per_query(np.where(within, stop * reach / r.rank, 0.0))
 
 
 def rbp(j: Judged, p: float) -> FloatArray:
     """RBP(p) = (1 - p) sum_r rel_r p^(r-1), binary relevance (Moffat & Zobel, TOIS 2008)."""
-    weights = np.where(j.rel, np.power(p, j.ranking.rank - 1.0), 0.0)
+    weights = np.where(j.rel, portable_math.integer_powers(p, j.ranking.rank - 1), 0.0)
     return (1.0 - p) * j.per_query(weights)
 
 

@@ -28,15 +28,22 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from irtables.base import portable_math
 from irtables.errors import InputError, UnknownNameError, unknown_name_message
 from irtables.stats.allpairs import AllPairsResult, PairDifference, check_matrix, default_names
 from irtables.stats.anova import two_way_anova
+from irtables.stats.gauss_nodes import (
+    HERMITE_E_NODES,
+    HERMITE_E_WEIGHTS,
+    LEGENDRE_NODES,
+    LEGENDRE_WEIGHTS,
+)
 from irtables.stats.paired import ALTERNATIVES
 from irtables.stats.result import ConfidenceInterval
 from irtables.stats.tukey import NO_VARIANCE, UNDEFINED
 
 FloatArray = npt.NDArray[np.float64]
-_NODES = 96  # Gauss nodes per dimension: as 128 or 200 nodes to 1e-14
+# Gauss nodes per dimension: 96 (stats/gauss_nodes.py), as 128 or 200 nodes to 1e-14
 
 
 @functools.lru_cache(maxsize=8)
@@ -47,20 +54,20 @@ def _scale_nodes(df: int) -> tuple[FloatArray, FloatArray]:
 
     low = math.sqrt(2.0 * float(gammainccinv(df / 2.0, 1.0 - 1e-15)) / df)
     high = math.sqrt(float(chdtri(df, 1e-15)) / df)
-    u, w = np.polynomial.legendre.leggauss(_NODES)
+    u, w = LEGENDRE_NODES, LEGENDRE_WEIGHTS
     s = low + (high - low) * (u + 1.0) / 2.0
     half = df / 2.0
     log_f = (
         math.log(2.0) + half * math.log(half) - float(gammaln(half))
-        + (df - 1) * np.log(s) - half * s**2
+        + (df - 1) * portable_math.log(s) - half * s**2
     )  # fmt: skip
-    return s, w * (high - low) / 2.0 * np.exp(log_f)
+    return s, w * (high - low) / 2.0 * portable_math.exp(log_f)
 
 
 @functools.lru_cache(maxsize=1)
 def _normal_nodes() -> tuple[FloatArray, FloatArray]:
     """Gauss-Hermite nodes and weights of the standard normal."""
-    y, w = np.polynomial.hermite_e.hermegauss(_NODES)
+    y, w = HERMITE_E_NODES, HERMITE_E_WEIGHTS
     return y, w / math.sqrt(2.0 * math.pi)
 
 

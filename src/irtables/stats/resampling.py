@@ -107,6 +107,21 @@ def sign_flip_pvalues(
     return (counts + 1) / float(draws + 1), False
 
 
+def _weighted_sums(weights: FloatArray, columns: FloatArray) -> FloatArray:
+    """``weights @ columns``, each sum added in numpy's pairwise order.
+
+    A BLAS product adds in an order chosen by the kernel the processor selects, so its
+    last bits differ between machines; the bootstrap's intervals are written at full
+    precision, so they are summed here in an order that is the same everywhere.
+    """
+    out = np.empty((weights.shape[0], columns.shape[1]), dtype=np.float64)
+    scaled = np.empty_like(weights)
+    for j in range(columns.shape[1]):
+        np.multiply(weights, columns[:, j], out=scaled)
+        out[:, j] = scaled.sum(axis=1)
+    return out
+
+
 def _bootstrap_weights(rng: np.random.Generator, rows: int, n: int) -> FloatArray:
     idx = rng.integers(0, n, size=(rows, n))
     idx += (np.arange(rows) * n)[:, None]
@@ -136,7 +151,7 @@ def bootstrap_means(
     n, k = d.shape
     out = np.empty((n_resamples, k), dtype=np.float64)
     for start, rows in _chunks(n_resamples, n):
-        out[start : start + rows] = (_bootstrap_weights(rng, rows, n) @ d) / n
+        out[start : start + rows] = _weighted_sums(_bootstrap_weights(rng, rows, n), d) / n
         if progress is not None:
             progress(start + rows, n_resamples)
     return out
@@ -170,9 +185,9 @@ def bootstrap_moments(
     squares = centred**2
     for start, rows in _chunks(n_resamples, n):
         w = _bootstrap_weights(rng, rows, n)
-        shift = (w @ centred) / n
-        means[start : start + rows] = (w @ d) / n
-        var = ((w @ squares) / n - shift**2) * (n / (n - 1) if n > 1 else 0.0)
+        shift = _weighted_sums(w, centred) / n
+        means[start : start + rows] = _weighted_sums(w, d) / n
+        var = (_weighted_sums(w, squares) / n - shift**2) * (n / (n - 1) if n > 1 else 0.0)
         sds[start : start + rows] = np.sqrt(np.maximum(var, 0.0))
         if progress is not None:
             progress(start + rows, n_resamples)
