@@ -205,11 +205,12 @@ def _ktu(
 def _discordant_pairs(seg: IntArray, x: IntArray, y: IntArray, n: int) -> FloatArray:
     """Pairs of rows of one segment ordered one way by ``x`` and the other by ``y``.
 
-    ``x`` and ``y`` have no ties within a segment. The rows are sorted by ``x`` and the
-    inversions of ``y`` counted bottom-up as merge sort would, every segment and block of
-    a level at once: each row of a block's right half counts the rows of its left half
-    with a larger ``y`` (one sort and two binary searches per level, log2 of the longest
-    segment levels).
+    ``x`` and ``y`` have no ties within a segment. The rows are put in ``x`` order and the
+    inversions of ``y`` counted bottom-up as merge sort does, every segment and block of
+    a level at once: each block's two halves, already sorted by ``y`` at the level below,
+    are merged by a stable sort (linear on two sorted runs), and each row of a right half
+    counts the rows of its left half with a larger ``y``. log2 of the longest segment
+    levels, no loop over rows.
     """
     out = np.zeros(n)
     if len(seg) < 2:
@@ -224,14 +225,17 @@ def _discordant_pairs(seg: IntArray, x: IntArray, y: IntArray, n: int) -> FloatA
     width = 1
     while width < longest:
         size = 2 * width
-        blocks = (longest + size - 1) // size
-        block = seg * blocks + pos // size
-        right = (pos % size) >= width
-        keys = np.sort(block[~right] * base + y[~right])
-        rb = block[right]
-        larger = np.searchsorted(keys, (rb + 1) * base, side="left") - np.searchsorted(
-            keys, rb * base + y[right], side="right"
-        )
+        block = seg * ((longest + size - 1) // size) + pos // size
+        merged = np.argsort(block * base + y, kind="stable")
+        seg, pos, y, block = seg[merged], pos[merged], y[merged], block[merged]
+        left = (pos % size) < width
+        seen = np.cumsum(left)  # left-half rows up to here
+        first = np.flatnonzero(np.concatenate(([True], block[1:] != block[:-1])))
+        which = np.repeat(np.arange(len(first)), np.diff(np.append(first, len(block))))
+        before: IntArray = (seen - left)[first]
+        in_left = seen[np.append(first[1:], len(block)) - 1] - before
+        right = ~left
+        larger = in_left[which[right]] - (seen[right] - before[which[right]])
         out += np.bincount(seg[right], weights=larger, minlength=n)
         width = size
     return out
