@@ -6,11 +6,11 @@ from pathlib import Path
 
 import click
 
+from irtables.base.repro_defaults import DEFAULT_CUTOFFS, DEFAULT_MEASURES, RBO_DEPTH, RBO_P
 from irtables.cli.common import FORCE_OPT, handle_errors, main
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TREC_EVAL_VERSIONS
 
 _SUFFIXES = {".csv": "csv", ".md": "markdown", ".tex": "latex", ".html": "html", ".txt": "text"}
-_DEFAULT_CUTOFFS = (5, 10, 20, 50, 100, 1000)  # the default of irtables.stats.reproduce
 
 
 @main.command("reproduce")
@@ -49,26 +49,26 @@ _DEFAULT_CUTOFFS = (5, 10, 20, 50, 100, 1000)  # the default of irtables.stats.r
     "measures",
     multiple=True,
     help="Measure (trec_eval, ir_measures or ranx spelling); repeatable. "
-    "Default: AP, nDCG@10, P@10.",
+    f"Default: {', '.join(DEFAULT_MEASURES)}.",
 )
 @click.option(
     "--cutoff",
     "cutoffs",
     multiple=True,
     type=click.IntRange(min=1),
-    help="Cutoff of KTU and RBO; repeatable. Default: 5, 10, 20, 50, 100, 1000.",
+    help=f"Cutoff of KTU and RBO; repeatable. Default: {', '.join(map(str, DEFAULT_CUTOFFS))}.",
 )
 @click.option(
     "--rbo-p",
     type=click.FloatRange(min=0, max=1, min_open=True, max_open=True),
-    default=0.95,
+    default=RBO_P,
     show_default=True,
     help="RBO's persistence p (repro_eval's RBO_P).",
 )
 @click.option(
     "--rbo-depth",
     type=click.IntRange(min=1),
-    default=1000,
+    default=RBO_DEPTH,
     show_default=True,
     help="RBO's depth (repro_eval's RBO_DEPTH).",
 )
@@ -131,7 +131,7 @@ def reproduce_cmd(
     """
     from irtables.errors import InputError
     from irtables.render.reproduction import render_reproduction
-    from irtables.study.reproduction import DEFAULT_MEASURES, folder_side, reproduce
+    from irtables.study.reproduction import folder_side, reproduce
     from irtables.tables.reproduction import reproduction_table
 
     if fmt is None:
@@ -155,7 +155,7 @@ def reproduce_cmd(
         pairs=list(pairs),
         systems=systems,
         metrics=measures or DEFAULT_MEASURES,
-        cutoffs=cutoffs or _DEFAULT_CUTOFFS,
+        cutoffs=cutoffs or DEFAULT_CUTOFFS,
         rbo_p=rbo_p,
         rbo_depth=rbo_depth,
         relevance=relevance,

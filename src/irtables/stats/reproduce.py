@@ -53,6 +53,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from irtables.base.arrow import to_numpy
+from irtables.base.repro_defaults import DEFAULT_CUTOFFS, RBO_DEPTH, RBO_P
 from irtables.errors import InputError
 from irtables.evaluator.order import RankedDocuments
 
@@ -60,12 +61,6 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 Kind = Literal["reproducibility", "replicability"]
 KINDS: tuple[Kind, ...] = ("reproducibility", "replicability")
-
-#: repro_eval's cutoffs of the document-order measures in its examples and the paper.
-DEFAULT_CUTOFFS: tuple[int, ...] = (5, 10, 20, 50, 100, 1000)
-#: repro_eval's ``RBO_P`` and ``RBO_DEPTH``.
-RBO_P = 0.95
-RBO_DEPTH = 1000
 
 
 @dataclass(frozen=True)

@@ -9,23 +9,23 @@ a replicability study. The measures are those of :mod:`irtables.stats.reproduce`
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pyarrow as pa
 
-from irtables.errors import InputError
+from irtables.base.repro_defaults import DEFAULT_CUTOFFS, DEFAULT_MEASURES, RBO_DEPTH, RBO_P
+from irtables.config import Config
+from irtables.config.tables import TableSpec
+from irtables.errors import ConfigError, InputError
 from irtables.evaluator.api import evaluate
 from irtables.evaluator.order import ranked_documents
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion
 from irtables.loaders.qrels import read_qrels
-from irtables.loaders.trec_run import read_run
+from irtables.loaders.trec_run import read_run, system_name
 from irtables.measures import parse_measure
 from irtables.model.runs import Qrels, Run
 from irtables.stats.reproduce import (
-    DEFAULT_CUTOFFS,
-    RBO_DEPTH,
-    RBO_P,
     Kind,
     OrderAgreement,
     ReproductionRow,
@@ -34,9 +34,7 @@ from irtables.stats.reproduce import (
     reproduction_rows,
     topic_values,
 )
-
-#: The measures of ``irtables reproduce`` when none is given.
-DEFAULT_MEASURES: tuple[str, ...] = ("AP", "nDCG@10", "P@10")
+from irtables.study.runsets import configured_inputs, run_paths
 
 
 @dataclass(frozen=True)
@@ -61,7 +59,7 @@ def folder_side(folder: Path, name: str | None = None) -> Side:
             f"expected exactly one qrels file (a name containing 'qrels'), found {found}",
             path=str(folder),
         )
-    runs = {p.name.split(".")[0]: p for p in files if p != qrels[0]}
+    runs = {system_name(p): p for p in files if p != qrels[0]}
     if not runs:
         raise InputError("expected run files next to the qrels file, found none", path=str(folder))
     return Side(name or folder.name, qrels[0], runs)
@@ -162,3 +160,37 @@ def _values(
         dataset=dataset,
     )
     return topic_values(results.frame, dataset)
+
+
+def dataset_side(config: Config, dataset: str, base: Path, where: str) -> Side:
+    """A side from a dataset of the configuration that names its qrels and runs."""
+    spec = next((d for d in config.datasets if d.id == dataset), None)
+    if spec is None or not spec.evaluated:
+        known = [d.id for d in config.datasets if d.evaluated]
+        raise ConfigError(
+            f"{where}: dataset {dataset!r} has no qrels and runs in [[datasets]]; expected "
+            f"one of {', '.join(known) or '(none: give [[datasets]] their qrels and runs)'}"
+        )
+    qrels = configured_inputs(replace(config, datasets=(replace(spec, runs=()),)), base)[0]
+    runs = {system_name(p): p for p in run_paths(spec, base)}
+    return Side(dataset, qrels, runs)
+
+
+def configured_rows(config: Config, spec: TableSpec, base: Path) -> list[ReproductionRow]:
+    """The rows of a ``[tables.<name>]`` section of layout ``reproduction``."""
+    where = f"tables.{spec.name}"
+    original = dataset_side(config, spec.original or "", base, f"{where}.original")
+    sides = [dataset_side(config, d, base, f"{where}.reproductions") for d in spec.reproductions]
+    first = next(d for d in config.datasets if d.id == spec.original)
+    return reproduce(
+        original,
+        sides,
+        pairs=spec.pairs,
+        systems=spec.systems if spec.systems or spec.pairs else tuple(original.runs),
+        metrics=spec.metrics,
+        cutoffs=spec.cutoffs,
+        rbo_p=spec.rbo_p,
+        rbo_depth=spec.rbo_depth,
+        relevance=first.relevance,
+        trec_eval="10" if first.trec_eval == "10" else "9.0.8",
+    )

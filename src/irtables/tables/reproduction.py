@@ -11,7 +11,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from irtables.stats.reproduce import RBO_DEPTH, RBO_P, ReproductionRow
+from irtables.base.repro_defaults import RBO_DEPTH, RBO_P
+from irtables.stats.reproduce import ReproductionRow
 
 #: Display headers of the value columns, by ReproductionRow field.
 VALUE_HEADERS: dict[str, str] = {
@@ -59,8 +60,10 @@ def reproduction_table(
     label: str = "tab:reproduction",
     rbo_p: float = RBO_P,
     rbo_depth: int = RBO_DEPTH,
+    caption: str | None = None,
 ) -> ReproductionTable:
-    """Display the rows of one or more reproductions of ``original``."""
+    """Display the rows of one or more reproductions of ``original``; ``caption`` (the
+    user's) comes before what the numbers are."""
     fields = tuple(VALUE_HEADERS)
     body = []
     for r in rows:
@@ -73,7 +76,7 @@ def reproduction_table(
         tests.append("paired (rpd: same collection and qrels)")
     if "replicability" in kinds:
         tests.append("unpaired Student (rpl: another collection)")
-    caption = (
+    generated = (
         f"Reproductions of {original}, measured as Breuer et al. (SIGIR 2020) and "
         f"repro_eval 0.5.0 do. KTU: Kendall's tau Union and RBO: rank-biased overlap "
         f"(p = {rbo_p:g}, depth {rbo_depth}) of the document orderings of the top k "
@@ -83,6 +86,7 @@ def reproduction_table(
         f"two-sided t-test of original against reproduced values, {' or '.join(tests)}; "
         "Orig., Repr.: means over topics. – undefined."
     )
+    caption = f"{caption.rstrip()} {generated}" if caption else generated
     return ReproductionTable(
         caption=caption,
         label=label,
@@ -90,3 +94,14 @@ def reproduction_table(
         value_headers=tuple(VALUE_HEADERS.values()),
         body=tuple(body),
     )
+
+
+def build_in_study(config: object, spec: object, means: object, **_: object) -> list[object]:
+    """The builder of the ``reproduction`` layout's record: no table from the means.
+
+    A reproduction table needs the runs themselves (document orderings, per-topic values
+    of both sides), not the means the other layouts take: ``irtables tables`` builds it
+    from the evaluated datasets (:func:`irtables.study.reproduction.configured_rows`).
+    """
+    del config, spec, means
+    return []
