@@ -14,6 +14,7 @@ from irtables.model import ResultSet
 from irtables.output.writers import Written, write_files
 from irtables.render.configured import template_dirs_for
 from irtables.study.load import load_study
+from irtables.study.run_metadata import configured_run_metadata
 from irtables.supplement.build import build_supplement, readme
 from irtables.supplement.drawing import warm_up
 from irtables.supplement.index_page import index_page
@@ -155,6 +156,10 @@ def _manifest(
             }
             for d in config.datasets
             if d.evaluated
+        },
+        run_metadata={
+            relative(path, target): data
+            for path, data in configured_run_metadata(config, base).values()
         },
     )
 
