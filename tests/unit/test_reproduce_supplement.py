@@ -31,7 +31,12 @@ def test_the_supplement_has_the_reproduction_section(tmp_path: Path) -> None:
     assert "\\renewcommand{\\thetable}{R1}\n\\input{tables/repro.tex}" in tex
     assert "figures/repro-er-dri.pdf" in tex and "\\bibitem{breuer2020}" in tex
     assert "Breuer et al.~\\cite{breuer2020}" in (out / "methods.tex").read_text(encoding="utf-8")
-    assert "Breuer et al. (2020)" in (out / "methods.md").read_text(encoding="utf-8")
+    methods = (out / "methods.md").read_text(encoding="utf-8")
+    assert "Breuer et al. (2020)" in methods
+    assert "- robust04-rpd, bm25: platform: software.pyserini=0.22.1" in methods
+    assert "\\item robust04-rpd, bm25: platform" in (out / "methods.tex").read_text(
+        encoding="utf-8"
+    )
     assert "@inproceedings{breuer2020," in (out / "references.bib").read_text(encoding="utf-8")
     readme = (out / "README.md").read_text(encoding="utf-8")
     assert "figures/repro-er-dri.png" in readme

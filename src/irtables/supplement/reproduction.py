@@ -5,15 +5,19 @@ against the cutoff, and a methods paragraph with the definitions and citations."
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from irtables.base.markdown import escape_markdown
 from irtables.config import Config
+from irtables.loaders.ir_metadata import summary
+from irtables.render.escape import escape_latex
 from irtables.render.reproduction import render_reproduction
 from irtables.stats.reproduce import ReproductionRow
 from irtables.study.reproduction import configured_rows
+from irtables.study.run_metadata import configured_run_metadata
 from irtables.supplement.bibliography import REPRO_CITES, Reference, cited
 from irtables.supplement.figures import WIDTH, _style, render_all
 from irtables.supplement.outputs import FigureEntry, Output
@@ -95,9 +99,31 @@ def reproduction_section(
             for ext, data in render_all(fig).items():
                 outputs.append(Output(f"figures/{entry.stem}.{ext}", data))
     refs = cited(REPRO_CITES)
+    datasets = {d for s in specs for d in (s.original or "", *s.reproductions)}
+    found = configured_run_metadata(config, base)
+    runs = {key: data for key, (_, data) in found.items() if key[0] in datasets}
+    md, tex = metadata_text(runs, config)
     return ReproductionSection(
-        tuple(outputs), tuple(tables), tuple(figures), METHODS_MD, METHODS_TEX, refs
+        tuple(outputs), tuple(tables), tuple(figures), METHODS_MD + md, METHODS_TEX + tex, refs
     )
+
+
+def metadata_text(
+    runs: Mapping[tuple[str, str], Mapping[str, Any]], config: Config
+) -> tuple[str, str]:
+    """What was reproduced, from the runs' ir_metadata blocks (PRIMAD components), as a
+    Markdown and a LaTeX list; empty when no run has a block."""
+    if not runs:
+        return "", ""
+    md = ["", "What was run (the runs' ir_metadata, PRIMAD components):", ""]
+    tex = ["", "What was run (the runs' ir\\_metadata, PRIMAD components):", "\\begin{itemize}"]
+    for (dataset, system), data in sorted(runs.items()):
+        where = f"{config.dataset_name(dataset)}, {config.system_name(system)}"
+        parts = "; ".join(f"{k}: {v}" for k, v in summary(data).items())
+        md.append(f"- {escape_markdown(where)}: {escape_markdown(parts)}")
+        tex.append(f"\\item {escape_latex(where)}: {escape_latex(parts)}")
+    tex.append("\\end{itemize}")
+    return "\n".join(md) + "\n", "\n".join(tex) + "\n"
 
 
 def er_dri_figure(rows: Sequence[ReproductionRow]) -> Figure | None:
