@@ -113,3 +113,12 @@ def test_unequal_lengths_is_one_error_line(tmp_path: Path) -> None:
 def test_unknown_system_is_one_error_line() -> None:
     result = invoke("reproduce", *STUDY[:3], "--pair", "bm25", "nope")
     assert_one_line_error(result, "no run of system 'nope'")
+
+
+def test_a_malformed_ir_metadata_block_is_one_error_line(tmp_path: Path) -> None:
+    shutil.copy(DATA / "orig" / "qrels.txt", tmp_path / "qrels.txt")
+    run = (DATA / "rpd" / "bm25.run").read_text(encoding="utf-8")
+    block = "# ir_metadata.start\n# method: {k1: 0.9\n# ir_metadata.end\n"
+    (tmp_path / "bm25.run").write_text(block + run, encoding="utf-8")
+    result = invoke("reproduce", str(DATA / "orig"), str(tmp_path), "-s", "bm25")
+    assert_one_line_error(result, "bm25.run:2:", "ir_metadata block: not YAML")

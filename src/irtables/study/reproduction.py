@@ -21,6 +21,7 @@ from irtables.errors import ConfigError, InputError
 from irtables.evaluator.api import evaluate
 from irtables.evaluator.order import ranked_documents
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TrecEvalVersion
+from irtables.loaders.ir_metadata import read_ir_metadata
 from irtables.loaders.qrels import read_qrels
 from irtables.loaders.trec_run import read_run, system_name
 from irtables.measures import parse_measure
@@ -140,6 +141,8 @@ def _runs(side: Side, systems: Sequence[str]) -> dict[str, Run]:
             f"no run of system {missing[0]!r} in {side.name!r}; expected one of "
             f"{', '.join(sorted(side.runs))}",
         )
+    for s in systems:  # a malformed ir_metadata block is an error here too
+        read_ir_metadata(side.runs[s])
     return {s: read_run(side.runs[s], name=s) for s in systems}
 
 
