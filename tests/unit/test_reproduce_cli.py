@@ -122,3 +122,17 @@ def test_a_malformed_ir_metadata_block_is_one_error_line(tmp_path: Path) -> None
     (tmp_path / "bm25.run").write_text(block + run, encoding="utf-8")
     result = invoke("reproduce", str(DATA / "orig"), str(tmp_path), "-s", "bm25")
     assert_one_line_error(result, "bm25.run:2:", "ir_metadata block: not YAML")
+
+
+def test_runs_may_sit_in_a_runs_folder(tmp_path: Path) -> None:
+    (tmp_path / "runs").mkdir()
+    shutil.copy(DATA / "rpd" / "qrels.txt", tmp_path / "my.qrels")
+    shutil.copy(DATA / "rpd" / "bm25.run", tmp_path / "runs" / "bm25.run")
+    result = invoke("reproduce", str(DATA / "orig"), str(tmp_path), "-s", "bm25", "-f", "csv")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.output)))
+    assert {r["kind"] for r in rows} == {"reproducibility"}
+    want = EXPECTED["reproducibility"]["ktu"]["bm25"]["10"]
+    assert float(next(r for r in rows if r["cutoff"] == "10")["ktu"]) == pytest.approx(
+        want, abs=1e-9
+    )

@@ -124,10 +124,10 @@ def reproduce_cmd(
     SIGIR 2020; the numbers of repro_eval 0.5.0).
 
     Each folder holds one qrels file (its name contains 'qrels') and one run file per
-    system. A reproduction with the same judgements (by content) as the original is a
-    reproducibility study: KTU and RBO at each cutoff, RMSE, nRMSE, ER, DeltaRI and a
-    paired t-test; with other judgements a replicability study: ER, DeltaRI and an
-    unpaired t-test.
+    system (beside it or in a runs/ folder). A reproduction with the same judgements (by
+    content) as the original is a reproducibility study: KTU and RBO at each cutoff, RMSE,
+    nRMSE, ER, DeltaRI and a paired t-test; with other judgements a replicability study:
+    ER, DeltaRI and an unpaired t-test.
     """
     from irtables.errors import InputError
     from irtables.render.reproduction import render_reproduction

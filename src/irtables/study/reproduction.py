@@ -49,10 +49,11 @@ class Side:
 
 def folder_side(folder: Path, name: str | None = None) -> Side:
     """A side from a folder: one qrels file (its name contains ``qrels``) and run files
-    (every other visible file; the system id is the file name without extension)."""
+    (every other visible file, and those of a ``runs/`` folder in it; the system id is
+    the file name without its known extensions)."""
     if not folder.is_dir():
         raise InputError("expected a folder holding a qrels file and run files", path=str(folder))
-    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith((".", "_")))
+    files = _visible_files(folder)
     qrels = [p for p in files if "qrels" in p.name.lower()]
     if len(qrels) != 1:
         found = ", ".join(p.name for p in qrels) or "none"
@@ -61,9 +62,15 @@ def folder_side(folder: Path, name: str | None = None) -> Side:
             path=str(folder),
         )
     runs = {system_name(p): p for p in files if p != qrels[0]}
+    if (folder / "runs").is_dir():
+        runs |= {system_name(p): p for p in _visible_files(folder / "runs")}
     if not runs:
         raise InputError("expected run files next to the qrels file, found none", path=str(folder))
     return Side(name or folder.name, qrels[0], runs)
+
+
+def _visible_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith((".", "_")))
 
 
 def same_judgements(a: Qrels, b: Qrels) -> bool:
