@@ -42,7 +42,7 @@ import sys, time
 t0 = time.perf_counter()
 from irtables.evaluator.order import ranked_documents
 from irtables.loaders.trec_run import read_run
-from irtables.stats.reproduce import order_agreement
+from irtables.stats.document_order import order_agreement
 folder, cutoffs = sys.argv[1], [int(c) for c in sys.argv[2].split(",")]
 t1, c1 = time.perf_counter(), time.process_time()
 names = ("orig_b", "orig_a", "rep_b", "rep_a")

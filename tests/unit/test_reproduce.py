@@ -19,12 +19,8 @@ from irtables.errors import DataWarning, InputError
 from irtables.evaluator.order import ranked_documents
 from irtables.loaders.trec_run import read_run
 from irtables.model.runs import run_from_frame
-from irtables.stats.reproduce import (
-    COLUMNS,
-    TopicValues,
-    order_agreement,
-    reproduction_rows,
-)
+from irtables.stats.document_order import order_agreement
+from irtables.stats.reproduce import COLUMNS, TopicValues, reproduction_rows
 from irtables.study.reproduction import Side, folder_side, reproduce
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "repro"

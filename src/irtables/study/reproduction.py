@@ -26,12 +26,11 @@ from irtables.loaders.qrels import read_qrels
 from irtables.loaders.trec_run import read_run, system_name
 from irtables.measures import parse_measure
 from irtables.model.runs import Qrels, Run
+from irtables.stats.document_order import OrderAgreement, order_agreement
 from irtables.stats.reproduce import (
     Kind,
-    OrderAgreement,
     ReproductionRow,
     TopicValues,
-    order_agreement,
     reproduction_rows,
     topic_values,
 )
