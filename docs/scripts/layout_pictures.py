@@ -33,6 +33,7 @@ PICTURES: dict[str, Path] = {
     "grid": GOLDEN / "layouts" / "beir.tex",
     "sensitivity": GOLDEN / "layouts" / "k1.tex",
     "sensitivity_2d": GOLDEN / "layouts" / "k1_b.tex",
+    "reproduction": GOLDEN / "reproduction" / "repro.tex",
 }
 
 _PREAMBLE = (

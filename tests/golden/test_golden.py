@@ -109,7 +109,9 @@ def test_no_stale_golden_files() -> None:
 def test_every_layout_in_every_format_has_a_golden_file() -> None:
     from irtables.tables import LAYOUTS
 
-    assert {model.layout for model in LAYOUT_TABLES} == set(LAYOUTS)
+    # a reproduction table is built from runs, not from these results: its goldens are
+    # those of test_reproduction_golden.py
+    assert {model.layout for model in LAYOUT_TABLES} == set(LAYOUTS) - {"reproduction"}
     missing = [
         f"layouts/{model.name}.{spec.extension}"
         for model in LAYOUT_TABLES

@@ -40,7 +40,7 @@ from irtables.errors import DataWarning
 RECORD = ".irtables-written.json"
 SCHEMA = 1
 #: Commands that write into output folders; ``evaluate`` writes per-query results.
-WRITERS = frozenset({"tables", "supplement", "compare", "diff", "evaluate"})
+WRITERS = frozenset({"tables", "supplement", "compare", "diff", "evaluate", "reproduce"})
 #: Writers whose files are results that ``irtables tables`` reads back.
 RESULT_WRITERS = frozenset({"evaluate"})
 MAX_RECORD_BYTES = 64 << 20

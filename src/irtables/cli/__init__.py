@@ -6,7 +6,14 @@ standard error and exit status 2; warnings are printed as ``Warning: ...`` lines
 
 from __future__ import annotations
 
-from irtables.cli import cache, checks, evaluate, supplement, tables  # noqa: F401  (registers commands)
+from irtables.cli import (  # noqa: F401  (registers commands)
+    cache,
+    checks,
+    evaluate,
+    reproduce,
+    supplement,
+    tables,
+)
 from irtables.cli.common import handle_errors, main
 
 __all__ = ["handle_errors", "main"]

@@ -177,22 +177,29 @@ def diff_cmd(
 
     if output is not None:
         check_destination(output, force=force)
+    from dataclasses import replace
+
+    from irtables.diff.metadata import metadata_changes
+    from irtables.study.run_metadata import configured_run_metadata
+
     sides = []
+    metadata = []
     for spec in (old, new):
         with open_operand(spec) as where:
-            sides.append(
-                resolve_for_command(
-                    where.results,
-                    config_path=where.config,
-                    input_format=input_format,
-                    missing=missing,
-                    jobs=jobs,
-                    no_cache=no_cache,
-                    scheduler=scheduler,
-                    progress=None,
-                    verbose=verbose,
-                )
+            side = resolve_for_command(
+                where.results,
+                config_path=where.config,
+                input_format=input_format,
+                missing=missing,
+                jobs=jobs,
+                no_cache=no_cache,
+                scheduler=scheduler,
+                progress=None,
+                verbose=verbose,
             )
+            sides.append(side)
+            found = configured_run_metadata(side.config, side.base)  # read while it exists
+            metadata.append({key: data for key, (_, data) in found.items()})
     old_study, new_study = sides
     report = diff(
         old_study.results,
@@ -205,6 +212,7 @@ def diff_cmd(
         top=top,
         labels=(old, new),
     )
+    report = replace(report, metadata=metadata_changes(*metadata))
     if output is None:
         color = fmt == "terminal" and sys.stdout.isatty()
         click.echo(format_diff(report, fmt, color=color), nl=False)

@@ -164,8 +164,8 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "description": "What the variant changes, shown in a column of its own.",
     },
     "tables.<name>": {
-        "layout": "What the table is: main, k_breakdown, ablation, dataset_columns, grid or "
-        "sensitivity.",
+        "layout": "What the table is: main, k_breakdown, ablation, dataset_columns, grid, "
+        "sensitivity or reproduction.",
         "caption": "Caption text; irtables appends what the numbers are.",
         "label": "LaTeX label.",
         "title": "What texts and page headings call the table (`Table 2`; "
@@ -193,6 +193,16 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "`{system = ..., <parameter> = value}`.",
         "figure": "Draw the sensitivity figure in the supplement.",
         "caption_notes": "Where this table's caption notes go (default: `output.caption_notes`).",
+        "original": "reproduction: the dataset id of the original runs (a dataset with "
+        "qrels and runs).",
+        "reproductions": "reproduction: dataset ids of the reproduced runs; the same qrels "
+        "(by content) as the original make a reproducibility study, others a replicability "
+        "study.",
+        "pairs": "reproduction: `[baseline, advanced]` system ids present in the original and "
+        "each reproduction; ER and ΔRI of the advanced over the baseline.",
+        "cutoffs": "reproduction: cutoffs of KTU and RBO (default 5, 10, 20, 50, 100, 1000).",
+        "rbo_p": "reproduction: RBO's persistence p (default 0.95, as repro_eval).",
+        "rbo_depth": "reproduction: RBO's depth (default 1000, as repro_eval).",
     },
     "tables.<name>.datasets[]": {
         "id": "The dataset id.",

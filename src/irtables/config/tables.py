@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from irtables.base.repro_defaults import DEFAULT_CUTOFFS, DEFAULT_MEASURES, RBO_DEPTH, RBO_P
 from irtables.config.reader import TomlReader
 from irtables.errors import ConfigError
 
@@ -117,6 +118,14 @@ class TableSpec:
     supplement: bool = True
     delta: bool = False  # ablation: each row's difference from its group's full model
     ablation_groups: tuple[AblationGroup, ...] = ()
+    # reproduction: the original dataset, its reproductions, (baseline, advanced) pairs,
+    # the cutoffs of KTU and RBO and RBO's parameters
+    original: str | None = None
+    reproductions: tuple[str, ...] = ()
+    pairs: tuple[tuple[str, str], ...] = ()
+    cutoffs: tuple[int, ...] = ()
+    rbo_p: float = RBO_P
+    rbo_depth: int = RBO_DEPTH
 
     @property
     def dataset_ids(self) -> tuple[str, ...]:
@@ -394,6 +403,37 @@ def _value_text(value: object) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+def _reproduction_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
+    reproductions = r.str_list(t, w, "reproductions", ())
+    if not reproductions:
+        raise r.error(f"{w}.reproductions", "a non-empty list of dataset ids", reproductions)
+    pairs = t.get("pairs", [])
+    if not isinstance(pairs, list) or not all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) and x for x in p)
+        for p in pairs
+    ):
+        raise r.error(f"{w}.pairs", "a list of [baseline, advanced] system ids", pairs)
+    rbo_p = t.get("rbo_p", RBO_P)
+    if type(rbo_p) not in (int, float) or not 0 < rbo_p < 1:
+        raise r.error(f"{w}.rbo_p", "a number between 0 and 1 (exclusive)", rbo_p)
+    return {
+        "original": r.req_str(t, w, "original"),
+        "reproductions": reproductions,
+        "pairs": tuple((str(b), str(a)) for b, a in pairs),
+        "systems": r.str_list(t, w, "systems", ()),
+        "metrics": r.str_list(t, w, "metrics", DEFAULT_MEASURES),
+        "cutoffs": r.positive_ints(t, w, "cutoffs", DEFAULT_CUTOFFS, non_empty=True),
+        "rbo_p": float(rbo_p),
+        "rbo_depth": _at_least_one(r, w, "rbo_depth", r.int_(t, w, "rbo_depth", RBO_DEPTH)),
+    }
+
+
+def _at_least_one(r: TomlReader, w: str, key: str, value: int) -> int:
+    if value < 1:
+        raise r.error(f"{w}.{key}", "an integer of at least 1", value)
+    return value
+
+
 Options = Callable[[TomlReader, Mapping[str, Any], str], dict[str, Any]]
 
 
@@ -463,6 +503,17 @@ LAYOUTS: dict[str, Layout] = {
             "irtables.tables.configured.sensitivity:build_sensitivity",
             frozenset({"dataset", "metrics", "parameters", "system", "fixed", "points", "figure"}),
             _sensitivity_keys,
+        ),
+        Layout(
+            "reproduction",
+            "an original's runs against their reproductions and replications (repro_eval's "
+            "KTU, RBO, RMSE, ER, ΔRI, t-test)",
+            "irtables.tables.reproduction:build_in_study",
+            frozenset(
+                {"original", "reproductions", "pairs", "systems", "metrics", "cutoffs"}
+                | {"rbo_p", "rbo_depth"}
+            ),
+            _reproduction_keys,
         ),
     )
 }

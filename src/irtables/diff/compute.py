@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from irtables.config import Config
+from irtables.diff.metadata import MetadataChange
 from irtables.measures import parse_measure
 from irtables.model import KEY, ResultSet
 from irtables.model.names import DisplayNames
@@ -127,11 +128,12 @@ class DiffReport:
     alpha: float = 0.05
     compared: int = field(default=0)  # (dataset, system, metric) triples on both sides
     names: DisplayNames = field(default_factory=DisplayNames)  # how the paper shows the ids
+    metadata: tuple[MetadataChange, ...] = ()  # runs' ir_metadata blocks that changed
 
     @property
     def identical(self) -> bool:
         """Whether no difference is listed."""
-        return not (self.means or self.presence or self.cells)
+        return not (self.means or self.presence or self.cells or self.metadata)
 
     @property
     def regressions(self) -> tuple[MeanChange, ...]:

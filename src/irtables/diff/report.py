@@ -7,6 +7,7 @@ green: better, bold: significant); Markdown suits a pull-request comment; JSON i
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from typing import Any
@@ -15,6 +16,7 @@ from irtables.base.header import header_line
 from irtables.base.markdown import code_span, escape_markdown
 from irtables.base.texttable import text_table
 from irtables.diff.compute import CellChange, DiffReport, MeanChange, Presence
+from irtables.diff.metadata import MetadataChange
 from irtables.errors import UnknownNameError, unknown_name_message
 from irtables.model.names import DisplayNames
 
@@ -113,7 +115,18 @@ def _terminal(report: DiffReport, color: bool) -> str:
         rows = [_cell_row(c) for c in report.cells]
         lines += ["", "Table cells that change (**best**, _second_, markers):"]
         lines += [text_table(rows, _CELL_HEADERS, style="simple")]
+    if report.metadata:
+        rows = [_metadata_row(c) for c in report.metadata]
+        lines += ["", "Run metadata that changes (ir_metadata):"]
+        lines += [text_table(rows, _METADATA_HEADERS, style="simple")]
     return "\n".join(lines) + "\n"
+
+
+_METADATA_HEADERS = ("dataset", "system", "component", "old", "new")
+
+
+def _metadata_row(c: MetadataChange) -> list[str]:
+    return [c.dataset, c.system, c.component, c.old or "(none)", c.new or "(none)"]
 
 
 def _paint(row: list[str], m: MeanChange) -> list[str]:
@@ -146,6 +159,10 @@ def _markdown(report: DiffReport) -> str:
         out += ["### Table cells that change", ""]
         out += [text_table(rows, _CELL_HEADERS, style="github")]
         out += ["", "**bold**: best, _italic_: second best (underlined in the paper).", ""]
+    if report.metadata:
+        rows = [[escape_markdown(c) for c in _metadata_row(x)] for x in report.metadata]
+        out += ["### Run metadata that changes (ir_metadata)", ""]
+        out += [text_table(rows, _METADATA_HEADERS, style="github"), ""]
     return "\n".join(out)
 
 
@@ -190,4 +207,4 @@ def to_dict(report: DiffReport) -> dict[str, Any]:
             {k: getattr(c, k) for k in CellChange.__slots__} | {"what": list(c.what)}
             for c in report.cells
         ],
-    }
+    } | ({"metadata": [dataclasses.asdict(c) for c in report.metadata]} if report.metadata else {})

@@ -63,8 +63,12 @@ def write_tables(
     template_dirs: Sequence[str | Path] = (),
     force: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    base: Path | None = None,
 ) -> list[Written]:
     """Build every configured table and write it in each format into ``outdir``.
+
+    Tables of layout ``reproduction`` are built from the runs of the datasets they name
+    (paths relative to ``base``, the configuration's folder).
 
     With significance markers, the comparisons behind them are written too, as
     ``significance.csv`` (every field) and ``significance.md``. Every file is checked
@@ -87,6 +91,7 @@ def write_tables(
         try:
             with warnings.catch_warnings(record=True) as held:
                 files = _table_files(results, config, formats, template_dirs, progress)
+                files |= reproduction_files(config, base, formats, template_dirs)
         finally:
             warn_lint(results, report=checked.result(), names=config.display_names())
             for w in held:
@@ -121,6 +126,38 @@ def _table_files(
             files[f"significance.{ext}"] = format_comparisons(
                 built.comparisons, fmt, names=config.display_names()
             )
+    return files
+
+
+def reproduction_files(
+    config: Config,
+    base: Path | None,
+    formats: Sequence[str] | None,
+    template_dirs: Sequence[str | Path] = (),
+) -> dict[str, str]:
+    """Every ``reproduction`` table in every format: file name -> text."""
+    specs = [s for s in config.tables if s.layout == "reproduction"]
+    if not specs:
+        return {}
+    from irtables.render import FORMATS
+    from irtables.render.reproduction import render_reproduction
+    from irtables.study.reproduction import configured_rows
+    from irtables.tables.reproduction import reproduction_table
+
+    files: dict[str, str] = {}
+    for spec in specs:
+        rows = configured_rows(config, spec, base or Path("."))
+        table = reproduction_table(
+            rows,
+            original=config.dataset_name(spec.original or ""),
+            label=spec.label or spec.default_label,
+            rbo_p=spec.rbo_p,
+            rbo_depth=spec.rbo_depth,
+            caption=spec.caption,
+        )
+        for fmt in formats or config.output.formats:
+            text = render_reproduction(table, rows, fmt, template_dirs)
+            files[f"{spec.stem}.{FORMATS[fmt].extension}"] = text
     return files
 
 

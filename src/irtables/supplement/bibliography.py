@@ -277,6 +277,19 @@ REFERENCES: dict[str, Reference] = {
             journal="Journal of Educational Statistics", volume="6", number="2",
             pages="107--128", year="1981", doi="10.3102/10769986006002107",
         ),
+        _ref(
+            "breuer2020", "inproceedings", "Breuer et al., 2020",
+            "Timo Breuer, Nicola Ferro, Norbert Fuhr, Maria Maistro, Tetsuya Sakai, Philipp "
+            "Schaer and Ian Soboroff. How to measure the reproducibility of system-oriented "
+            "IR experiments. In Proceedings of the 43rd International ACM SIGIR Conference "
+            "(SIGIR '20), pages 349–358, 2020.",
+            author="Breuer, Timo and Ferro, Nicola and Fuhr, Norbert and Maistro, Maria and "
+            "Sakai, Tetsuya and Schaer, Philipp and Soboroff, Ian",
+            title="How to Measure the Reproducibility of System-oriented {IR} Experiments",
+            booktitle="Proceedings of the 43rd International {ACM} {SIGIR} Conference on "
+            "Research and Development in Information Retrieval",
+            pages="349--358", year="2020", doi="10.1145/3397271.3401036",
+        ),
     )
 }  # fmt: skip
 
@@ -288,6 +301,7 @@ AVERAGING_CITES = ("keen1968",)
 META_CITES = ("soboroff2018", "dersimonian1986", "higgins2002", "hedges1981")
 POWER_CITES = ("sakai2016",)
 EFFECT_SIZE_CITES = ("cohen1988",)
+REPRO_CITES = ("breuer2020",)
 
 
 def cited(keys: Iterable[str]) -> tuple[Reference, ...]:

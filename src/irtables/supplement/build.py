@@ -29,6 +29,7 @@ from irtables.supplement.drawing import FigureDrawing
 from irtables.supplement.methods import MethodsModel, methods_model
 from irtables.supplement.methods_text import render_sections
 from irtables.supplement.outputs import FigureEntry, Output, Plan
+from irtables.supplement.reproduction import ReproductionSection
 from irtables.supplement.templates import render_page
 from irtables.tables import build_all
 from irtables.tables.build import TableSet
@@ -64,8 +65,12 @@ def build_supplement(
     template_dirs: Sequence[str | Path] = (),
     progress: Progress | None = None,
     workers: int | None = 1,
+    reproduction: ReproductionSection | None = None,
 ) -> Built:
     """Build every output of the supplement from the results and the configuration.
+
+    ``reproduction``: the tables, figures and methods of the ``reproduction`` tables
+    (built from the runs: :func:`~irtables.supplement.reproduction.reproduction_section`).
 
     ``pr_results`` holds interpolated precision (``IPrec@r``) evaluated from runs and
     qrels for the precision-recall figure; without it, IPrec values in ``results`` are
@@ -101,13 +106,24 @@ def build_supplement(
         )
         dropped = tuple((t.title, t.dropped_notes) for t in built.tables if t.dropped_notes)
         model = replace(model, table_notes=dropped)
+        repro = reproduction or ReproductionSection()
+        if repro.references:
+            references = {r.key: r for r in (*model.references, *repro.references)}
+            model = replace(model, references=tuple(references[k] for k in sorted(references)))
         context = {
             **_context(config, built, stems, analyses, figures, notes, model),
             **across.context,
         }
+        own = [{**t, "number": table_number(str(t["title"])) or t["number"]} for t in repro.tables]
+        context["tables"] = [*context["tables"], *own]  # type: ignore[misc]
+        context["figures"] = [*context["figures"], *repro.figures]  # type: ignore[misc]
+        methods_tex = render_page("latex", "methods.tex.j2", context, template_dirs)
+        methods_md = render_page("markdown", "methods.md.j2", context, template_dirs)
         pages = [
-            _text("methods.tex", render_page("latex", "methods.tex.j2", context, template_dirs)),
-            _text("methods.md", render_page("markdown", "methods.md.j2", context, template_dirs)),
+            _text(
+                "methods.tex", methods_tex + ("\n" + repro.methods_tex if repro.methods_tex else "")
+            ),
+            _text("methods.md", methods_md + ("\n" + repro.methods_md if repro.methods_md else "")),
             _text("references.bib", _bib_header() + bibtex(model.references)),
             _text(
                 "supplement.tex", render_page("latex", "supplement.tex.j2", context, template_dirs)
@@ -120,7 +136,7 @@ def build_supplement(
         for entry in figures
         for ext, data in files[entry.stem].items()
     ]
-    outputs = tuple(tables + reports + drawn + across.outputs + pages)
+    outputs = tuple(tables + reports + drawn + across.outputs + pages + list(repro.outputs))
     return Built(outputs, tuple(notes), context, built.tables, stems)
 
 

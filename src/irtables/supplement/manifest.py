@@ -42,6 +42,8 @@ class Manifest:
     notes: tuple[str, ...] = field(default=())
     #: dataset id -> how irtables evaluated its runs (trec_eval version, -l, -M, -c)
     evaluation: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: run file (relative path) -> its ir_metadata block, for runs that have one
+    run_metadata: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def to_json(self) -> str:
         """Stable JSON: sorted keys, two-space indent, a final newline."""
@@ -59,6 +61,8 @@ class Manifest:
             "notes": list(self.notes),
             "evaluation": {k: dict(v) for k, v in self.evaluation.items()},
         }
+        if self.run_metadata:  # (absent when no run has a block)
+            data["run_metadata"] = {k: dict(v) for k, v in self.run_metadata.items()}
         return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False, default=str) + "\n"
 
     @classmethod
@@ -82,6 +86,7 @@ class Manifest:
                 outputs=_hashes(data["outputs"]),
                 notes=tuple(str(n) for n in data.get("notes", ())),
                 evaluation=dict(data.get("evaluation", {})),
+                run_metadata=dict(data.get("run_metadata", {})),
             )
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
             raise InputError(f"not an irtables manifest ({e})", path=source) from None

@@ -14,12 +14,14 @@ from irtables.model import ResultSet
 from irtables.output.writers import Written, write_files
 from irtables.render.configured import template_dirs_for
 from irtables.study.load import load_study
+from irtables.study.run_metadata import configured_run_metadata
 from irtables.supplement.build import build_supplement, readme
 from irtables.supplement.drawing import warm_up
 from irtables.supplement.index_page import index_page
 from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, relative
 from irtables.supplement.outputs import Output
 from irtables.supplement.pdf import compile_pdf, pdflatex_available
+from irtables.supplement.reproduction import reproduction_section
 from irtables.supplement.study import config_file, default_outdir, input_files
 
 Progress = Callable[[str, int, int], None]
@@ -79,7 +81,13 @@ def make_supplement(
     dirs = template_dirs_for(config, base, template_dirs)
     pr = _pr_results(config, base, progress, workers, scheduler)
     built = build_supplement(
-        results, config, pr_results=pr, template_dirs=dirs, progress=progress, workers=workers
+        results,
+        config,
+        pr_results=pr,
+        template_dirs=dirs,
+        progress=progress,
+        workers=workers,
+        reproduction=reproduction_section(config, base, dirs),
     )
     outputs, notes = list(built.outputs), list(built.notes)
     compiling = pdf and pdflatex_available()
@@ -155,6 +163,10 @@ def _manifest(
             }
             for d in config.datasets
             if d.evaluated
+        },
+        run_metadata={
+            relative(path, target): data
+            for path, data in configured_run_metadata(config, base).values()
         },
     )
 
