@@ -176,7 +176,7 @@ def _section_title(section: str) -> str:
 
 def config_reference() -> str:
     """Every key of ``irtables.toml``, with its default and description."""
-    from irtables.config.keys import DESCRIPTIONS, accepted_keys, layout_keys
+    from irtables.config.keys import DESCRIPTIONS, accepted_keys, description, layout_keys
 
     accepted = accepted_keys()
     missing = [
@@ -208,7 +208,7 @@ def config_reference() -> str:
             if section == "tables.<name>":
                 used = [layout for layout, ks in per_layout.items() if key in ks]
                 middle = "all" if len(used) == len(per_layout) else ", ".join(used)
-            lines.append(f"| `{key}` | {middle} | {_cell(DESCRIPTIONS[section][key])} |")
+            lines.append(f"| `{key}` | {middle} | {_cell(description(section, key))} |")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
