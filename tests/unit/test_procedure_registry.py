@@ -262,3 +262,22 @@ def test_each_table_is_described_with_its_own_resamples_and_settings() -> None:
     assert "adjusted with the Holm correction~\\cite{holm1979}" in text
     # by default, the function's own resamples
     assert compare(rs, baseline="a", test="bootstrap").resamples == 10_000
+
+
+def test_the_study_paragraph_states_each_table_s_sides_and_family() -> None:
+    """A one-sided t-test in one table and randomized Tukey (two-sided) in another: the
+    intervals are not all called one-sided; two tables corrected over their own (different)
+    numbers of comparisons do not get one family size."""
+    rs = results_from_rows(ROWS)
+    one_sided = compare(rs, baseline="a", test="t", alternative="greater")
+    tukey = compare(rs, baseline="a", test="randomized-tukey", options={"n_resamples": 200})
+    text = _study_text(one_sided, {"Table 1": one_sided, "Table 2": tukey}).split(" || ")[0]
+    assert "one-sided 95" not in text
+    assert "95\\% confidence interval (one-sided for the one-sided tests; method:" in text
+    assert "the alternative is greater" in text and "randomized Tukey HSD test~" in text
+    small = compare(rs, baseline="a", test="t", family="table", metrics=["AP"], systems=["a", "b"])
+    large = compare(rs, baseline="a", test="t", family="table")
+    assert (small.results[0].family_size, large.results[0].family_size) == (1, 2)
+    text = _study_text(large, {"Table 1": small, "Table 2": large}).split(" || ")[0]
+    assert "over all comparisons of each table;" in text
+    assert "over all 2 comparisons" not in text and "over all 1 comparisons" not in text

@@ -397,6 +397,40 @@ def _value_text(value: object) -> str:
 Options = Callable[[TomlReader, Mapping[str, Any], str], dict[str, Any]]
 
 
+def shown_metrics(spec: TableSpec) -> tuple[str, ...]:
+    """The measures a table shows: its ``metrics``."""
+    return spec.metrics
+
+
+def column_metrics(spec: TableSpec) -> tuple[str, ...]:
+    """The measures of a ``dataset_columns`` table: each dataset's own, and the table's
+    (Table 1's defaults when it names none) where a dataset has none of its own."""
+    default = spec.metrics or DEFAULT_MAIN_METRICS
+    own = [name for d in spec.datasets for name in d.metrics]
+    if not spec.datasets or any(not d.metrics for d in spec.datasets):
+        own = [*default, *own]
+    return tuple(dict.fromkeys([*own, *spec.average]))
+
+
+def metrics_at_cutoffs(spec: TableSpec) -> tuple[str, ...]:
+    """The measures of a ``k_breakdown`` table: each family at each cutoff ``spec.k``, a
+    measure without cutoff once."""
+    from irtables.errors import UnknownNameError
+    from irtables.measures import FAMILIES, parse_measure
+
+    names = []
+    for family in spec.metrics:
+        try:
+            m = parse_measure(family)
+        except UnknownNameError:
+            m = parse_measure(f"{family}@1")
+        if FAMILIES[m.family].cutoff == "none" or (m.k is None and family.upper() == "MAP"):
+            names.append(family)
+            continue
+        names.extend(f"{m.family}@{k}" for k in spec.k)
+    return tuple(names)
+
+
 @dataclass(frozen=True)
 class Layout:
     """A table layout: what it shows, the keys of its ``[tables.<name>]`` section, how
@@ -405,7 +439,8 @@ class Layout:
 
     The builder takes ``(config, spec, means, *, markers)`` and returns the
     :class:`~irtables.tables.model.TableModel` of the section (a list of them, one per
-    dataset, when ``per_dataset``).
+    dataset, when ``per_dataset``). ``metrics(spec)`` names the measures the section
+    shows: what the runs of a dataset given as qrels + runs are evaluated for.
     """
 
     name: str
@@ -414,6 +449,7 @@ class Layout:
     keys: frozenset[str]  # beyond the keys every section has
     options: Options  # reads those keys into TableSpec fields, with their defaults
     per_dataset: bool = False  # one table per dataset (file <stem>-<dataset>)
+    metrics: Callable[[TableSpec], tuple[str, ...]] = shown_metrics
 
 
 #: Every table layout, by name: the one record the configuration, ``build_table``, the
@@ -435,6 +471,7 @@ LAYOUTS: dict[str, Layout] = {
             frozenset({"metrics", "k"}),
             _k_keys,
             per_dataset=True,
+            metrics=metrics_at_cutoffs,
         ),
         Layout(
             "ablation",
@@ -449,6 +486,7 @@ LAYOUTS: dict[str, Layout] = {
             "irtables.tables.configured.columns:build_dataset_columns",
             frozenset({"metrics", "average", "average_partial", "groups"}),
             _dataset_columns_keys,
+            metrics=column_metrics,
         ),
         Layout(
             "grid",
