@@ -183,7 +183,10 @@ def config_reference() -> str:
         f"{s}.{k}" for s, keys in accepted.items() for k in keys if k not in DESCRIPTIONS.get(s, {})
     ]
     if missing:
-        raise ValueError(f"configuration keys without a description: {', '.join(missing)}")
+        raise ValueError(
+            f"configuration keys without a description: {', '.join(missing)} "
+            "(describe each in src/irtables/config/keys.py, DESCRIPTIONS)"
+        )
     records = _section_records()
     table_defaults = _table_defaults()
     per_layout = layout_keys()
