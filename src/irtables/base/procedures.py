@@ -360,7 +360,7 @@ def corrections_help() -> str:
     each = ", ".join(f"{r.id} ({r.description})" for r in CORRECTIONS.values())
     procedures = ", ".join(r.id for r in TESTS.values() if r.procedure)
     return (
-        f"Multiple-testing correction of the paired tests: {each}; holm when unset. "
+        f"Multiple-testing correction of the paired tests: {each}. "
         f"The procedures {procedures} control the family-wise error themselves (no "
         "correction applies)."
     )

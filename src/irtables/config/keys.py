@@ -87,7 +87,7 @@ DESCRIPTIONS: dict[str, dict[str, str | Callable[[], str]]] = {
         '`{dataset = "system"}` naming the baseline(s) of single datasets.',
         "all_pairs": "Compare every pair of systems (letters instead of daggers).",
         "test": help_of_tests,
-        "correction": corrections_help,
+        "correction": lambda: corrections_help() + " Unset: holm.",
         "family": "Which comparisons one correction spans: metric (each dataset and metric), "
         "dataset, table or all.",
         "alpha": "Significance level, between 0 and 1.",
