@@ -31,24 +31,36 @@ from irtables.config import parse_config
 from irtables.config.keys import description
 from irtables.errors import ConfigError
 from irtables.stats import compare
-from irtables.stats.paired import sign_test
+from irtables.stats.correction import FloatArray
+from irtables.stats.paired import Alternative, sign_test
 from irtables.stats.result import PairedTestResult
 from irtables.supplement.index_page import markdown_html
 from irtables.supplement.methods import methods_model
 from irtables.supplement.methods_text import render_sections
-from tests.conftest import invoke, results_from_rows
+from tests.conftest import results_from_rows
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "docs" / "scripts"
 
 
-def toy_test(a: Any, b: Any, *, alternative: str = "two-sided") -> PairedTestResult:
+def _help(*command: str) -> str:
+    """``irtables <command> --help`` on one long line (no word broken at a hyphen)."""
+    from click.testing import CliRunner
+
+    from irtables.cli import main
+
+    wide = {"terminal_width": 10_000, "max_content_width": 10_000}
+    result = CliRunner().invoke(main, [*command, "--help"], **wide)  # type: ignore[arg-type]
+    return " ".join(result.output.split())
+
+
+def toy_test(a: Any, b: Any, *, alternative: Alternative = "two-sided") -> PairedTestResult:
     """The toy: the sign test under another name and method."""
     return replace(sign_test(a, b, alternative=alternative), test="toy", method="toy signs")
 
 
-def toy_correction(p: np.ndarray) -> np.ndarray:  # type: ignore[type-arg]
+def toy_correction(p: FloatArray) -> FloatArray:
     """The toy correction: every p-value times three, capped at 1."""
-    return np.minimum(1.0, np.asarray(p) * 3)
+    return np.minimum(1.0, p * 3)
 
 
 TOY = SignificanceTest(
@@ -134,10 +146,10 @@ def test_a_toy_test_reaches_the_configuration_reference_and_the_help() -> None:
     spec.loader.exec_module(reference)
     text = reference.config_reference()
     assert "bootstrap, toy)" in text and "triple (each p-value times three)" in text
-    helped = " ".join(invoke("compare", "--help").output.split())
+    helped = _help("compare")
     assert "bootstrap, toy)" in helped and "triple (each p-value times three)" in helped
     assert "[t|wilcoxon|sign|randomization|bootstrap|tukey|randomized-tukey|dunnett|toy]" in helped
-    diff = " ".join(invoke("diff", "--help").output.split())
+    diff = _help("diff")
     assert "bootstrap|toy]" in diff
 
 
@@ -148,11 +160,11 @@ def test_the_registries_are_restored_and_a_toy_is_unknown_after() -> None:
     assert (tests, corrections) == (TESTS, CORRECTIONS)
     with pytest.raises(ConfigError, match=r"compare\.test: expected one of t, wilcoxon"):
         parse_config({"compare": {"test": "toy"}})
-    assert "toy" not in " ".join(invoke("compare", "--help").output.split())
+    assert "toy" not in _help("compare")
 
 
 def test_the_help_and_the_reference_name_dunnett() -> None:
-    helped = " ".join(invoke("compare", "--help").output.split())
+    helped = _help("compare")
     assert "dunnett (Dunnett's test)" in helped
     assert "The procedures tukey, randomized-tukey, dunnett control" in helped
     assert "dunnett (Dunnett's test)" in description("compare", "test")
@@ -181,7 +193,7 @@ def test_dunnett_s_methods_paragraph_is_dunnett_s() -> None:
     assert "the alternative is greater" in one_sided and "one-sided 95\\% confidence" in one_sided
 
 
-def _constant_shift(n: int, systems: int = 2) -> tuple[np.ndarray, list[str]]:  # type: ignore[type-arg]
+def _constant_shift(n: int, systems: int = 2) -> tuple[FloatArray, list[str]]:
     """``systems`` columns over ``n`` topics: s1 = s0 + 0.25 exactly (a third system, when
     asked, varies freely)."""
     base = np.arange(n) / 16
@@ -223,7 +235,7 @@ def test_what_a_procedure_does_with_a_constant_difference_is_what_its_record_say
     test: str,
 ) -> None:
     record = TESTS[test]
-    extra = {"n_resamples": 1000, "rng": 0} if record.resampled else {}
+    extra: dict[str, Any] = {"n_resamples": 1000, "rng": 0} if record.resampled else {}
     if record.kind == "many-to-one":
         extra["baseline"] = "s0"
     two = record.load()(*_constant_shift(10), **extra).pair("s1", "s0")
