@@ -272,6 +272,16 @@ def test_each_table_is_described_with_its_own_resamples_and_settings() -> None:
     assert "adjusted with the Bonferroni correction~\\cite{dunn1961}" in text
     assert "In Table 2, the comparisons are made with a randomization test (2,000 sign" in text
     assert "adjusted with the Holm correction~\\cite{holm1979}" in text
+    # every table's procedure as run, not only those of the comparisons listed once
+    run = text.split("Test procedure as run: ")[1]
+    assert "normal approximation" in run and "randomization, exact (1024 sign patterns)" in run
+    assert "dataset. In Table 1" in text  # the sentence before the runs ends once
+    rows = [{"system": "a"}, {"system": "b"}]
+    ablation = {"ablation": {"dataset": "d", "full": "a", "rows": rows}}
+    config = parse_config({"datasets": [{"id": "d"}], "tables": ablation})
+    model = methods_model(config, {"d": ["AP"]}, {"d": 10}, other, by_table=both)
+    text = " ".join(render_sections(model, "latex")[-2]["body"].split())
+    assert "with the full model of its group. In Table 1, the comparisons" in text
     # by default, the function's own resamples
     assert compare(rs, baseline="a", test="bootstrap").resamples == 10_000
 

@@ -365,11 +365,12 @@ def _test_entry(c: Comparisons, by_table: Mapping[str, Comparisons]) -> TestEntr
             key = (own.test, own.alternative, own.alpha, own.correction, own.family)
             groups.setdefault((*key, own.resamples), []).append((title, own))
     runs = tuple(_run(tables) for tables in groups.values())
+    every = [r for own in (*by_table.values(), c) for r in own.results]  # each table's own
     return TestEntry(
         runs=runs or (_run([("", c)]),),
         comparisons=len(c),
-        methods=tuple(dict.fromkeys(r.method for r in c.results)),
-        intervals=tuple(dict.fromkeys(r.ci.method for r in c.results if r.ci is not None)),
+        methods=tuple(dict.fromkeys(r.method for r in every)),
+        intervals=tuple(dict.fromkeys(r.ci.method for r in every if r.ci is not None)),
     )
 
 

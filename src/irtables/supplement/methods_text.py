@@ -182,6 +182,8 @@ def _significance(m: MethodsModel) -> tuple[Block, ...]:
     if len(t.runs) == 1:
         parts += _run_text(t.runs[0])
     else:
+        if isinstance(parts[-1], str):
+            parts[-1] = parts[-1].removesuffix(",")
         parts.append(".")
         for run in t.runs:
             parts += [" In ", Name(join_and(run.tables)), ", the comparisons are made"]
