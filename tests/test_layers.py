@@ -16,6 +16,7 @@ LAYERS: dict[str, int] = {
     "_version": 0,
     "errors": 0,
     "base": 1,
+    "workers": 1,  # processes, threads and the Dask cluster; imports only errors
     "measures": 2,
     "model": 3,
     "loaders": 4,

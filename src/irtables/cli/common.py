@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from irtables._version import __version__
-from irtables.base.cluster import SCHEDULER_ENV
 from irtables.errors import IrtablesError
 from irtables.loaders.registry import LOADERS
 from irtables.model.policy import MISSING_POLICIES
+from irtables.workers.cluster import SCHEDULER_ENV
 
 if TYPE_CHECKING:
     from irtables.study import Study

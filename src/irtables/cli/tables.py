@@ -105,9 +105,9 @@ def tables(
     evaluated in parallel when it pays (--jobs); a run whose file, qrels and options did
     not change since the last time comes from the cache.
     """
-    from irtables.base.preload import preload
     from irtables.render.configured import template_dirs_for
     from irtables.study.pipeline import TABLE_MODULES, write_tables
+    from irtables.workers.preload import preload
 
     preload(TABLE_MODULES)  # while the results are read
     evaluated, tested, finish = study_progress()
