@@ -144,7 +144,7 @@ def in_turn(commands: dict[str, list[str]], repeat: int) -> dict[str, Timing]:
 
 def compare_jobs(binary: Path, repeat: int, runs: int) -> list[tuple[str, float, float]]:
     """The default ``--jobs`` against ``-j 1`` and ``-j 2``, beside trec_eval; targets."""
-    from irtables.base.executor import available_cores, pool_size
+    from irtables.workers.executor import available_cores, pool_size
 
     cases = [("Robust04-shaped, one run", ROBUST04, 1), ("TREC DL-shaped, one run", DL, 1)]
     cases.append((f"Robust04-shaped, {runs} runs", ROBUST04, runs))

@@ -21,7 +21,7 @@ _CHILD = textwrap.dedent(
     from pathlib import Path
     sys.path.insert(0, sys.argv[1])
     from tests.property.test_hostile_names import watched
-    from irtables.base.executor import make_executor, run_all
+    from irtables.workers.executor import make_executor, run_all
 
     scratch = Path(tempfile.mkdtemp())
     with watched(scratch):

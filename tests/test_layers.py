@@ -16,6 +16,7 @@ LAYERS: dict[str, int] = {
     "_version": 0,
     "errors": 0,
     "base": 1,
+    "workers": 1,  # processes, threads and the Dask cluster; imports only errors
     "measures": 2,
     "model": 3,
     "loaders": 4,
@@ -160,3 +161,19 @@ NO_CIRCLES = tuple(sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py
 def test_no_module_circles_within_a_package() -> None:
     circles = {p: _circles(_module_graph(p)) for p in NO_CIRCLES}
     assert circles == {p: [] for p in NO_CIRCLES}
+
+
+def test_the_design_document_states_these_layers() -> None:
+    """docs/design.md's table of packages and layers is this one, and it allows no
+    upward import when there is no exception."""
+    import re
+
+    text = (PACKAGE.parents[1] / "docs" / "design.md").read_text(encoding="utf-8")
+    stated: dict[str, int] = {}
+    for layer, packages in re.findall(r"^\| (\d+) \| ([^|]+) \|", text, flags=re.M):
+        for name in re.findall(r"`([^`]+)`", packages):
+            for part in ("__init__", "__main__") if name == "irtables" else (name,):
+                stated[part] = int(layer)
+    assert stated == LAYERS, "docs/design.md's table of layers differs from tests/test_layers.py"
+    if not EXCEPTIONS:
+        assert "upward import allowed" not in text, "docs/design.md allows an upward import"

@@ -176,14 +176,17 @@ def _section_title(section: str) -> str:
 
 def config_reference() -> str:
     """Every key of ``irtables.toml``, with its default and description."""
-    from irtables.config.keys import DESCRIPTIONS, accepted_keys, layout_keys
+    from irtables.config.keys import DESCRIPTIONS, accepted_keys, description, layout_keys
 
     accepted = accepted_keys()
     missing = [
         f"{s}.{k}" for s, keys in accepted.items() for k in keys if k not in DESCRIPTIONS.get(s, {})
     ]
     if missing:
-        raise ValueError(f"configuration keys without a description: {', '.join(missing)}")
+        raise ValueError(
+            f"configuration keys without a description: {', '.join(missing)} "
+            "(describe each in src/irtables/config/keys.py, DESCRIPTIONS)"
+        )
     records = _section_records()
     table_defaults = _table_defaults()
     per_layout = layout_keys()
@@ -208,7 +211,7 @@ def config_reference() -> str:
             if section == "tables.<name>":
                 used = [layout for layout, ks in per_layout.items() if key in ks]
                 middle = "all" if len(used) == len(per_layout) else ", ".join(used)
-            lines.append(f"| `{key}` | {middle} | {_cell(DESCRIPTIONS[section][key])} |")
+            lines.append(f"| `{key}` | {middle} | {_cell(description(section, key))} |")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 

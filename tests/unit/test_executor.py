@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from irtables.base import executor
-from irtables.base.executor import BYTES_PER_WORKER, available_cores, idle_cores, pool_size
+from irtables.workers import executor
+from irtables.workers.executor import BYTES_PER_WORKER, available_cores, idle_cores, pool_size
 
 MIB = 2**20
 
@@ -52,7 +52,7 @@ def test_idle_cores_is_between_one_and_the_available_cores() -> None:
 SCRIPT = """
 import math, shutil, sys, tempfile
 from pathlib import Path
-from irtables.base.executor import make_executor, run_all
+from irtables.workers.executor import make_executor, run_all
 
 if __name__ == "__main__":
     for round in range(2):

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from irtables.base.executor import SerialExecutor, make_executor, run_all, worker_count
 from irtables.cli import main
 from irtables.errors import DataWarning, InputError
 from irtables.evaluator import evaluate
+from irtables.workers.executor import SerialExecutor, make_executor, run_all, worker_count
 
 MEASURES = ["map", "P_10", "ndcg_cut_10", "recip_rank", "num_rel_ret", "bpref"]
 

@@ -5,15 +5,17 @@ built-in tables are sections read the same way."""
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 import types
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from irtables.config import Config, parse_config
-from irtables.config.keys import layout_keys
+from irtables.config.keys import DESCRIPTIONS, layout_keys
 from irtables.config.reader import TomlReader
 from irtables.config.tables import LAYOUTS, Layout, TableSpec
 from irtables.errors import ConfigError, IrtablesError, UnknownNameError
@@ -21,7 +23,7 @@ from irtables.measures import parse_measure
 from irtables.tables import build_table
 from irtables.tables.layouts import Markers, Means, flagged, spot
 from irtables.tables.model import Column, Row, RowGroup, TableModel
-from tests.conftest import results_from_rows
+from tests.conftest import invoke, results_from_rows, runs_study
 
 ROWS = [("d", "a", "1", "AP", 0.1), ("d", "a", "2", "AP", 0.3), ("d", "b", "1", "AP", 0.5)]
 ROWS += [("d", "b", "2", "AP", 0.5)]
@@ -145,3 +147,40 @@ def test_build_table_of_a_layout_without_defaults_names_the_configured_tables() 
     )
     with pytest.raises(UnknownNameError, match="did you mean 'grid'"):
         build_table(results_from_rows(ROWS), "gird")
+
+
+@pytest.mark.usefixtures("toy")
+def test_a_registered_layout_reaches_evaluation_tables_supplement_reference_and_help(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A toy table of a measure no other table shows, on qrels + runs: the runs are
+    evaluated for it (its record's ``metrics``), ``irtables tables`` and ``irtables
+    supplement`` write it, the configuration reference and ``--help`` name the layout."""
+    study = runs_study(tmp_path, '[tables.t]\nlayout = "toy"\nmeasure = "Success@9"\n')
+    templates = tmp_path / "templates"  # its templates: the shared table of each format
+    for fmt, suffix, (start, end) in (
+        ("latex", "tex", ("((*", "*))")),
+        ("markdown", "md", ("{%", "%}")),
+        ("html", "html", ("{%", "%}")),
+    ):
+        (templates / fmt).mkdir(parents=True)
+        shared = f'{start} extends "{fmt}/_table.{suffix}.j2" {end}'
+        (templates / fmt / f"toy.{suffix}.j2").write_text(shared, encoding="utf-8")
+    out, given = tmp_path / "out", ("--templates", str(templates))
+    result = invoke("tables", str(study), "-o", str(out), "-f", "markdown", *given)
+    assert result.exit_code == 0, result.output
+    assert "Success@9 |" in (out / "t.md").read_text(encoding="utf-8")
+    done = invoke("supplement", str(study), "-o", str(tmp_path / "sup"), "--no-pdf", *given)
+    assert done.exit_code == 0, done.output
+    tables = (tmp_path / "sup" / "tables").iterdir()
+    toy = [p for p in tables if p.name.endswith("-t.md") or p.name == "t.md"]
+    assert toy and "Success@9" in toy[0].read_text(encoding="utf-8")
+    path = Path(__file__).resolve().parents[2] / "docs" / "scripts" / "reference.py"
+    section = DESCRIPTIONS["tables.<name>"]  # a new key is described in config/keys.py
+    monkeypatch.setitem(section, "measure", "The toy's one measure.")
+    spec = importlib.util.spec_from_file_location("irtables_docs_reference", path)
+    assert spec is not None and spec.loader is not None
+    reference = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reference)
+    assert "| `measure` | toy | The toy's one measure. |" in reference.config_reference()
+    assert "toy" in " ".join(invoke("tables", "--help").output.split())

@@ -5,28 +5,31 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from irtables.base.names import ALL_TEST_NAMES, CORRECTION_NAMES, RESAMPLED_TEST_NAMES
 from irtables.base.procedures import CORRECTIONS, TESTS, correction_phrase
 from irtables.stats import ALL_PAIRS_TESTS
 from irtables.stats import CORRECTIONS as CORRECTION_FUNCTIONS
 from irtables.stats import TESTS as PAIRED
-from irtables.supplement.bibliography import CORRECTION_CITES, TEST_CITES, cited
+from irtables.supplement.bibliography import cited
 
 
 def test_every_registered_test_has_a_record_whose_function_is_the_registered_one() -> None:
     registered = {**PAIRED, **ALL_PAIRS_TESTS}
-    assert tuple(registered) == tuple(TESTS) == ALL_TEST_NAMES
+    assert tuple(registered) == tuple(TESTS)
     for name, record in TESTS.items():
         assert record.load() is registered[name]
-        assert record.method_sentence.endswith(".") and record.label and record.description
-    assert tuple(CORRECTIONS) == tuple(CORRECTION_FUNCTIONS) == CORRECTION_NAMES
-    assert RESAMPLED_TEST_NAMES == ("randomization", "bootstrap", "randomized-tukey")
+        assert record.method.endswith((". ", ".")) and record.label and record.description
+        assert bool(record.constant) != bool(record.spread)  # one says what a constant gives
+        assert record.constant.count("$") % 2 == 0
+        assert (record.batched != "") == (name in ("t", "randomization", "bootstrap"))
+    for name, correction in CORRECTIONS.items():
+        assert correction.load() is CORRECTION_FUNCTIONS[name]
+    assert tuple(CORRECTIONS) == tuple(CORRECTION_FUNCTIONS)
+    resampled = tuple(r.id for r in TESTS.values() if r.resampled)
+    assert resampled == ("randomization", "bootstrap", "randomized-tukey")
 
 
 def test_captions_and_bibliography_read_the_records() -> None:
-    assert {k: r.cites for k, r in TESTS.items()} == TEST_CITES
-    assert {k: r.cites for k, r in CORRECTIONS.items()} == CORRECTION_CITES
-    keys = [k for r in TESTS.values() for k in r.cites]
+    keys = [k for r in (*TESTS.values(), *CORRECTIONS.values()) for k in r.cites]
     assert {r.key for r in cited(keys)} == set(keys)  # every cited key is in the bibliography
     assert correction_phrase("dunnett") == TESTS["dunnett"].controls
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from irtables.base.names import ALL_TEST_NAMES, CORRECTION_NAMES, FAMILY_NAMES, TEST_NAMES
+from irtables.base.names import FAMILY_NAMES
+from irtables.base.procedures import correction_names, names_of_tests
 from irtables.stats import ALL_TESTS, CORRECTIONS, FAMILIES, TESTS
 
 HEAVY = ("pandas", "scipy", "matplotlib", "pyarrow", "jinja2", "numpy", "statsmodels")
@@ -114,9 +115,9 @@ def test_render_is_the_function() -> None:
 
 
 def test_choice_names_match_the_registries() -> None:
-    assert tuple(TESTS) == TEST_NAMES
-    assert tuple(ALL_TESTS) == ALL_TEST_NAMES
-    assert tuple(CORRECTIONS) == CORRECTION_NAMES
+    assert tuple(TESTS) == names_of_tests("paired")
+    assert tuple(ALL_TESTS) == names_of_tests()
+    assert tuple(CORRECTIONS) == correction_names()
     assert tuple(FAMILIES) == FAMILY_NAMES
 
 

@@ -66,7 +66,7 @@ def content_hashes(paths: Sequence[Path]) -> dict[Path, str]:
         return {p: file_sha256(p) for p in unique}
     from concurrent.futures import ThreadPoolExecutor
 
-    from irtables.base.executor import available_cores
+    from irtables.workers.executor import available_cores
 
     with ThreadPoolExecutor(max_workers=min(available_cores(), len(unique))) as pool:
         return dict(zip(unique, pool.map(file_sha256, unique), strict=True))

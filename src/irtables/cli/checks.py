@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from irtables.base.names import TEST_NAMES
+from irtables.base.procedures import names_of_tests
 from irtables.cli.common import (
     CONFIG_OPT,
     FORCE_OPT,
@@ -18,10 +18,15 @@ from irtables.cli.common import (
     RESULTS_ARG,
     SCHEDULER_OPT,
     VERBOSE_OPT,
+    RecordChoice,
     handle_errors,
     main,
     resolve_for_command,
 )
+
+
+def _paired_tests() -> tuple[str, ...]:
+    return names_of_tests("paired")
 
 
 @main.command("lint")
@@ -115,7 +120,7 @@ def lint_cmd(
 )
 @click.option(
     "--test",
-    type=click.Choice(TEST_NAMES),
+    type=RecordChoice(_paired_tests),
     default="t",
     show_default=True,
     help="Paired test of new vs old per-query values.",

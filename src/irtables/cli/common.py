@@ -10,7 +10,7 @@ import sys
 import threading
 import warnings
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from irtables._version import __version__
-from irtables.base.cluster import SCHEDULER_ENV
 from irtables.errors import IrtablesError
 from irtables.loaders.registry import LOADERS
 from irtables.model.policy import MISSING_POLICIES
+from irtables.workers.cluster import SCHEDULER_ENV
 
 if TYPE_CHECKING:
     from irtables.study import Study
@@ -128,6 +128,42 @@ class LayoutsInHelp(click.Command):
     @help.setter
     def help(self, value: str | None) -> None:
         self._help = value
+
+
+class RecordChoice(click.Choice):  # type: ignore[type-arg]
+    """A choice among the ids of a registry, read when they are asked for (a record
+    registered after the command was built is accepted and listed)."""
+
+    def __init__(self, names: Callable[[], Sequence[str]]) -> None:
+        self._names = names
+        super().__init__(names())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The registry's ids, now."""
+        return tuple(self._names())
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        pass  # always read from the registry
+
+
+class RecordOption(click.Option):
+    """An option whose help is generated from the records when it is shown: pass
+    ``describe`` (a function returning the help) instead of ``help``."""
+
+    def __init__(self, *args: Any, describe: Callable[[], str], **kwargs: Any) -> None:
+        self._describe = describe
+        super().__init__(*args, **kwargs)
+
+    @property
+    def help(self) -> str | None:
+        """The help, generated now."""
+        return self._describe() + self._suffix
+
+    @help.setter
+    def help(self, value: str | None) -> None:
+        self._suffix = f" {value}" if value else ""
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

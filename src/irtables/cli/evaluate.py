@@ -119,7 +119,7 @@ def evaluate_cmd(
     else in this one. A progress bar is shown on standard error when it is a terminal and the
     work is long (run files over 50 MB, about a million lines, or three runs or more).
     """
-    from irtables.base.preload import without_blas_threads
+    from irtables.workers.preload import without_blas_threads
 
     without_blas_threads()  # before numpy is imported: evaluating does no linear algebra
     from irtables.base.arrow import skip_pandas_checks

@@ -8,7 +8,13 @@ from typing import cast
 
 import click
 
-from irtables.base.names import ALL_TEST_NAMES, CORRECTION_NAMES, FAMILY_NAMES
+from irtables.base.names import FAMILY_NAMES
+from irtables.base.procedures import (
+    correction_names,
+    corrections_help,
+    help_of_tests,
+    names_of_tests,
+)
 from irtables.cli.common import (
     CONFIG_OPT,
     FORCE_OPT,
@@ -20,6 +26,8 @@ from irtables.cli.common import (
     SCHEDULER_OPT,
     VERBOSE_OPT,
     LayoutsInHelp,
+    RecordChoice,
+    RecordOption,
     handle_errors,
     main,
     printable,
@@ -97,9 +105,9 @@ def tables(
     evaluated in parallel when it pays (--jobs); a run whose file, qrels and options did
     not change since the last time comes from the cache.
     """
-    from irtables.base.preload import preload
     from irtables.render.configured import template_dirs_for
     from irtables.study.pipeline import TABLE_MODULES, write_tables
+    from irtables.workers.preload import preload
 
     preload(TABLE_MODULES)  # while the results are read
     evaluated, tested, finish = study_progress()
@@ -157,15 +165,17 @@ def tables(
 )
 @click.option(
     "--test",
-    type=click.Choice(ALL_TEST_NAMES),
-    help="Paired test, or an all-pairs procedure: tukey (Tukey HSD on the system x topic "
-    "design) or randomized-tukey (default: compare.test, else t).",
+    cls=RecordOption,
+    type=RecordChoice(names_of_tests),
+    describe=help_of_tests,
+    help="Default: compare.test, else t.",
 )
 @click.option(
     "--correction",
-    type=click.Choice(CORRECTION_NAMES),
-    help="Multiple-testing correction of the paired tests (default: compare.correction, "
-    "else holm; tukey and randomized-tukey adjust for all pairs themselves).",
+    cls=RecordOption,
+    type=RecordChoice(correction_names),
+    describe=corrections_help,
+    help="Default: compare.correction, else holm.",
 )
 @click.option(
     "--family",

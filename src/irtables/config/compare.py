@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from irtables.base.names import ALL_TEST_NAMES, CORRECTION_NAMES, FAMILY_NAMES, PROCEDURE_NAMES
+from irtables.base.names import FAMILY_NAMES
+from irtables.base.procedures import correction_names, is_procedure, names_of_tests
 from irtables.config.reader import TomlReader
 from irtables.config.tables import section_layout
 
@@ -96,7 +97,7 @@ class CompareSettings:
         unknown = sorted(set(given) - set(self.__dataclass_fields__))
         if unknown:
             raise TypeError(f"unknown compare setting {unknown[0]!r}")
-        if given.get("test") in PROCEDURE_NAMES and "correction" not in given:
+        if is_procedure(given.get("test")) and "correction" not in given:
             given["correction"] = None
         return replace(self, **given)
 
@@ -124,11 +125,11 @@ def parse_compare(r: TomlReader, t: Mapping[str, Any], w: str = "compare") -> Co
     resamples = r.int_(t, w, "resamples", d.resamples)
     if resamples < 1:
         raise r.error(f"{w}.resamples", "a positive integer", resamples)
-    test = r.choice(t, w, "test", ALL_TEST_NAMES, d.test)
+    test = r.choice(t, w, "test", names_of_tests(), d.test)
     correction = None
     if "correction" in t:
-        correction = r.choice(t, w, "correction", CORRECTION_NAMES, "holm")
-        if test in PROCEDURE_NAMES and correction != "none":
+        correction = r.choice(t, w, "correction", correction_names(), "holm")
+        if is_procedure(test) and correction != "none":
             raise r.error(
                 f"{w}.correction",
                 f"no correction with test {test} (it adjusts for all pairs itself)",
@@ -202,7 +203,7 @@ def parse_table_compares(
         if not isinstance(own, dict):
             raise r.error(w, "a table of [compare] keys", own)
         merged = {**base, **own}
-        if own.get("test") in PROCEDURE_NAMES and "correction" not in own:
+        if is_procedure(own.get("test")) and "correction" not in own:
             merged.pop("correction", None)
         out.append((name, parse_compare(r, merged, w)))
     return tuple(out)

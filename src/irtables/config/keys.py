@@ -2,15 +2,19 @@
 
 The parser (:mod:`irtables.config`, :mod:`irtables.config.tables`) decides which keys a
 section accepts; :func:`accepted_keys` asks it, section by section, and
-:data:`DESCRIPTIONS` says what each key means. A test fails when the parser accepts a key
-that has no description here, or when a description names a key the parser refuses.
+:data:`DESCRIPTIONS` says what each key means (:func:`description` reads it; the keys
+naming tests and corrections are described by their records). A test fails when the
+parser accepts a key that has no description here, or when a description names a key the
+parser refuses.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
+
+from irtables.base.procedures import corrections_help, help_of_tests, resamples_help
 
 #: The sections of ``irtables.toml`` and, for each, a document that reaches it.
 #: ``PROBE`` is put where the probed section's keys go.
@@ -45,7 +49,7 @@ _KNOWN = re.compile(r"unknown key '[^']*' \(known: (?P<keys>[^)]*)\)")
 
 #: What each key means, by section (``datasets[]``: an entry of ``[[datasets]]``;
 #: ``tables.<name>``: a configured table, whatever its layout).
-DESCRIPTIONS: dict[str, dict[str, str]] = {
+DESCRIPTIONS: dict[str, dict[str, str | Callable[[], str]]] = {
     "": {
         "datasets": "Display names and order of the datasets, and the qrels and runs of "
         "datasets irtables evaluates itself (`[[datasets]]`).",
@@ -82,15 +86,13 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "baseline": "The baseline system id, a list of them, or a table "
         '`{dataset = "system"}` naming the baseline(s) of single datasets.',
         "all_pairs": "Compare every pair of systems (letters instead of daggers).",
-        "test": "The significance test: t, wilcoxon, sign, randomization, bootstrap, or the "
-        "all-pairs procedures tukey and randomized-tukey.",
-        "correction": "Multiple-testing correction of the paired tests: none, bonferroni, "
-        "holm (when unset) or bh. The all-pairs procedures adjust for all pairs themselves.",
+        "test": help_of_tests,
+        "correction": lambda: corrections_help() + " Unset: holm.",
         "family": "Which comparisons one correction spans: metric (each dataset and metric), "
         "dataset, table or all.",
         "alpha": "Significance level, between 0 and 1.",
         "alternative": "two-sided, greater or less.",
-        "resamples": "Resamples of randomization, bootstrap and randomized-tukey.",
+        "resamples": resamples_help,
         "seed": "Seed of the resampling tests: the same seed gives the same p-values.",
         "markers": "Show significance markers in the tables.",
         "better": "Marker of a system significantly better than the baseline.",
@@ -213,6 +215,19 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "systems": "The system ids of the group, in order.",
     },
 }
+
+
+def description(section: str, key: str) -> str:
+    """What ``key`` of ``section`` means; generated from the records where they say it
+    (the tests and corrections a ``[compare]`` key accepts).
+
+    Examples
+    --------
+    >>> "dunnett" in description("compare", "test")
+    True
+    """
+    found = DESCRIPTIONS[section][key]
+    return found if isinstance(found, str) else found()
 
 
 def _probe(document: Mapping[str, Any]) -> tuple[str, ...]:

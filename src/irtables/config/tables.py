@@ -2,9 +2,10 @@
 layout: description, section keys, how they are read, its builder) and the
 ``[tables.<name>]`` sections, each read into a :class:`TableSpec`.
 
-Three sections are known by name (:data:`BUILT_IN_TABLES`): ``[tables.main]`` (Table 1)
-and ``[tables.k_breakdown]`` (a Table S1 per dataset) exist even when the file has no
-such section; ``[tables.ablation]`` when it has. Their layout is the one of their name
+Three sections are known by name, each the built-in section of its layout (the
+layout's :class:`BuiltIn`, :func:`built_in_tables`): ``[tables.main]`` (Table 1) and
+``[tables.k_breakdown]`` (a Table S1 per dataset) exist even when the file has no such
+section; ``[tables.ablation]`` when it has. Their layout is the one of their name
 (``[tables.main]`` may name another, giving Table 1 that shape) and they take the keys of
 their layout only. Any other section names its ``layout`` and takes the keys every
 configured table has (:data:`_CONFIGURED_KEYS`) too.
@@ -32,9 +33,6 @@ _TABLE_KEYS = frozenset({"caption", "label", "caption_notes"})
 #: Keys of every section that names its layout (not a built-in table).
 _CONFIGURED_KEYS = frozenset({"layout", "title", "wide", "systems", "datasets", "supplement"})
 #: The sections known by name, and whether they make a table when the file has none.
-BUILT_IN_TABLES = {"main": True, "k_breakdown": True, "ablation": False}
-#: File stems of the built-in tables not named after their section.
-_STEMS = {"main": "table1", "k_breakdown": "tableS1"}
 DEFAULT_MAIN_METRICS = ("NDCG@10", "MRR@10", "MAP", "P@10", "R@100")
 DEFAULT_K_METRICS = ("NDCG", "P", "R", "MRR", "MAP")
 DEFAULT_KS = (1, 3, 5, 10, 20, 100, 1000)
@@ -146,13 +144,15 @@ class TableSpec:
     def stem(self) -> str:
         """The file stem of the section's table(s): ``table1`` for ``[tables.main]``,
         ``tableS1`` for ``[tables.k_breakdown]``, else the section name."""
-        return _STEMS.get(self.name, self.name)
+        found = built_in_tables().get(self.name)
+        return found.stem if found is not None else self.name
 
     @property
     def default_label(self) -> str:
         """The LaTeX label when the section sets none (``{dataset}``: the dataset's slug)."""
-        if self.name == "k_breakdown":
-            return "tab:s1-{dataset}"
+        found = built_in_tables().get(self.name)
+        if found is not None and found.label:
+            return found.label
         return f"tab:{self.name}" + ("-{dataset}" if self.per_dataset else "")
 
 
@@ -160,7 +160,7 @@ def parse_table_specs(r: TomlReader, tables: Mapping[str, Any]) -> tuple[TableSp
     """Every table section: Table 1 (``[tables.main]``, by default ``main`` with its
     defaults), Table S1 (``[tables.k_breakdown]``, likewise), then the others in file
     order."""
-    made: dict[str, Any] = {name: {} for name, default in BUILT_IN_TABLES.items() if default}
+    made: dict[str, Any] = {name: {} for name, b in built_in_tables().items() if b.always}
     sections = {**made, **tables}
     return tuple(parse_table_spec(r, name, section) for name, section in sections.items())
 
@@ -173,7 +173,8 @@ def default_tables() -> tuple[TableSpec, ...]:
 def section_layout(name: str, t: Mapping[str, Any]) -> object:
     """The layout of a section as written: a built-in table's is the one of its name
     (``[tables.main]`` may name another)."""
-    if name in BUILT_IN_TABLES and (name != "main" or "layout" not in t):
+    found = built_in_tables().get(name)
+    if found is not None and (not found.other_layout or "layout" not in t):
         return name
     return t.get("layout")
 
@@ -181,7 +182,8 @@ def section_layout(name: str, t: Mapping[str, Any]) -> object:
 def _check_not_builtin(r: TomlReader, name: str) -> None:
     """Refuse a ``[tables.<name>]`` whose files would be those of a built-in output
     (``[tables.table1]`` would replace Table 1), naming both keys."""
-    files = [(stem, f"tables.{s}", LAYOUTS[s].per_dataset) for s, stem in _STEMS.items()]
+    stems = [(b.stem, s) for s, b in built_in_tables().items() if b.stem != s]
+    files = [(stem, f"tables.{s}", LAYOUTS[s].per_dataset) for stem, s in stems]
     for stem, key, prefix in [*files, ("significance", "compare", False)]:
         if name.startswith(f"{stem}-") if prefix else name.lower() == stem.lower():
             theirs = f"{stem}-<dataset>.*" if prefix else f"{stem}.*"
@@ -199,13 +201,15 @@ def parse_table_spec(r: TomlReader, name: str, t: Any) -> TableSpec:
     _check_not_builtin(r, name)
     if not isinstance(t, dict):
         raise r.error(w, "a table", t)
-    built_in = name in BUILT_IN_TABLES and section_layout(name, t) == name
+    builtin = built_in_tables().get(name)
+    built_in = builtin is not None and section_layout(name, t) == name
     layout = name if built_in else r.req_str(t, w, "layout")
     found = LAYOUTS.get(layout)
     if found is None:
         raise r.error(f"{w}.layout", f"one of {', '.join(LAYOUTS)}", layout)
     if built_in:  # [tables.main] may name another layout: Table 1 of that shape
-        keys = _TABLE_KEYS | found.keys | ({"layout"} if name == "main" else set())
+        other = builtin is not None and builtin.other_layout
+        keys = _TABLE_KEYS | found.keys | ({"layout"} if other else set())
     else:
         keys = _TABLE_KEYS | _CONFIGURED_KEYS | found.keys
     r.only(t, w, set(keys))
@@ -438,6 +442,68 @@ Options = Callable[[TomlReader, Mapping[str, Any], str], dict[str, Any]]
 
 
 @dataclass(frozen=True)
+class BuiltIn:
+    """The section of a layout known by the layout's name (``[tables.main]``).
+
+    ``always``: it exists even when the file has no such section (with its defaults);
+    ``stem``: the file stem of its table(s); ``title``: its title (empty: numbered among
+    the study's tables); ``label``: its default LaTeX label (empty: ``tab:<name>``);
+    ``other_layout``: the section may name another layout (Table 1 of that shape).
+    """
+
+    always: bool
+    stem: str
+    title: str = ""
+    label: str = ""
+    other_layout: bool = False
+
+
+def built_in_tables() -> dict[str, BuiltIn]:
+    """The sections known by name: each layout's built-in section, by layout name.
+
+    Examples
+    --------
+    >>> {name: b.stem for name, b in built_in_tables().items()}
+    {'main': 'table1', 'k_breakdown': 'tableS1', 'ablation': 'ablation'}
+    """
+    return {name: layout.built_in for name, layout in LAYOUTS.items() if layout.built_in}
+
+
+def shown_metrics(spec: TableSpec) -> tuple[str, ...]:
+    """The measures a table shows: its ``metrics``."""
+    return spec.metrics
+
+
+def column_metrics(spec: TableSpec) -> tuple[str, ...]:
+    """The measures of a ``dataset_columns`` table: each dataset's own, and the table's
+    (Table 1's defaults when it names none) where a dataset has none of its own."""
+    default = spec.metrics or DEFAULT_MAIN_METRICS
+    own = [name for d in spec.datasets for name in d.metrics]
+    if not spec.datasets or any(not d.metrics for d in spec.datasets):
+        own = [*default, *own]
+    return tuple(dict.fromkeys([*own, *spec.average]))
+
+
+def metrics_at_cutoffs(spec: TableSpec) -> tuple[str, ...]:
+    """The measures of a ``k_breakdown`` table: each family at each cutoff ``spec.k``, a
+    measure without cutoff once."""
+    from irtables.errors import UnknownNameError
+    from irtables.measures import FAMILIES, parse_measure
+
+    names = []
+    for family in spec.metrics:
+        try:
+            m = parse_measure(family)
+        except UnknownNameError:
+            m = parse_measure(f"{family}@1")
+        if FAMILIES[m.family].cutoff == "none" or (m.k is None and family.upper() == "MAP"):
+            names.append(family)
+            continue
+        names.extend(f"{m.family}@{k}" for k in spec.k)
+    return tuple(names)
+
+
+@dataclass(frozen=True)
 class Layout:
     """A table layout: what it shows, the keys of its ``[tables.<name>]`` section, how
     they are read, and the function that builds it (``module:function``, imported when
@@ -445,7 +511,8 @@ class Layout:
 
     The builder takes ``(config, spec, means, *, markers)`` and returns the
     :class:`~irtables.tables.model.TableModel` of the section (a list of them, one per
-    dataset, when ``per_dataset``).
+    dataset, when ``per_dataset``). ``metrics(spec)`` names the measures the section
+    shows: what the runs of a dataset given as qrels + runs are evaluated for.
     """
 
     name: str
@@ -454,6 +521,8 @@ class Layout:
     keys: frozenset[str]  # beyond the keys every section has
     options: Options  # reads those keys into TableSpec fields, with their defaults
     per_dataset: bool = False  # one table per dataset (file <stem>-<dataset>)
+    metrics: Callable[[TableSpec], tuple[str, ...]] = shown_metrics
+    built_in: BuiltIn | None = None  # the section known by the layout's name, if any
 
 
 #: Every table layout, by name: the one record the configuration, ``build_table``, the
@@ -467,6 +536,7 @@ LAYOUTS: dict[str, Layout] = {
             "irtables.tables.layouts:build_main",
             frozenset({"metrics", "average", "systems"}),
             _main_keys,
+            built_in=BuiltIn(True, "table1", "Table 1", other_layout=True),
         ),
         Layout(
             "k_breakdown",
@@ -475,6 +545,8 @@ LAYOUTS: dict[str, Layout] = {
             frozenset({"metrics", "k"}),
             _k_keys,
             per_dataset=True,
+            metrics=metrics_at_cutoffs,
+            built_in=BuiltIn(True, "tableS1", label="tab:s1-{dataset}"),
         ),
         Layout(
             "ablation",
@@ -482,6 +554,7 @@ LAYOUTS: dict[str, Layout] = {
             "irtables.tables.layouts:build_ablation",
             frozenset({"dataset", "metrics", "delta", "groups", "full", "rows"}),
             _ablation_keys,
+            built_in=BuiltIn(False, "ablation", "Table 2"),
         ),
         Layout(
             "dataset_columns",
@@ -489,6 +562,7 @@ LAYOUTS: dict[str, Layout] = {
             "irtables.tables.configured.columns:build_dataset_columns",
             frozenset({"metrics", "average", "average_partial", "groups"}),
             _dataset_columns_keys,
+            metrics=column_metrics,
         ),
         Layout(
             "grid",

@@ -90,12 +90,12 @@ def evaluate(
         cutoffs. See :mod:`irtables.evaluator.versions`.
     jobs
         Processes evaluating runs at the same time (None: as many as the work pays
-        for, see :func:`~irtables.base.executor.pool_size`); each run is one unit of
+        for, see :func:`~irtables.workers.executor.pool_size`); each run is one unit of
         work (see :mod:`irtables.evaluator.plan`). The result does not depend on it.
     scheduler
         The address of a Dask scheduler (``tcp://host:8786``): the runs are evaluated
         on its cluster, whose workers read files at the same paths
-        (:mod:`irtables.base.cluster`; needs ``irtables[dask]``).
+        (:mod:`irtables.workers.cluster`; needs ``irtables[dask]``).
     progress
         Called as ``progress(stage, done, total)``: ``("evaluate", runs done, runs)``
         after each run and, with one job, ``("read <run>", bytes, bytes)`` while a run

@@ -4,8 +4,9 @@ A :class:`RunJob` names its qrels and its run by path (or carries them), so it c
 sent to a worker process, or to a cluster, as it is; :func:`run_job` is the module-level
 function that does the work. A worker reads and indexes a qrels file once and keeps it
 for the next runs against the same file (keyed by path, size and modification time).
-:func:`evaluate_jobs` runs the jobs on an executor from :func:`irtables.base.executor.make_executor`
-and returns the results in job order, so outputs are the same for any number of workers.
+:func:`evaluate_jobs` runs the jobs on an executor from
+:func:`irtables.workers.executor.make_executor` and returns the results in job order, so
+outputs are the same for any number of workers.
 The jobs are made by :mod:`irtables.evaluator.plan`.
 """
 
@@ -18,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from irtables.base.arrow import skip_pandas_checks
-from irtables.base.executor import SerialExecutor, make_executor, run_all
 from irtables.errors import DataWarning, InputError
 from irtables.evaluator.trec import JudgementIndex, index_qrels
 from irtables.evaluator.values import Options, RunValues, measure_run
 from irtables.model.runs import Run
+from irtables.workers.executor import SerialExecutor, make_executor, run_all
 
 Progress = Callable[[str, int, int], None]
 #: Modules a worker process imports once, before its first job.

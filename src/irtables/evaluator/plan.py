@@ -9,7 +9,7 @@ the runs evaluated against it under one set of options; the plan
 
 1. takes from the ``store`` (a study's cache) the values it already holds;
 2. measures the rest (bytes of run files) and decides where it runs
-   (:func:`~irtables.base.executor.pool_size`: a pool only when the work pays for it);
+   (:func:`~irtables.workers.executor.pool_size`: a pool only when the work pays for it);
 3. reads every qrels now, so that its errors come first: indexed once in this process
    for the jobs that run here (the first small run file is read meanwhile, in a thread),
    or only its queries when a pool's workers index what they are sent;
@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, cast
 
-from irtables.base.executor import pool_size
 from irtables.evaluator.jobs import (
     RunJob,
     emit_notes,
@@ -37,6 +36,7 @@ from irtables.evaluator.jobs import (
 from irtables.evaluator.trec import JudgementIndex, index_qrels
 from irtables.evaluator.values import Options, RunValues
 from irtables.model.runs import Qrels, Run
+from irtables.workers.executor import pool_size
 
 Progress = Callable[[str, int, int], None]
 #: Bytes per row of a run in memory, as a file would hold it (to weigh it against files).
@@ -90,9 +90,9 @@ def evaluate_batches(
     """Evaluate every run of every batch; one :class:`Evaluated` per batch, in order.
 
     ``jobs``: processes (None or 0: as many as pay for themselves, see
-    :func:`~irtables.base.executor.pool_size`; the values do not depend on it);
+    :func:`~irtables.workers.executor.pool_size`; the values do not depend on it);
     ``executor``: run the jobs there instead; ``scheduler``: on the Dask cluster of that
-    address (:mod:`irtables.base.cluster`; its workers read the files at the same paths,
+    address (:mod:`irtables.workers.cluster`; its workers read the files at the same paths,
     the store is written here only). ``progress("evaluate", done, total)`` counts the
     jobs run (and, in this process, ``("read <run>", bytes, total)`` each run file read).
     """
@@ -104,7 +104,7 @@ def evaluate_batches(
     with ExitStack() as stack:
         arrow = scheduler is not None and executor is None and bool(todo)
         if arrow:  # results come back from the cluster as Arrow
-            from irtables.base.cluster import cluster_executor
+            from irtables.workers.cluster import cluster_executor
 
             executor = stack.enter_context(cluster_executor(cast(str, scheduler)))
         sizes = [_size(batches[b], r) for b, r in todo]
@@ -206,8 +206,8 @@ def _read_meanwhile(
         return
     from concurrent.futures import ThreadPoolExecutor
 
-    from irtables.base.preload import short_switch_interval
     from irtables.loaders.trec_run import read_run
+    from irtables.workers.preload import short_switch_interval
 
     with short_switch_interval(), ThreadPoolExecutor(max_workers=1) as pool:
         future = pool.submit(read_run, source, name=name)

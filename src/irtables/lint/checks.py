@@ -100,7 +100,7 @@ def run_checks(grid: Grid, *, means: bool, chunk: int = CHUNK_ROWS) -> list[Hit]
 
     from concurrent.futures import ThreadPoolExecutor
 
-    from irtables.base.executor import worker_count
+    from irtables.workers.executor import worker_count
 
     with ThreadPoolExecutor(max_workers=worker_count(None, len(starts))) as pool:
         return [h for found in pool.map(check, starts) for h in found]

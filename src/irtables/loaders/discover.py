@@ -290,8 +290,8 @@ def _prefetched(
         return
     from concurrent.futures import ThreadPoolExecutor
 
-    from irtables.base.executor import available_cores
     from irtables.loaders.delimited import one_thread_per_file
+    from irtables.workers.executor import available_cores
 
     def read_alone(path: Path) -> LoadedFile:
         with one_thread_per_file():

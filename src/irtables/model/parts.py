@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from irtables.base.executor import available_cores
 from irtables.model.factor import (
     Factor,
     category_tables,
@@ -27,6 +26,7 @@ from irtables.model.factor import (
     smallest_code_type,
     stack_codes,
 )
+from irtables.workers.executor import available_cores
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

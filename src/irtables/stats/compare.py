@@ -2,33 +2,29 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from irtables.base.procedures import CORRECTIONS as CORRECTION_RECORDS
+from irtables.base.procedures import TESTS as TEST_RECORDS
+from irtables.base.procedures import SignificanceTest
 from irtables.errors import InputError, UnknownNameError, unknown_name_message
 from irtables.model.policy import MISSING_POLICIES, MissingPolicy
 from irtables.stats.allpairs import pair_indices
 from irtables.stats.comparisons import Comparisons
-from irtables.stats.correction import CORRECTIONS, adjust
-from irtables.stats.paired import (
-    ALTERNATIVES,
-    TESTS,
-    bootstrap_many,
-    check_alternative,
-    randomization_many,
-)
+from irtables.stats.correction import adjust
+from irtables.stats.paired import ALTERNATIVES, TESTS, check_alternative
 from irtables.stats.procedures import (
     ALL_PAIRS_TESTS,
-    MANY_TO_ONE,
     check_all_pairs_options,
     check_options,
     run_all_pairs,
 )
 from irtables.stats.result import PairedTestResult
-from irtables.stats.vectorised import t_test_many
 
 if TYPE_CHECKING:
     from irtables.model import Aligned, ResultSet
@@ -37,7 +33,8 @@ Progress = Callable[[int, int], None]
 FamilyKey = Callable[[PairedTestResult], Hashable]
 #: A baseline for every dataset, a list of them, or per dataset: ``{dataset: system(s)}``.
 Baselines = str | Sequence[str] | Mapping[str, str | Sequence[str]] | None
-#: Every test name :func:`compare` accepts: the paired tests, then the all-pairs procedures.
+#: The built-in tests :func:`compare` accepts: the paired tests, then the procedures (it
+#: reads the registry, :data:`irtables.base.procedures.TESTS`, which may hold more).
 ALL_TESTS: tuple[str, ...] = (*TESTS, *ALL_PAIRS_TESTS)
 
 #: How results are grouped into families for the multiple-testing correction.
@@ -49,12 +46,6 @@ FAMILIES: dict[str, FamilyKey] = {
     "dataset": lambda r: r.dataset,
     "table": lambda r: (),
     "all": lambda r: (),
-}
-T_TESTS_AT_ONCE = 64  # comparisons per batched t-test
-_BATCHED: dict[str, Callable[..., list[PairedTestResult]]] = {
-    "t": t_test_many,
-    "randomization": randomization_many,
-    "bootstrap": bootstrap_many,
 }
 
 
@@ -118,16 +109,18 @@ def compare(
     >>> r.baseline, round(r.mean_diff, 4), round(r.pvalue, 4), r.correction
     ('bm25', 0.1333, 0.0572, 'holm')
     """
-    if test not in ALL_TESTS:
-        raise UnknownNameError(unknown_name_message("test", test, ALL_TESTS))
+    if test not in TEST_RECORDS:
+        raise UnknownNameError(unknown_name_message("test", test, TEST_RECORDS))
+    record = TEST_RECORDS[test]
     _check_choices(correction or "holm", family, alternative, pairs, missing, alpha)
-    if test in ALL_PAIRS_TESTS:
+    if record.procedure:
         name = family if isinstance(family, str) else "custom"
         opts = check_all_pairs_options(test, correction, name, alternative, options or {})
-        if test in MANY_TO_ONE and pairs == "all":
+        if record.kind == "many-to-one" and pairs == "all":
             raise InputError(f"test {test} compares each system with a baseline, not all pairs")
     else:
-        opts = check_options(test, TESTS[test], options or {}, reserved=("alternative", "rng"))
+        reserved = ("alternative", "rng")
+        opts = check_options(test, record.load(), options or {}, reserved=reserved)
     tasks, without = _tasks(results, baseline, pairs, metrics, datasets, systems, missing)
     total = sum(len(t.pairs) for t in tasks)
     done = [0]
@@ -137,8 +130,13 @@ def compare(
         if progress is not None:
             progress(done[0], total)
 
-    settings = {"test": test, "alpha": alpha, "alternative": alternative}
-    if test in ALL_PAIRS_TESTS:
+    settings = {
+        "test": test,
+        "alpha": alpha,
+        "alternative": alternative,
+        "resamples": _resamples(record, opts),
+    }
+    if record.procedure:
         found = []
         for t in tasks:
             found += run_all_pairs(
@@ -159,10 +157,10 @@ def compare(
             without_baseline=without,
             **settings,  # type: ignore[arg-type]
         )
-    if test in _BATCHED:
-        raw = _run_batched(test, tasks, alternative, rng, opts, tick)
+    if record.batched:
+        raw = _run_batched(record, tasks, alternative, rng, opts, tick)
     else:
-        raw = _run_each(TESTS[test], tasks, alternative, opts, tick)
+        raw = _run_each(record.load(), tasks, alternative, opts, tick)
     name = family if isinstance(family, str) else "custom"
     key = FAMILIES[family] if isinstance(family, str) else family
     chosen = correction or "holm"
@@ -175,6 +173,15 @@ def compare(
     )
 
 
+def _resamples(record: SignificanceTest, opts: Mapping[str, Any]) -> int:
+    """The resamples a resampling test draws: as asked, else its function's default."""
+    if not record.resampled:
+        return 0
+    if "n_resamples" in opts:
+        return int(opts["n_resamples"])
+    return int(inspect.signature(record.load()).parameters["n_resamples"].default)
+
+
 def _check_choices(
     correction: str,
     family: str | FamilyKey,
@@ -183,8 +190,8 @@ def _check_choices(
     missing: str,
     alpha: float,
 ) -> None:
-    if correction not in CORRECTIONS:
-        raise UnknownNameError(unknown_name_message("correction", correction, CORRECTIONS))
+    if correction not in CORRECTION_RECORDS:
+        raise UnknownNameError(unknown_name_message("correction", correction, CORRECTION_RECORDS))
     if isinstance(family, str) and family not in FAMILIES:
         raise UnknownNameError(unknown_name_message("family", family, FAMILIES))
     check_alternative(alternative)
@@ -324,30 +331,34 @@ def _groups(tasks: list[_Task]) -> Iterator[list[_Task]]:
 
 
 def _run_batched(
-    test: str,
+    record: SignificanceTest,
     tasks: list[_Task],
     alternative: str,
     rng: np.random.Generator | int,
     opts: dict[str, Any],
     tick: Callable[[int], None],
 ) -> list[PairedTestResult]:
-    many = _BATCHED[test]
+    many = record.load_batched()
     by_task: dict[int, list[PairedTestResult]] = {}
     for group in _groups(tasks):
         every = [(t, s, b) for t in group for s, b in t.pairs]
         if not group[0].aligned.queries:
             raise InputError(f"no paired queries to test in dataset {group[0].dataset}")
-        # The t-test reads each comparison's row on its own: a few at a time keeps the
-        # matrices small. The resampling tests draw once for all columns: all at once.
-        step = T_TESTS_AT_ONCE if test == "t" else len(every)
+        # A test that reads each comparison's row on its own (the t-test) takes a few at
+        # a time (``record.batch``): the matrices stay small. The resampling tests draw
+        # once for all columns: all at once.
+        step = record.batch or len(every)
         for start in range(0, len(every), step):
             cols = every[start : start + step]
             # one row per comparison (contiguous): the t-test reads rows as they are
             a = np.stack([t.aligned.column(s) for t, s, _ in cols]).T
             b = np.stack([t.aligned.column(base) for t, _, base in cols]).T
-            if test != "t":  # the resampling tests take the matrices as they always did
+            if not record.batch:  # the resampling tests take the matrices contiguous
                 a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
-            res = many(a, b, alternative=alternative, rng=rng, **opts)
+            if record.resampled:
+                res = many(a, b, alternative=alternative, rng=rng, **opts)
+            else:
+                res = many(a, b, alternative=alternative, **opts)
             for (t, s, base), r in zip(cols, res, strict=True):
                 by_task.setdefault(id(t), []).append(_contextualise(t, s, base, r))
             tick(len(cols))

@@ -23,6 +23,7 @@ class Comparisons:
     ``randomized-tukey``), which adjust for all pairs themselves.
     ``without_baseline`` lists each dataset (with two systems or more) that was not
     compared with some or all of its baselines, and the baselines it has no run of.
+    ``resamples`` is the number of resamples a resampling test drew for each comparison.
     """
 
     results: tuple[PairedTestResult, ...]
@@ -32,6 +33,8 @@ class Comparisons:
     alpha: float
     alternative: str = "two-sided"
     without_baseline: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: the resamples the test drew (0: a test that draws none)
+    resamples: int = 0
 
     def __len__(self) -> int:
         return len(self.results)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
+from irtables.base.procedures import CORRECTIONS as CORRECTION_RECORDS
 from irtables.errors import InputError, UnknownNameError, unknown_name_message
 
 FloatArray = npt.NDArray[np.float64]
@@ -75,12 +76,10 @@ def benjamini_hochberg(p: FloatArray) -> FloatArray:
     return out
 
 
-#: Registry of the corrections by name.
+#: The built-in corrections by name, from their records
+#: (:data:`irtables.base.procedures.CORRECTIONS`, the registry :func:`adjust` reads).
 CORRECTIONS: dict[str, Correction] = {
-    "none": no_correction,
-    "bonferroni": bonferroni,
-    "holm": holm,
-    "bh": benjamini_hochberg,
+    r.id: globals()[r.function.split(":")[1]] for r in CORRECTION_RECORDS.values()
 }
 
 
@@ -92,9 +91,10 @@ def adjust(pvalues: npt.ArrayLike, method: str = "holm") -> FloatArray:
     >>> adjust([0.01, 0.02], "bonferroni")
     array([0.02, 0.04])
     """
-    if method not in CORRECTIONS:
-        raise UnknownNameError(unknown_name_message("correction", method, CORRECTIONS))
+    if method not in CORRECTION_RECORDS:
+        raise UnknownNameError(unknown_name_message("correction", method, CORRECTION_RECORDS))
     p = np.asarray(pvalues, dtype=np.float64)
     if p.ndim != 1 or ((p < 0) | (p > 1) | np.isnan(p)).any():
         raise InputError("p-values must be a 1-D array of numbers in [0, 1]")
-    return CORRECTIONS[method](p)
+    func: Correction = CORRECTION_RECORDS[method].load()
+    return func(p)

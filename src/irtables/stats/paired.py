@@ -23,6 +23,8 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from irtables.base.procedures import TESTS as TEST_RECORDS
+from irtables.base.procedures import names_of_tests
 from irtables.errors import InputError, UnknownNameError, unknown_name_message
 from irtables.stats.effect import (
     NOISE,
@@ -462,18 +464,19 @@ def bootstrap(
 
 PairedTest = Callable[..., PairedTestResult]
 
-#: Registry of the paired tests by name.
+#: The built-in paired tests by name, from their records
+#: (:data:`irtables.base.procedures.TESTS`, the registry :func:`get_test` reads).
 TESTS: dict[str, PairedTest] = {
-    "t": t_test,
-    "wilcoxon": wilcoxon,
-    "sign": sign_test,
-    "randomization": randomization,
-    "bootstrap": bootstrap,
+    r.id: globals()[r.function.split(":")[1]]
+    for r in TEST_RECORDS.values()
+    if r.kind == "paired" and r.function.startswith(f"{__name__}:")
 }
 
 
 def get_test(name: str) -> PairedTest:
-    """Look a test up in :data:`TESTS`; an unknown name suggests the closest."""
-    if name not in TESTS:
-        raise UnknownNameError(unknown_name_message("test", name, TESTS))
-    return TESTS[name]
+    """The paired test ``name`` of the registry; an unknown name suggests the closest."""
+    paired = names_of_tests("paired")
+    if name not in paired:
+        raise UnknownNameError(unknown_name_message("test", name, paired))
+    func: PairedTest = TEST_RECORDS[name].load()
+    return func

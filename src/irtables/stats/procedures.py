@@ -1,4 +1,5 @@
-"""All-pairs procedures as comparisons: Tukey HSD and randomised Tukey HSD.
+"""The procedures that control the family-wise error themselves, as comparisons: the
+all-pairs procedures (Tukey HSD, randomised Tukey HSD) and the many-to-one (Dunnett).
 
 :func:`~irtables.stats.compare` runs one procedure per (dataset, metric) over the
 systems of that dataset, then reads the requested pairs out of it. Each pair becomes a
@@ -15,26 +16,21 @@ from typing import Any
 
 import numpy as np
 
+from irtables.base.procedures import TESTS as TEST_RECORDS
 from irtables.errors import InputError, UnknownNameError, unknown_name_message
 from irtables.model import Aligned
 from irtables.stats.allpairs import AllPairsResult
 from irtables.stats.effect import cohens_dz, es_e_interval
-from irtables.stats.many_to_one import dunnett
-from irtables.stats.randomized_tukey import randomized_tukey_hsd
 from irtables.stats.result import PairedTestResult
-from irtables.stats.tukey import tukey_hsd
 
 AllPairsTest = Callable[..., AllPairsResult]
 
-#: Registry of the procedures that control the family-wise error themselves, by name:
+#: The built-in procedures that control the family-wise error themselves, by name, from
+#: their records (:data:`irtables.base.procedures.TESTS`, the registry the code reads):
 #: the all-pairs procedures, then the many-to-one (Dunnett, against each baseline).
 ALL_PAIRS_TESTS: dict[str, AllPairsTest] = {
-    "tukey": tukey_hsd,
-    "randomized-tukey": randomized_tukey_hsd,
-    "dunnett": dunnett,
+    r.id: r.load() for r in TEST_RECORDS.values() if r.procedure
 }
-#: The procedures of :data:`ALL_PAIRS_TESTS` that compare with a baseline only.
-MANY_TO_ONE: tuple[str, ...] = ("dunnett",)
 
 
 def check_all_pairs_options(
@@ -51,10 +47,11 @@ def check_all_pairs_options(
             f"test {test} compares the systems of one dataset and metric at once; "
             f"family must be 'metric', got {family!r}"
         )
-    if alternative != "two-sided" and test not in MANY_TO_ONE:
+    record = TEST_RECORDS[test]
+    if alternative != "two-sided" and record.kind != "many-to-one":
         raise InputError(f"test {test} is two-sided; got alternative {alternative!r}")
     reserved = ("rng", "progress", "level", "baseline", "alternative")
-    return check_options(test, ALL_PAIRS_TESTS[test], options, reserved=reserved)
+    return check_options(test, record.load(), options, reserved=reserved)
 
 
 def check_options(
@@ -86,17 +83,20 @@ def run_all_pairs(
     baseline); the results of ``pairs`` (system, base)."""
     if not aligned.queries:
         raise InputError(f"no paired queries to test in dataset {dataset}")
+    record = TEST_RECORDS[test]
+    run = record.load()
+    many_to_one = record.kind == "many-to-one"
     kwargs = dict(options)
-    if test == "randomized-tukey":
+    if record.resampled:
         kwargs["rng"] = rng
     found: dict[str, AllPairsResult] = {}
     for _, base in pairs:
         if base in found:
             continue
-        if test in MANY_TO_ONE:
+        if many_to_one:
             kwargs.update(baseline=base, alternative=alternative)
-        found[base] = ALL_PAIRS_TESTS[test](aligned.values, aligned.systems, **kwargs)
-        if test not in MANY_TO_ONE:
+        found[base] = run(aligned.values, aligned.systems, **kwargs)
+        if not many_to_one:
             found = dict.fromkeys((b for _, b in pairs), found[base])
     out = []
     for system, base in pairs:

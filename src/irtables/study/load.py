@@ -175,7 +175,7 @@ def load_study(
         :meth:`Study.lint` to report.
     scheduler
         Evaluate on the Dask cluster of this scheduler address (else ``[compute]
-        scheduler`` of the configuration, if any; :mod:`irtables.base.cluster`).
+        scheduler`` of the configuration, if any; :mod:`irtables.workers.cluster`).
 
     Examples
     --------

@@ -76,9 +76,9 @@ def write_tables(
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    from irtables.base.preload import short_switch_interval
     from irtables.lint import lint
     from irtables.output.writers import write_files
+    from irtables.workers.preload import short_switch_interval
 
     _ = results.layout  # built once, here: the lint checks and the tables' tests read it
     held: list[warnings.WarningMessage] = []

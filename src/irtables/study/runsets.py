@@ -1,10 +1,10 @@
 """Datasets given as qrels + runs in the configuration: evaluated into per-query results.
 
-The measures default to what the tables show: Table 1's metrics, every Table S1 family
-at every configured K, the ablation's metrics, and MAP. Binary measures carry the
-dataset's relevance threshold in their name (``AP(rel=2)``) when it is not 1, so captions
-can state it; nDCG, whose gain is the grade itself, does not.
-"""
+The measures default to what the tables show (each layout's record says what its tables
+show: Table 1's metrics, every Table S1 family at every configured K, ...), and MAP.
+Binary measures carry the dataset's relevance threshold in their name (``AP(rel=2)``)
+when it is not 1, so captions can state it; nDCG, whose gain is the grade itself, does
+not."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from irtables.config import Config, DatasetSpec
-from irtables.config.tables import DEFAULT_MAIN_METRICS, TableSpec
-from irtables.errors import InputError, UnknownNameError
-from irtables.measures import FAMILIES, Measure, at_threshold, parse_measure
+from irtables.config.tables import LAYOUTS
+from irtables.errors import InputError
+from irtables.measures import Measure, at_threshold, parse_measure
 from irtables.model import ResultSet
 
 if TYPE_CHECKING:
@@ -175,33 +175,10 @@ def dataset_measures(spec: DatasetSpec, config: Config) -> list[Measure]:
 
 
 def _shown(config: Config) -> list[str]:
-    """The measures of Table 1, MAP, those of Table S1 at each of its cutoffs and those of
-    the ablations: what a dataset without ``measures`` is evaluated for."""
-    main = config.table("main")
-    names = [*(main.metrics if main and main.layout == "main" else DEFAULT_MAIN_METRICS), "MAP"]
-    k_breakdown = config.table("k_breakdown")
-    if k_breakdown is not None:
-        names.extend(_at_cutoffs(k_breakdown))
-    for spec in config.tables:
-        if spec.layout == "ablation":
-            names.extend(spec.metrics)
-    return names
-
-
-def _at_cutoffs(spec: TableSpec) -> list[str]:
-    """The measures of a ``k_breakdown`` table: each family at each cutoff ``spec.k``, a
-    measure without cutoff once."""
-    names = []
-    for family in spec.metrics:
-        try:
-            m = parse_measure(family)
-        except UnknownNameError:
-            m = parse_measure(f"{family}@1")
-        if FAMILIES[m.family].cutoff == "none" or (m.k is None and family.upper() == "MAP"):
-            names.append(family)
-            continue
-        names.extend(f"{m.family}@{k}" for k in spec.k)
-    return names
+    """What a dataset without ``measures`` is evaluated for: the measures every table
+    shows (its layout's record says which), and MAP."""
+    names = [name for spec in config.tables for name in LAYOUTS[spec.layout].metrics(spec)]
+    return [*names, "MAP"]
 
 
 def _path(base: Path, name: str, dataset: str, what: str) -> Path:

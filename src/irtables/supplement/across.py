@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
-from irtables.base.names import ALL_PAIRS_TEST_NAMES
+from irtables.base.procedures import TESTS
 from irtables.config import Config
 from irtables.measures import parse_measure
 from irtables.model import ResultSet
@@ -128,7 +128,7 @@ def _forest_plans(analyses: Sequence[MetaAnalysis], dataset: Names, system: Name
 
 
 def _alternative(config: Config) -> str:
-    all_pairs = config.compare.test in ALL_PAIRS_TEST_NAMES
+    all_pairs = TESTS[config.compare.test].kind == "all-pairs"
     return "two-sided" if all_pairs else config.compare.alternative
 
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from irtables.base.procedures import CORRECTIONS as CORRECTION_RECORDS
-from irtables.base.procedures import TESTS as TEST_RECORDS
-
 
 @dataclass(frozen=True)
 class Reference:
@@ -293,10 +290,6 @@ REFERENCES: dict[str, Reference] = {
     )
 }  # fmt: skip
 
-#: Test -> its references, from the test records.
-TEST_CITES: dict[str, tuple[str, ...]] = {r.id: r.cites for r in TEST_RECORDS.values()}
-#: Multiple-testing correction -> its reference, from the correction records.
-CORRECTION_CITES: dict[str, tuple[str, ...]] = {r.id: r.cites for r in CORRECTION_RECORDS.values()}
 AVERAGING_CITES = ("keen1968",)
 META_CITES = ("soboroff2018", "dersimonian1986", "higgins2002", "hedges1981")
 POWER_CITES = ("sakai2016",)

@@ -6,7 +6,7 @@ and saved in every format (:func:`.figures.render_all`). The figures do not depe
 other, so with several cores they are drawn in a process pool while this process goes on
 with the rest of the supplement; the files are the same bytes either way (fixed style,
 sizes and metadata; results kept in job order). The pool is
-:func:`irtables.base.executor.make_executor`'s: workers start from a fork server that has
+:func:`irtables.workers.executor.make_executor`'s: workers start from a fork server that has
 imported matplotlib once (``spawn`` where there is no fork server), never by forking this
 process, whose threads (pyarrow, BLAS) a fork could leave locked.
 """
@@ -25,9 +25,9 @@ from contextlib import ExitStack
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from irtables.base.executor import available_cores, make_executor, worker_count
 from irtables.errors import IrtablesWarning
 from irtables.supplement.figures import render_all
+from irtables.workers.executor import available_cores, make_executor, worker_count
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -11,8 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from irtables.base.names import ALL_PAIRS_TEST_NAMES, PROCEDURE_NAMES
-from irtables.base.procedures import TESTS, correction_phrase
+from irtables.base.procedures import CORRECTIONS, TESTS, SignificanceTest, correction_phrase
 from irtables.base.text import join_and
 from irtables.config import Config
 from irtables.measures import FAMILIES, Measure, parse_measure
@@ -20,11 +19,9 @@ from irtables.stats import Comparisons
 from irtables.stats.effect import NOISE
 from irtables.supplement.bibliography import (
     AVERAGING_CITES,
-    CORRECTION_CITES,
     EFFECT_SIZE_CITES,
     META_CITES,
     POWER_CITES,
-    TEST_CITES,
     Reference,
     cited,
 )
@@ -71,8 +68,9 @@ class EvaluationGroup:
 
 
 @dataclass(frozen=True)
-class TestEntry:
-    """The significance tests that ran (from the comparisons, not from the wishes)."""
+class TestRun:
+    """One test with its settings, and the tables whose markers it decided (all of them
+    when the study-level comparisons are described alone)."""
 
     test: str
     name: str
@@ -81,18 +79,51 @@ class TestEntry:
     correction: str
     correction_name: str
     family: str
-    comparisons: int
-    methods: tuple[str, ...]
-    intervals: tuple[str, ...]
-    cites: tuple[str, ...]
-    correction_cites: tuple[str, ...]
-    all_pairs: bool = False  # Tukey HSD or randomized Tukey HSD: adjusts for all pairs
-    one_sided: bool = False
+    resamples: int
+    tables: tuple[str, ...] = ()
 
     @property
     def alpha_text(self) -> str:
         """The significance level as written: ``0.05``."""
         return f"{self.alpha:g}"
+
+    @property
+    def record(self) -> SignificanceTest:
+        """The test's record."""
+        return TESTS[self.test]
+
+    @property
+    def cites(self) -> tuple[str, ...]:
+        """The references of the test and of its correction."""
+        correction = CORRECTIONS.get(self.correction)
+        return self.record.cites + (correction.cites if correction is not None else ())
+
+
+@dataclass(frozen=True)
+class TestEntry:
+    """The significance tests that ran (from the comparisons, not from the wishes): one
+    run per distinct test and settings, in the order of the tables."""
+
+    runs: tuple[TestRun, ...]
+    comparisons: int
+    methods: tuple[str, ...]
+    intervals: tuple[str, ...]
+
+    @property
+    def cites(self) -> tuple[str, ...]:
+        """The references of every test and correction that ran."""
+        return tuple(k for run in self.runs for k in run.cites)
+
+    @property
+    def procedure(self) -> bool:
+        """Whether a procedure on the two-way ANOVA ran (its effect size is ES_E)."""
+        return any(run.record.procedure for run in self.runs)
+
+    @property
+    def sides(self) -> str:
+        """``one-sided`` when every test was, ``mixed`` when some were, else empty."""
+        one = [run.alternative != "two-sided" for run in self.runs]
+        return "one-sided" if all(one) else "mixed" if any(one) else ""
 
 
 @dataclass(frozen=True)
@@ -106,6 +137,7 @@ class TableTestEntry:
     """
 
     title: str
+    test: str
     name: str
     alternative: str
     correction: str
@@ -224,10 +256,10 @@ def methods_model(
     evaluated = {d.id: d.trec_eval for d in config.datasets if d.evaluated}
     test = None
     if comparisons is not None and len(comparisons):
-        test = _test_entry(comparisons, config.compare.resamples)
+        test = _test_entry(comparisons, by_table or {})
     keys = [k for m in metrics for k in m.cites] + list(AVERAGING_CITES)
     if test is not None:
-        keys += [*test.cites, *test.correction_cites, *EFFECT_SIZE_CITES]
+        keys += [*test.cites, *EFFECT_SIZE_CITES]
     meta = across.meta_comparisons if across is not None else 0
     power = across if across is not None and across.topic_set_size else None
     keys += [*(META_CITES if meta else ()), *(POWER_CITES if power else ())]
@@ -253,20 +285,17 @@ def methods_model(
         meta_cites=META_CITES if meta else (),
         power=power,
         power_cites=POWER_CITES if power else (),
-        table_tests=tuple(
-            _table_test(title, c, config.compare.resamples)
-            for title, c in (by_table or {}).items()
-            if len(c)
-        ),
+        table_tests=tuple(_table_test(title, c) for title, c in (by_table or {}).items() if len(c)),
     )
 
 
-def _table_test(title: str, c: Comparisons, resamples: int) -> TableTestEntry:
+def _table_test(title: str, c: Comparisons) -> TableTestEntry:
     """What one table's comparisons ran: test, alternative, correction, family, sizes."""
-    procedure = c.test in PROCEDURE_NAMES
+    procedure = TESTS[c.test].procedure
     return TableTestEntry(
         title=title,
-        name=TESTS[c.test].named(resamples),
+        test=c.test,
+        name=TESTS[c.test].named(c.resamples),
         alternative=c.alternative,
         correction=correction_phrase(c.correction),
         family="" if procedure or c.correction == "none" else family_phrase(c),
@@ -327,22 +356,36 @@ def _threshold(names: Sequence[str]) -> int:
     return max(rels) if rels else 1
 
 
-def _test_entry(c: Comparisons, resamples: int) -> TestEntry:
-    methods = tuple(dict.fromkeys(r.method for r in c.results))
-    intervals = tuple(dict.fromkeys(r.ci.method for r in c.results if r.ci is not None))
+def _test_entry(c: Comparisons, by_table: Mapping[str, Comparisons]) -> TestEntry:
+    """The tests of ``c`` (every comparison, once): one run per distinct test and settings
+    of the tables in ``by_table`` (``c``'s own settings when there is none)."""
+    groups: dict[tuple[object, ...], list[tuple[str, Comparisons]]] = {}
+    for title, own in by_table.items() or [("", c)]:
+        if len(own):
+            key = (own.test, own.alternative, own.alpha, own.correction, own.family)
+            groups.setdefault((*key, own.resamples), []).append((title, own))
+    runs = tuple(_run(tables) for tables in groups.values())
+    every = [r for own in (*by_table.values(), c) for r in own.results]  # each table's own
     return TestEntry(
-        test=c.test,
-        name=TESTS[c.test].named(resamples),
-        alternative=c.alternative,
-        alpha=c.alpha,
-        correction=c.correction,
-        correction_name=correction_phrase(c.correction),
-        family=family_phrase(c),
+        runs=runs or (_run([("", c)]),),
         comparisons=len(c),
-        methods=methods,
-        intervals=intervals,
-        cites=TEST_CITES.get(c.test, ()),
-        correction_cites=CORRECTION_CITES.get(c.correction, ()),
-        all_pairs=c.test in ALL_PAIRS_TEST_NAMES,
-        one_sided=c.alternative != "two-sided",
+        methods=tuple(dict.fromkeys(r.method for r in every)),
+        intervals=tuple(dict.fromkeys(r.ci.method for r in every if r.ci is not None)),
+    )
+
+
+def _run(tables: Sequence[tuple[str, Comparisons]]) -> TestRun:
+    """One test and settings, as the tables that share them ran it."""
+    first = tables[0][1]
+    families = {family_phrase(own) for _, own in tables}
+    return TestRun(
+        test=first.test,
+        name=TESTS[first.test].named(first.resamples),
+        alternative=first.alternative,
+        alpha=first.alpha,
+        correction=first.correction,
+        correction_name=correction_phrase(first.correction),
+        family=families.pop() if len(families) == 1 else "over all comparisons of each table",
+        resamples=first.resamples,
+        tables=tuple(title for title, _ in tables if title),
     )

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import math
 
-from irtables.base.names import PROCEDURE_NAMES
+from irtables.base.procedures import CORRECTIONS, TESTS
 from irtables.base.text import join_and
 from irtables.measures import FAMILIES
-from irtables.supplement.methods import MethodsModel, MetricEntry, TableTestEntry
+from irtables.supplement.methods import MethodsModel, MetricEntry, TableTestEntry, TestRun
 from irtables.supplement.prose import Block, Format, Item, Name, Part, Section, Text, render_blocks
 
 _CITE_PLACEHOLDER = "[@]"
@@ -179,58 +179,47 @@ def _significance(m: MethodsModel) -> tuple[Block, ...]:
             Name(m.baseline or "the first system of its dataset"),
             ablation,
         ]
-    alpha = f"$\\alpha = {t.alpha_text}$"
-    if t.test == "tukey":
-        parts.append(
-            f" with Tukey's HSD test{_cite(t.cites)} on the two-way design of systems $\\times$ "
-            "topics (a two-way ANOVA without replication, topics as blocks): each difference of "
-            "means is divided by $\\sqrt{V_E/n}$, with $V_E$ the residual variance and $n$ the "
-            "number of topics, and referred to the studentized range distribution for all the "
-            f"systems of the dataset with the residual degrees of freedom; {alpha}. The "
-            "p-values are adjusted for all pairs by this procedure (the raw p-value is the "
-            "t-test of the pair on $V_E$)."
-        )
-    elif t.test == "randomized-tukey":
-        parts.append(
-            f" with the randomized Tukey HSD test{_cite(t.cites)}: in each trial, the scores of "
-            "the systems are permuted within every topic, and the largest difference between "
-            "two system means is recorded; a pair's p-value is the share of trials whose "
-            "largest difference reaches the pair's observed difference, $(b+1)/(B+1)$ for $B$ "
-            f"random trials (or exact when all arrangements were enumerated); {alpha}. This "
-            "controls the family-wise error over all pairs (the raw p-value compares the "
-            "pair's own permuted difference)."
-        )
+    if len(t.runs) == 1:
+        parts += _run_text(t.runs[0])
     else:
-        parts += [
-            " with a ",
-            Name(t.name),
-            f"{_cite(t.cites)} on the per-query values, paired by query; the alternative is "
-            f"{t.alternative} and {alpha}. ",
-        ]
-        if t.correction == "none":
-            parts.append(
-                "No correction for multiple testing is applied; a difference is significant "
-                "when its p-value is at most $\\alpha$."
-            )
-        else:
-            parts.append(
-                f"The p-values are adjusted with the {t.correction_name}"
-                f"{_cite(t.correction_cites)} {t.family}; a difference is significant when its "
-                "adjusted p-value is at most $\\alpha$."
-            )
-    one_sided = "one-sided " if t.one_sided else ""
+        if isinstance(parts[-1], str):
+            parts[-1] = parts[-1].removesuffix(",")
+        parts.append(".")
+        for run in t.runs:
+            parts += [" In ", Name(join_and(run.tables)), ", the comparisons are made"]
+            parts += _run_text(run)
+    one_sided = "one-sided " if t.sides == "one-sided" else ""
+    mixed = "one-sided for the one-sided tests; " if t.sides == "mixed" else ""
     parts += [
         f" There are {t.comparisons} comparisons in all. For each comparison we report the "
-        f"mean difference with its {one_sided}95% confidence interval (method: ",
+        f"mean difference with its {one_sided}95% confidence interval ({mixed}method: ",
         Name(", ".join(t.intervals)),
         f") and Cohen's $d_z${_cite(m.effect_cites)}, the mean difference divided by the "
         "standard deviation of the differences",
-        _es_e(t.test in PROCEDURE_NAMES),
+        _es_e(t.procedure),
         ". Test procedure as run: ",
         Name("; ".join(t.methods)),
         ".",
     ]
     return (Block(tuple(parts)),)
+
+
+def _run_text(run: TestRun) -> list[Part]:
+    """How one test ran, from its record: its paragraph, then its correction's."""
+    record = run.record
+    text = record.method.format(
+        name=run.name,
+        cite=_cite(record.cites),
+        alternative=run.alternative,
+        alpha=f"$\\alpha = {run.alpha_text}$",
+        resamples=run.resamples,
+    )
+    if not record.procedure:
+        correction = CORRECTIONS[run.correction]
+        text += correction.method.format(
+            phrase=run.correction_name, cite=_cite(correction.cites), family=run.family
+        )
+    return [text]
 
 
 #: Sakai's ES_E and its interval, as the methods text states them.
@@ -248,7 +237,8 @@ def _es_e(anova: bool) -> str:
 
 def _table_tests(m: MethodsModel) -> tuple[Block, ...]:
     """Per marked table: test, alternative, correction, family and its size, the effect
-    size reported and the tolerance for "no variance"."""
+    size reported, what the test does with a constant difference and, where its statistic
+    divides by a spread, the tolerance for "no variance"."""
     intro = ("The tests behind each table's markers, as run on that table's own comparisons:",)
     return (Block(intro), Block(items=tuple(_table_item(e) for e in m.table_tests)))
 
@@ -261,19 +251,22 @@ def _table_item(e: TableTestEntry) -> Item:
         correction += f" ({e.sizes_text})"
     if e.anova:
         effect = f"effect size {ES_E_TEXT}"
-        spread = "the residual standard deviation of the two-way ANOVA"
     else:
         effect = (
             "effect size Cohen's $d_z$, the mean difference divided by the standard "
             "deviation of the differences"
         )
-        spread = "the standard deviation of the differences"
-    exponent = round(math.log10(e.noise))
-    text = (
-        f"{e.name[:1].upper()}{e.name[1:]}, {e.alternative}; {correction}; {effect}. "
-        f"No variance (statistic undefined, $p = 1$, no marker) when {spread} is at most "
-        f"$10^{{{exponent}}} \\max(1, m)$, $m$ the largest absolute value it is computed from."
-    )
+    record = TESTS[e.test]
+    text = f"{e.name[:1].upper()}{e.name[1:]}, {e.alternative}; {correction}; {effect}."
+    if record.constant:
+        text += f" {record.constant}"
+    if record.spread:
+        exponent = round(math.log10(e.noise))
+        text += (
+            f" No variance (statistic undefined, $p = 1$, no marker) when {record.spread} is "
+            f"at most $10^{{{exponent}}} \\max(1, m)$, $m$ the largest absolute value it is "
+            "computed from."
+        )
     return Item(e.title, (text,))
 
 

@@ -59,7 +59,7 @@ def make_supplement(
     and pdflatex is available; otherwise a note says why it is missing. Runs given as
     qrels + runs are evaluated, and the figures drawn, in ``workers`` processes
     (``None``: as many as the work pays for, at most one per core), or the runs on the
-    Dask cluster of ``scheduler`` (:mod:`irtables.base.cluster`); a script that asks for more
+    Dask cluster of ``scheduler`` (:mod:`irtables.workers.cluster`); a script that asks for more
     than one must guard its entry point with ``if __name__ == "__main__":``, as for any
     :mod:`multiprocessing` code.
     """

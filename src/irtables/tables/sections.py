@@ -9,11 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from irtables.config import Config
-from irtables.config.tables import TableSpec
+from irtables.config.tables import TableSpec, built_in_tables
 from irtables.errors import IrtablesError
-
-#: Titles of the built-in tables (others are numbered after them, or set ``title``).
-_TITLES = {"main": "Table 1", "ablation": "Table 2"}
 
 
 def chosen_datasets(spec: TableSpec, present: Sequence[str], where: str) -> list[str]:
@@ -53,4 +50,5 @@ def table_title(spec: TableSpec) -> str:
     """The configured title, else ``Table 1`` for the main table (``Table 2`` for the
     ablation), else ``""``: the table gets its number among the study's tables
     (:func:`~irtables.tables.build.number_tables`)."""
-    return spec.title or _TITLES.get(spec.name, "")
+    found = built_in_tables().get(spec.name)
+    return spec.title or (found.title if found is not None else "")

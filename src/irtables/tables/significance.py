@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from irtables.base.names import PROCEDURE_NAMES, RESAMPLED_TEST_NAMES
-from irtables.base.procedures import TESTS, correction_phrase
+from irtables.base.procedures import TESTS, correction_phrase, is_procedure
 from irtables.config import Config
 from irtables.config.compare import CompareSettings
 from irtables.measures import parse_measure
@@ -68,7 +67,7 @@ def compare_with(
     s = settings
     every = list(datasets) if datasets is not None else list(results.datasets())
     correction = s.correction
-    if s.test in PROCEDURE_NAMES and correction == "none":
+    if is_procedure(s.test) and correction == "none":
         correction = None
     return compare(
         results,
@@ -90,12 +89,12 @@ def compare_with(
 
 
 def _options(s: CompareSettings) -> dict[str, object]:
-    """The test's own options: resamples of a resampling test, Wilcoxon's zero method."""
-    options: dict[str, object] = (
-        {"n_resamples": s.resamples} if s.test in RESAMPLED_TEST_NAMES else {}
-    )
-    if s.test == "wilcoxon":
-        options["zero_method"] = s.zero_method
+    """The test's own options: resamples of a resampling test, and the settings its record
+    passes on (Wilcoxon's zero method)."""
+    record = TESTS[s.test]
+    options: dict[str, object] = {"n_resamples": s.resamples} if record.resampled else {}
+    for setting, argument in record.options:
+        options[argument] = getattr(s, setting)
     return options
 
 
@@ -194,7 +193,7 @@ def legend(
     s = sig.settings
     c = sig.comparisons
     test = TESTS[c.test].named(s.resamples)
-    if c.test in PROCEDURE_NAMES:
+    if is_procedure(c.test):
         how = f"{test}, α = {c.alpha:g}; {correction_phrase(c.correction)}"
     else:
         how = f"{test}, {c.alternative}, α = {c.alpha:g}; {correction_phrase(c.correction)}"
@@ -248,7 +247,7 @@ def _one_sided(sig: Significance, names: str, test: str) -> str:
         f"{test}, one-sided: it tests only whether a system scores {side} than the "
         f"baseline, α = {c.alpha:g}; {correction_phrase(c.correction)}"
     )
-    if c.correction != "none" and c.test not in PROCEDURE_NAMES:
+    if c.correction != "none" and not is_procedure(c.test):
         how += f" {family_phrase(c)}"
     marks = possible_outcomes(c)
     if len(marks) == 2:

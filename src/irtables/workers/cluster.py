@@ -1,6 +1,6 @@
 """Work on a Dask cluster: ``--scheduler tcp://host:8786`` (or ``IRTABLES_SCHEDULER``).
 
-The jobs that a local pool would run (:mod:`irtables.base.executor`) go to the cluster's
+The jobs that a local pool would run (:mod:`irtables.workers.executor`) go to the cluster's
 workers through ``distributed.Client.get_executor()``, a
 :class:`concurrent.futures.Executor` like the pool. A job whose worker died is run again
 by Dask on another worker (``distributed.scheduler.allowed-failures`` times; then it

@@ -14,7 +14,7 @@ the work measured beforehand (bytes of input) is large enough to pay for it. Its
 processes end with this one: each worker watches this process and exits when it is gone
 (killed, even with ``SIGKILL``); an exception (``^C``, ``SIGTERM`` turned into
 :class:`SystemExit` by the command line) stops the workers at once instead of letting
-them finish (see :mod:`irtables.base.lifeline`).
+them finish (see :mod:`irtables.workers.lifeline`).
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ def make_executor(
     processes are forked from a clean server process (``forkserver``: no threads of this
     process are inherited) that has imported ``preload`` once; each worker calls
     ``initializer`` first. The workers end with this process
-    (:func:`irtables.base.lifeline.start_worker`), and an exception raised in the
+    (:func:`irtables.workers.lifeline.start_worker`), and an exception raised in the
     ``with`` block (``^C``, ``SIGTERM``) stops them at once.
     """
     workers = worker_count(jobs, tasks)
@@ -153,7 +153,7 @@ def make_executor(
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    from irtables.base.lifeline import start_worker
+    from irtables.workers.lifeline import start_worker
 
     start = partial(start_worker, os.getpid(), initializer)
     with ProcessPoolExecutor(workers, _context(preload), start) as pool:

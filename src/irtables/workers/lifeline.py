@@ -7,7 +7,7 @@ tracker (the server stops once its last client is gone). Each worker therefore w
 this process: a thread waits on a pidfd of it (Linux; elsewhere it polls) and ends the
 worker the moment it is gone. ``^C`` reaches every process of the terminal's group:
 workers ignore it, and this process, which gets it too, stops them (see
-:func:`irtables.base.executor.make_executor`).
+:func:`irtables.workers.executor.make_executor`).
 """
 
 from __future__ import annotations
