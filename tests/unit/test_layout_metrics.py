@@ -29,6 +29,17 @@ system = "bm25"
 metrics = ["P@6"]
 figure = false
 """
+REPRODUCTION = """[[datasets]]
+id = "toy-rpd"
+qrels = "tiny.qrels"
+runs = "runs/*.run"
+[tables.x]
+layout = "reproduction"
+original = "toy"
+reproductions = ["toy-rpd"]
+pairs = [["a", "b"]]
+metrics = ["R@6"]
+"""
 #: layout -> (the section, the file it writes, what the file shows of the measures that
 #: only this table asks for)
 SECTIONS = {
@@ -46,6 +57,7 @@ SECTIONS = {
     ),
     "grid": ('[tables.x]\nlayout = "grid"\nmetric = "Success@7"\n', "x.md", ["Success@7"]),
     "sensitivity": (SENSITIVITY, "x.md", ["P@6"]),
+    "reproduction": (REPRODUCTION, "x.md", ["R@6"]),
 }
 
 
