@@ -8,6 +8,7 @@ from typing import cast
 
 import click
 
+from irtables.base.formats import DEFAULT_FORMATS, FORMATS
 from irtables.base.names import ALL_TEST_NAMES, CORRECTION_NAMES, FAMILY_NAMES
 from irtables.cli.common import (
     CONFIG_OPT,
@@ -28,7 +29,6 @@ from irtables.cli.common import (
     study_progress,
 )
 from irtables.model.policy import MissingPolicy
-from irtables.render import FORMATS
 
 
 @main.command(
@@ -50,7 +50,9 @@ from irtables.render import FORMATS
     "formats",
     multiple=True,
     type=click.Choice(list(FORMATS)),
-    help="Output format; repeat for several (default: latex, markdown and csv).",
+    help="Output format; repeat for several (default: "
+    + ", ".join(DEFAULT_FORMATS[:-1])
+    + f" and {DEFAULT_FORMATS[-1]}).",
 )
 @INPUT_FORMAT_OPT
 @MISSING_OPT

@@ -112,7 +112,7 @@ def _table_files(
     files: dict[str, str] = {}
     stems = file_stems(t.name for t in built.tables)
     for fmt in formats or config.output.formats:
-        ext = FORMATS[fmt].extension
+        ext = FORMATS[fmt].suffix
         for model in built.tables:
             text = render_configured(model, fmt, config, template_dirs)
             files[f"{stems[model.name]}.{ext}"] = text

@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from irtables.base.filenames import MAX_STEM, file_slugs, file_stems, slug
+from irtables.base.formats import FORMATS, SUPPLEMENT_FORMATS
 from irtables.config import Config
 from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
-from irtables.render import FORMATS, render
+from irtables.render import render
 from irtables.render.latex import latex_options
 from irtables.stats.report import format_comparisons
 from irtables.supplement import figures as fig
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 Progress = Callable[[str, int, int], None]
-TABLE_FORMATS = ("latex", "markdown", "csv")
 TOP_CHANGES = 5
 
 
@@ -148,8 +148,8 @@ def _tables(
     out = []
     for model in built.tables:
         latex = latex_options(config, model)
-        for fmt in TABLE_FORMATS:
-            ext = FORMATS[fmt].extension
+        for fmt in SUPPLEMENT_FORMATS:
+            ext = FORMATS[fmt].suffix
             text = render(model, fmt, template_dirs=dirs, latex=latex)
             out.append(_text(f"tables/{stems[model.name]}.{ext}", text))
     if built.comparisons is not None:
