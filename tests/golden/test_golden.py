@@ -96,7 +96,7 @@ def test_golden(name: str, update_golden: bool) -> None:
 
 
 def test_no_stale_golden_files() -> None:
-    suffixes = {".tex", ".md", ".csv", ".html"}
+    suffixes = {f".{spec.suffix}" for spec in FORMATS.values()}
     on_disk = {
         str(p.relative_to(GOLDEN))
         for folder in (GOLDEN, GOLDEN / "layouts")

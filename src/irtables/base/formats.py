@@ -89,6 +89,14 @@ FORMATS: dict[str, Format] = {
             template_folder="html",
             filter="html",
         ),
+        Format(
+            "typst",
+            "typ",
+            "Typst figure (booktabs-like rules), compiles with typst",
+            "irtables.render.typst",
+            template_folder="typst",
+            filter="typ",
+        ),
     )
 }
 
