@@ -27,7 +27,8 @@ LATEX_DELIMITERS: Mapping[str, str] = {
 class Format:
     """One output format of a table.
 
-    ``name`` is what ``-f`` and ``[output] formats`` accept; ``suffix`` the file
+    ``name`` is what ``-f`` and ``[output] formats`` accept, ``title`` how a page names
+    it (``LaTeX``); ``suffix`` the file
     extension; ``module`` the :mod:`irtables.render` module that renders it (its
     ``render_table``, its ``escape`` of user strings and its ``typeset`` of a cell's
     numbers); ``template_folder`` the folder of its Jinja templates (None: no template)
@@ -38,6 +39,7 @@ class Format:
     """
 
     name: str
+    title: str
     suffix: str
     description: str
     module: str
@@ -54,6 +56,7 @@ FORMATS: dict[str, Format] = {
     for f in (
         Format(
             "latex",
+            "LaTeX",
             "tex",
             "LaTeX table (booktabs), compiles with pdflatex",
             "irtables.render.latex",
@@ -65,6 +68,7 @@ FORMATS: dict[str, Format] = {
         ),
         Format(
             "markdown",
+            "Markdown",
             "md",
             "GitHub pipe table, best values in bold",
             "irtables.render.markdown",
@@ -75,6 +79,7 @@ FORMATS: dict[str, Format] = {
         ),
         Format(
             "csv",
+            "CSV",
             "csv",
             "the displayed numbers, one row per table row",
             "irtables.render.csv_table",
@@ -83,6 +88,7 @@ FORMATS: dict[str, Format] = {
         ),
         Format(
             "html",
+            "HTML",
             "html",
             "a self-contained, accessible HTML page holding the table",
             "irtables.render.html_page",
@@ -91,6 +97,7 @@ FORMATS: dict[str, Format] = {
         ),
         Format(
             "typst",
+            "Typst",
             "typ",
             "Typst figure (booktabs-like rules), compiles with typst",
             "irtables.render.typst",

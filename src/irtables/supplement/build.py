@@ -30,6 +30,7 @@ from irtables.supplement.drawing import FigureDrawing
 from irtables.supplement.methods import MethodsModel, methods_model
 from irtables.supplement.methods_text import render_sections
 from irtables.supplement.outputs import FigureEntry, Output, Plan
+from irtables.supplement.sections import present_sections
 from irtables.supplement.templates import render_page
 from irtables.tables import build_all
 from irtables.tables.build import TableSet
@@ -105,6 +106,8 @@ def build_supplement(
             **_context(config, built, stems, analyses, figures, notes, model),
             **across.context,
         }
+        context["sections"] = present_sections(context)
+        context["table_formats"] = [FORMATS[f] for f in SUPPLEMENT_FORMATS]
         pages = [
             _text("methods.tex", render_page("latex", "methods.tex.j2", context, template_dirs)),
             _text("methods.md", render_page("markdown", "methods.md.j2", context, template_dirs)),
