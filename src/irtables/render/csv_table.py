@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,12 +24,11 @@ def render_table(model: TableModel, dirs: Sequence[str | Path], _: object) -> st
     """The displayed numbers; markers and an ablation's Δ in columns of their own, and
     which columns each row has bold (``best``) and underlined (``second_best``). Numbers
     are the model's, in plain ASCII (``-0.034``), for a program to read."""
+    from irtables.base.texttable import csv_text
     from irtables.render.flat import flat_cells, flat_headers, has_spans
     from irtables.tables.numbers import MISSING
 
     del dirs  # CSV has no template
-    buffer = io.StringIO()  # no comment line: pandas.read_csv reads the table as it is
-    writer = csv.writer(buffer, lineterminator="\n")
     grouped = len(model.stub) == 1 and any(g.label for g in model.groups)
     spans = has_spans(model)
     labels = flat_headers(
@@ -62,7 +59,7 @@ def render_table(model: TableModel, dirs: Sequence[str | Path], _: object) -> st
     header += [name for name, rows_flags in flags.items() if any(rows_flags)]
     if model.description_header:
         header.append(model.description_header)
-    writer.writerow(header)
+    lines: list[list[str]] = []
     for i, (group, row, shown, marks, deltas) in enumerate(rows):
         stub = [group.label or "", row.label][-len(model.stub) - int(grouped) :]
         values: list[str] = []
@@ -72,8 +69,8 @@ def render_table(model: TableModel, dirs: Sequence[str | Path], _: object) -> st
         line = [*stub, *values]
         if model.description_header:
             line.append(row.description or "")
-        writer.writerow(line)
-    return buffer.getvalue()
+        lines.append(line)
+    return csv_text(header, lines)  # no comment line: pandas.read_csv reads it as it is
 
 
 def _flag_columns(model: TableModel, labels: list[str], spans: bool) -> dict[str, list[str]]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from irtables.base.filenames import MAX_STEM, file_slugs, file_stems, slug
 from irtables.base.formats import FORMATS, SUPPLEMENT_FORMATS
+from irtables.base.texttable import csv_text
 from irtables.config import Config
 from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
@@ -197,9 +198,9 @@ def _analysis_files(analyses: Sequence[PerQuery], config: Config) -> list[Output
         "Largest gains and losses", report.CHANGE_HEADER, changes, note_fail
     )
     return [
-        _text("per_query.csv", report.to_csv(report.WTL_HEADER, wtl)),
+        _text("per_query.csv", csv_text(report.WTL_HEADER, wtl)),
         _text("per_query.md", wtl_md),
-        _text("failures.csv", report.to_csv(report.CHANGE_HEADER, changes)),
+        _text("failures.csv", csv_text(report.CHANGE_HEADER, changes)),
         _text("failures.md", fail_md),
     ]
 
