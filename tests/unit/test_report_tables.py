@@ -45,3 +45,21 @@ def test_no_report_writes_its_own_csv() -> None:
         if "csv.writer(" in p.read_text(encoding="utf-8") and p.name != "texttable.py"
     ]
     assert own == []
+
+
+def test_an_unknown_anova_format_is_refused_not_printed_for_the_terminal() -> None:
+    import pytest
+
+    from irtables.errors import UnknownNameError
+    from irtables.render.anova import format_anova
+
+    known = r"did you mean .latex.\? \(known: csv, latex, markdown, terminal\)"
+    with pytest.raises(UnknownNameError, match=known):
+        format_anova([], "latx")
+
+
+def test_compare_writes_the_report_formats_but_the_terminal() -> None:
+    from irtables.cli import main
+
+    option = next(p for p in main.commands["compare"].params if p.name == "fmt")  # type: ignore[attr-defined]
+    assert list(option.type.choices) == ["markdown", "csv", "latex"]

@@ -111,3 +111,11 @@ FORMATS: dict[str, Format] = {
 DEFAULT_FORMATS: tuple[str, ...] = tuple(f.name for f in FORMATS.values() if f.default)
 #: The formats the supplement writes every table in.
 SUPPLEMENT_FORMATS: tuple[str, ...] = tuple(f.name for f in FORMATS.values() if f.supplement)
+
+#: The text formats of the reports (significance tests, ANOVA tables): aligned columns
+#: for the terminal, a Markdown page, CSV.
+REPORT_FORMATS: tuple[str, ...] = ("terminal", "markdown", "csv")
+#: The ANOVA tables are also written as LaTeX tables.
+ANOVA_FORMATS: tuple[str, ...] = (*REPORT_FORMATS, "latex")
+#: What ``irtables compare -o`` writes: a report format other than the terminal's.
+REPORT_FILE_FORMATS: tuple[str, ...] = tuple(f for f in ANOVA_FORMATS if f != "terminal")

@@ -8,7 +8,7 @@ from typing import cast
 
 import click
 
-from irtables.base.formats import DEFAULT_FORMATS, FORMATS
+from irtables.base.formats import DEFAULT_FORMATS, FORMATS, REPORT_FILE_FORMATS
 from irtables.base.names import ALL_TEST_NAMES, CORRECTION_NAMES, FAMILY_NAMES
 from irtables.cli.common import (
     CONFIG_OPT,
@@ -197,7 +197,7 @@ def tables(
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["csv", "markdown", "latex"]),
+    type=click.Choice(REPORT_FILE_FORMATS),
     default="csv",
     show_default=True,
     help="Format of the -o file (latex: with --anova).",

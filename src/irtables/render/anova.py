@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from irtables.base.formats import ANOVA_FORMATS
 from irtables.base.texttable import csv_text, markdown_table, text_table
+from irtables.errors import UnknownNameError, unknown_name_message
 from irtables.render.escape import escape_latex, escape_markdown
 from irtables.stats.anova import AnovaOf, AnovaRow
 
-ANOVA_FORMATS: tuple[str, ...] = ("terminal", "markdown", "csv", "latex")
 HEADERS = ("source", "SS", "df", "MS", "F", "p")
 
 
@@ -33,6 +34,8 @@ def format_anova(tables: Sequence[AnovaOf], fmt: str = "terminal") -> str:
     >>> format_anova([a], "csv").splitlines()[1]
     'd,AP,systems,0.08166666666666669,1,0.08166666666666669,49.00000000000001,0.019803941180393133'
     """
+    if fmt not in ANOVA_FORMATS:  # an unknown name is not the terminal's format
+        raise UnknownNameError(unknown_name_message("ANOVA format", fmt, ANOVA_FORMATS))
     if fmt == "csv":
         return csv_text(
             ["dataset", "metric", "source", "ss", "df", "ms", "f", "pvalue"],

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from irtables.base.formats import REPORT_FORMATS
 from irtables.base.header import header_line
 from irtables.base.markdown import escape_markdown
 from irtables.base.texttable import csv_text, markdown_table, text_table
@@ -19,7 +20,6 @@ from irtables.stats.rows import COLUMNS, ComparisonSet, comparison_row
 if TYPE_CHECKING:
     from irtables.model.names import DisplayNames
 
-REPORT_FORMATS: tuple[str, ...] = ("terminal", "markdown", "csv")
 _SHOWN = (
     ("dataset", "dataset"), ("metric", "metric"), ("system", "system"),
     ("baseline", "baseline"), ("system_mean", "mean"), ("baseline_mean", "base mean"),
