@@ -180,12 +180,18 @@ def trec_eval_binaries() -> dict[str, Path]:
         pytest.skip(f"trec_eval could not be built: {e}")
 
 
+def require_tool(name: str) -> None:
+    """Skip locally when the program ``name`` is not installed; fail under CI, which
+    installs it (.ci/run)."""
+    if shutil.which(name) is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{name} is required under CI (installed by .ci/run)")
+        pytest.skip(f"{name} not installed")
+
+
 def require_pdflatex() -> None:
     """Skip locally when pdflatex is not installed; fail under CI, which installs it."""
-    if shutil.which("pdflatex") is None:
-        if os.environ.get("CI"):
-            pytest.fail("pdflatex is required under CI (installed by .ci/run)")
-        pytest.skip("pdflatex not installed")
+    require_tool("pdflatex")
 
 
 def compile_latex(

@@ -200,7 +200,7 @@ def test_the_design_page_names_every_package_in_its_layer() -> None:
 
 
 def test_every_block_is_of_a_kind_the_tests_run() -> None:
-    kinds = {"python", "toml", "sh", "latex", "text", ""}  # text and "": output, not code
+    kinds = {"python", "toml", "sh", "latex", "typst", "text", ""}  # text, "": output
     for page in _pages():
         for match in BLOCK.finditer(page.read_text(encoding="utf-8")):
             assert match.group("lang") in kinds, (page, match.group("lang"))
@@ -236,6 +236,26 @@ def test_the_template_override_block_makes_table_star(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     table1 = (tmp_path / "out" / "table1.tex").read_text(encoding="utf-8")
     assert "\\begin{table*}[t]" in table1 and table1.rstrip().endswith("\\end{table*}")
+
+
+def test_the_typst_block_compiles_with_the_tables_it_includes(tmp_path: Path) -> None:
+    import typst
+    from click.testing import CliRunner
+
+    from irtables.cli import main
+
+    ((_page, body),) = _blocks("typst")
+    paper = tmp_path / "paper"
+    args = [str(REPO / "results"), "-f", "typst", "-o", str(paper / "tables")]
+    done = CliRunner().invoke(main, ["tables", *args])
+    assert done.exit_code == 0, done.output
+    (paper / "paper.typ").write_text(body, encoding="utf-8")
+    typst.compile(str(paper / "paper.typ"), output=str(tmp_path / "paper.pdf"))
+    text = subprocess.run(
+        ["pdftotext", str(tmp_path / "paper.pdf"), "-"], capture_output=True, text=True
+    ).stdout
+    assert "Table 1: Retrieval effectiveness" in text
+    assert "the best NDCG@10 (Table 1)." in text  # the reference resolved
 
 
 def _sh_commands(page: Path) -> list[str]:

@@ -260,7 +260,7 @@ def formats_reference() -> str:
         lines.append(f"| `{name}` | {exts} | {_cell(loader.description)} |")
     lines += ["", "## Output formats", "", "| name | file | what it is |", "| --- | --- | --- |"]
     for name, fmt in FORMATS.items():
-        lines.append(f"| `{name}` | `.{fmt.extension}` | {_cell(fmt.description)} |")
+        lines.append(f"| `{name}` | `.{fmt.suffix}` | {_cell(fmt.description)} |")
     lines += ["", "## Layouts", "", "| layout | table |", "| --- | --- |"]
     for name, text in LAYOUTS.items():
         lines.append(f"| `{name}` | {_cell(text)} |")

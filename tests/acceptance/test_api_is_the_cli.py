@@ -46,7 +46,7 @@ def test_build_table_renders_the_file_the_cli_writes(
     results = load_results(EXAMPLE)
     config = load_config(EXAMPLE / "irtables.toml")
     table = build_table(results, layout, config=config, dataset=dataset)
-    expected = (written / f"{name}.{FORMATS[fmt].extension}").read_text(encoding="utf-8")
+    expected = (written / f"{name}.{FORMATS[fmt].suffix}").read_text(encoding="utf-8")
     assert render(table, fmt, latex=latex_options(config, table)) == expected
 
 
@@ -79,7 +79,7 @@ def test_study_render_is_the_file_the_cli_writes(
     written: Path, layout: str, dataset: str | None, name: str, fmt: str
 ) -> None:
     study = load_study(EXAMPLE)
-    expected = (written / f"{name}.{FORMATS[fmt].extension}").read_text(encoding="utf-8")
+    expected = (written / f"{name}.{FORMATS[fmt].suffix}").read_text(encoding="utf-8")
     assert study.render(layout, fmt, dataset=dataset) == expected
 
 

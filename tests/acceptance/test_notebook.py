@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from irtables import build_table, load_config, load_results
-from irtables.render.latex import marker_pads
+from irtables.render.columns import marker_pads
 from irtables.stats import compare
 from tests.acceptance.test_browser import read_page
 from tests.conftest import REPO

@@ -57,10 +57,10 @@ def _render_all() -> dict[str, str]:
     built = build_all(results, config)
     for model in built.tables:
         for fmt, spec in FORMATS.items():
-            out[f"{model.name}.{spec.extension}"] = render(model, fmt)
+            out[f"{model.name}.{spec.suffix}"] = render(model, fmt)
     for model in LAYOUT_TABLES:
         for fmt, spec in FORMATS.items():
-            out[f"layouts/{model.name}.{spec.extension}"] = render(model, fmt)
+            out[f"layouts/{model.name}.{spec.suffix}"] = render(model, fmt)
     assert built.comparisons is not None  # the example configures a baseline
     names = config.display_names()  # as `irtables tables` writes them
     out["significance.csv"] = format_comparisons(built.comparisons, "csv", names=names)
@@ -96,7 +96,7 @@ def test_golden(name: str, update_golden: bool) -> None:
 
 
 def test_no_stale_golden_files() -> None:
-    suffixes = {".tex", ".md", ".csv", ".html"}
+    suffixes = {f".{spec.suffix}" for spec in FORMATS.values()}
     on_disk = {
         str(p.relative_to(GOLDEN))
         for folder in (GOLDEN, GOLDEN / "layouts")
@@ -113,10 +113,10 @@ def test_every_layout_in_every_format_has_a_golden_file() -> None:
     # those of test_reproduction_golden.py
     assert {model.layout for model in LAYOUT_TABLES} == set(LAYOUTS) - {"reproduction"}
     missing = [
-        f"layouts/{model.name}.{spec.extension}"
+        f"layouts/{model.name}.{spec.suffix}"
         for model in LAYOUT_TABLES
         for spec in FORMATS.values()
-        if not (GOLDEN / "layouts" / f"{model.name}.{spec.extension}").is_file()
+        if not (GOLDEN / "layouts" / f"{model.name}.{spec.suffix}").is_file()
     ]
     assert missing == []
 

@@ -54,7 +54,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return reproduction_files(config, base, list(FORMATS))
 
 
-@pytest.mark.parametrize("ext", [f.extension for f in FORMATS.values()])
+@pytest.mark.parametrize("ext", [f.suffix for f in FORMATS.values()])
 def test_reproduction_golden(ext: str, rendered: dict[str, str], update_golden: bool) -> None:
     path = GOLDEN / f"repro.{ext}"
     actual = rendered[f"repro.{ext}"]

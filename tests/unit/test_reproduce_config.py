@@ -122,3 +122,32 @@ def test_defaults_are_repro_evals() -> None:
     assert spec.cutoffs == (5, 10, 20, 50, 100, 1000)
     assert (spec.rbo_p, spec.rbo_depth) == (0.95, 1000)
     assert spec.pairs == (("bm25", "rm3"),)
+
+
+def test_the_reproduction_table_compiles_in_typst(tmp_path: Path) -> None:
+    """-f typst writes the reproduction table too; typst compiles it and the PDF's text
+    holds each reproduction and repro_eval's ER of AP on the replication."""
+    import subprocess
+
+    import typst
+
+    from tests.conftest import require_tool
+
+    require_tool("pdftotext")
+    root = _study(tmp_path)
+    out = tmp_path / "out"
+    result = invoke("tables", str(root), "-o", str(out), "-f", "typst", "-f", "csv")
+    assert result.exit_code == 0, result.output
+    pdf = tmp_path / "repro.pdf"
+    typst.compile(str(out / "repro.typ"), output=str(pdf))
+    done = subprocess.run(
+        ["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True
+    )
+    text = " ".join(done.stdout.split())
+    assert "robust04-rpd" in text and "core18-rpl" in text
+    want = EXPECTED["replicability"]["er"]["AP"]
+    assert any(
+        abs(float(word.replace("−", "-")) - want) < 0.0051
+        for word in text.split()
+        if word.replace(".", "", 1).lstrip("-−").isdigit()
+    ), text

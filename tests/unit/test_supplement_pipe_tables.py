@@ -37,7 +37,11 @@ PAGES = {
 
 
 def _markdown_it(text: str) -> str:
-    lines = ["#" + line if line.startswith("#") else line for line in text.splitlines()]
+    # the page sits under a section's <h2>: its highest heading becomes an <h3>
+    top = min(
+        (len(x) - len(x.lstrip("#")) for x in text.splitlines() if x.startswith("#")), default=3
+    )
+    lines = ["#" * (3 - top) + x if x.startswith("#") else x for x in text.splitlines()]
     parser = MarkdownIt("commonmark", {"html": False}).enable("table")
     return str(parser.render("\n".join(lines) + "\n"))
 

@@ -1,4 +1,9 @@
-"""Plain-text tables of strings: Markdown pipe tables and aligned columns.
+"""Plain-text tables of strings: Markdown pipe tables, aligned columns and CSV.
+
+The one writer of the reports' tables (significance, ANOVA, diff, the supplement's
+analyses) and of the Markdown tables: :func:`text_table` lays a grid out,
+:func:`markdown_table` escapes the cells of a report for Markdown first, and
+:func:`csv_text` writes a header row and rows as CSV.
 
 The reports irtables writes (significance, per-query analysis, diffs) and its Markdown
 tables are grids of strings it has already formatted. ``tabulate`` lays them out, but
@@ -12,9 +17,13 @@ terminal codes, characters whose display width tabulate may measure otherwise).
 
 from __future__ import annotations
 
+import csv
+import io
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Literal
+
+from irtables.base.markdown import escape_markdown
 
 Style = Literal["pipe", "github", "simple"]
 Align = Literal["left", "right"]
@@ -74,6 +83,45 @@ def text_table(
         rule = "|" + "|".join(_pipe_rule(w + 2, a) for w, a in zip(widths, aligns, strict=True))
         rule += "|"
     return "\n".join([line(headers), rule, *(line(row) for row in cells)])
+
+
+def markdown_table(
+    rows: Sequence[Sequence[str]],
+    headers: Sequence[str],
+    *,
+    raw_columns: Collection[int] = (),
+) -> str:
+    """A GitHub Markdown table of a report's text cells, each escaped for Markdown (names
+    from the data stay text) but those of ``raw_columns``, which hold Markdown already.
+    ``headers`` are written as given.
+
+    Examples
+    --------
+    >>> print(markdown_table([["BM25_x", "**0.5**"]], ["run", "MAP"], raw_columns={1}))
+    | run     | MAP     |
+    |---------|---------|
+    | BM25\\_x | **0.5** |
+    """
+    shown = [
+        [c if j in raw_columns else escape_markdown(c) for j, c in enumerate(row)] for row in rows
+    ]
+    return text_table(shown, headers, style="github")
+
+
+def csv_text(header: Sequence[object], rows: Iterable[Sequence[object]]) -> str:
+    """CSV: a header row, then the rows, ``\\n`` line ends and no comment line, so that
+    ``pandas.read_csv`` reads it as it is.
+
+    Examples
+    --------
+    >>> csv_text(["a", "b"], [["x, y", 1]])
+    'a,b\\n"x, y",1\\n'
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()
 
 
 def _pipe_rule(width: int, align: str) -> str:

@@ -8,6 +8,7 @@ from typing import cast
 
 import click
 
+from irtables.base.formats import DEFAULT_FORMATS, FORMATS, REPORT_FILE_FORMATS
 from irtables.base.names import FAMILY_NAMES
 from irtables.base.procedures import (
     correction_names,
@@ -36,7 +37,6 @@ from irtables.cli.common import (
     study_progress,
 )
 from irtables.model.policy import MissingPolicy
-from irtables.render import FORMATS
 
 
 @main.command(
@@ -58,7 +58,9 @@ from irtables.render import FORMATS
     "formats",
     multiple=True,
     type=click.Choice(list(FORMATS)),
-    help="Output format; repeat for several (default: latex, markdown and csv).",
+    help="Output format; repeat for several (default: "
+    + ", ".join(DEFAULT_FORMATS[:-1])
+    + f" and {DEFAULT_FORMATS[-1]}).",
 )
 @INPUT_FORMAT_OPT
 @MISSING_OPT
@@ -206,7 +208,7 @@ def tables(
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["csv", "markdown", "latex"]),
+    type=click.Choice(REPORT_FILE_FORMATS),
     default="csv",
     show_default=True,
     help="Format of the -o file (latex: with --anova).",

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from irtables.base.formats import DEFAULT_FORMATS, FORMATS
 from irtables.config.compare import (
     CompareSettings,
     parse_compare,
@@ -32,8 +33,6 @@ from irtables.errors import ConfigError
 from irtables.evaluator.versions import TREC_EVAL_VERSIONS
 from irtables.model.names import DisplayNames
 
-FORMATS = ("latex", "markdown", "csv", "html")
-DEFAULT_FORMATS = ("latex", "markdown", "csv")
 #: How the tables show systems with several runs (seeds or folds).
 SEED_DISPLAYS = ("mean", "mean_std")
 CONFIG_NAME = "irtables.toml"

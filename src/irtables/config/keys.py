@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from irtables.base.formats import FORMATS
 from irtables.base.procedures import corrections_help, help_of_tests, resamples_help
 
 #: The sections of ``irtables.toml`` and, for each, a document that reaches it.
@@ -108,7 +109,7 @@ DESCRIPTIONS: dict[str, dict[str, str | Callable[[], str]]] = {
         "dir": "Output folder, relative to the results folder (`-o` overrides).",
         "pvalue_floor": "p-values below it print as `< floor` in the supplement's significance "
         "table, as journals print them (0 prints them all).",
-        "formats": "Formats written: latex, markdown, csv, html.",
+        "formats": f"Formats written: {', '.join(FORMATS)}.",
         "decimals": "Digits after the decimal point (0 to 8).",
         "leading_zero": "false prints .512 instead of 0.512.",
         "second_best": "Underline the second best value (of three distinct values or more).",

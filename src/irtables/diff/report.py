@@ -14,7 +14,7 @@ from typing import Any
 
 from irtables.base.header import header_line
 from irtables.base.markdown import code_span, escape_markdown
-from irtables.base.texttable import text_table
+from irtables.base.texttable import markdown_table, text_table
 from irtables.diff.compute import CellChange, DiffReport, MeanChange, Presence
 from irtables.diff.metadata import MetadataChange
 from irtables.errors import UnknownNameError, unknown_name_message
@@ -140,24 +140,22 @@ def _markdown(report: DiffReport) -> str:
     if report.identical:
         return "\n".join([*out, "No differences.", ""])
     if report.means:
-        rows = [[escape_markdown(c) for c in _mean_row(m, report.names)] for m in report.means]
+        rows = [_mean_row(m, report.names) for m in report.means]
         for row, m in zip(rows, report.means, strict=True):
+            row[5] = escape_markdown(row[5])
             if m.significant:
                 row[5] = f"**{row[5]}**"
         out += [f"### Means ({len(report.means)} of {report.compared} changed)", ""]
-        out += [text_table(rows, _MEAN_HEADERS, style="github")]
+        out += [markdown_table(rows, _MEAN_HEADERS, raw_columns={5})]
         out += ["", _legend(report) + ".", ""]
     if report.presence:
         out += ["### Appeared or disappeared", ""]
         out += [f"- {p.change} {p.kind} {code_span(p.item)}" for p in report.presence] + [""]
     if report.cells:
         # old and new are Markdown already: bold best, italic second, markers
-        rows = [
-            [c if j in (4, 5) else escape_markdown(c) for j, c in enumerate(_cell_row(x))]
-            for x in report.cells
-        ]
+        rows = [_cell_row(x) for x in report.cells]
         out += ["### Table cells that change", ""]
-        out += [text_table(rows, _CELL_HEADERS, style="github")]
+        out += [markdown_table(rows, _CELL_HEADERS, raw_columns={4, 5})]
         out += ["", "**bold**: best, _italic_: second best (underlined in the paper).", ""]
     if report.metadata:
         rows = [[escape_markdown(c) for c in _metadata_row(x)] for x in report.metadata]

@@ -3,15 +3,14 @@ Markdown, CSV and LaTeX. Pure: returns strings."""
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
 
-from irtables.base.texttable import text_table
+from irtables.base.formats import ANOVA_FORMATS
+from irtables.base.texttable import csv_text, markdown_table, text_table
+from irtables.errors import UnknownNameError, unknown_name_message
 from irtables.render.escape import escape_latex, escape_markdown
 from irtables.stats.anova import AnovaOf, AnovaRow
 
-ANOVA_FORMATS: tuple[str, ...] = ("terminal", "markdown", "csv", "latex")
 HEADERS = ("source", "SS", "df", "MS", "F", "p")
 
 
@@ -35,26 +34,27 @@ def format_anova(tables: Sequence[AnovaOf], fmt: str = "terminal") -> str:
     >>> format_anova([a], "csv").splitlines()[1]
     'd,AP,systems,0.08166666666666669,1,0.08166666666666669,49.00000000000001,0.019803941180393133'
     """
+    if fmt not in ANOVA_FORMATS:  # an unknown name is not the terminal's format
+        raise UnknownNameError(unknown_name_message("ANOVA format", fmt, ANOVA_FORMATS))
     if fmt == "csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["dataset", "metric", "source", "ss", "df", "ms", "f", "pvalue"])
-        for a in tables:
-            for r in a.rows:
-                writer.writerow(
-                    [a.dataset, a.metric, r.source, repr(r.ss), r.df, repr(r.ms)]
-                    + ["" if v is None else repr(v) for v in (r.f, r.pvalue)]
-                )
-        return buffer.getvalue()
+        return csv_text(
+            ["dataset", "metric", "source", "ss", "df", "ms", "f", "pvalue"],
+            (
+                [a.dataset, a.metric, r.source, repr(r.ss), r.df, repr(r.ms)]
+                + ["" if v is None else repr(v) for v in (r.f, r.pvalue)]
+                for a in tables
+                for r in a.rows
+            ),
+        )
     if fmt == "latex":
         return "\n".join(_latex(a) for a in tables)
     if fmt == "markdown":
         return "\n".join(
             f"**{escape_markdown(_title(a))}**\n\n"
-            + text_table([[escape_markdown(c) for c in _cells(r)] for r in a.rows], HEADERS,
-                         style="github") + "\n"
+            + markdown_table([_cells(r) for r in a.rows], HEADERS)
+            + "\n"
             for a in tables
-        )  # fmt: skip
+        )
     return "\n".join(
         f"{_title(a)}\n{text_table([_cells(r) for r in a.rows], HEADERS, style='simple')}\n"
         for a in tables

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from importlib import resources
+from importlib import import_module, resources
 from pathlib import Path
 
 import jinja2
 
-from irtables.render.escape import escape_html, escape_latex, escape_markdown
+from irtables.base.formats import FORMATS
 
 
 def builtin_template_dir() -> Path:
@@ -52,19 +52,8 @@ def _environment(fmt: str, user_dirs: tuple[str, ...]) -> jinja2.Environment:
         "keep_trailing_newline": True,
         "autoescape": fmt == "html",
     }
-    if fmt == "latex":
-        env = jinja2.Environment(
-            block_start_string="((*",
-            block_end_string="*))",
-            variable_start_string="(((",
-            variable_end_string=")))",
-            comment_start_string="((=",
-            comment_end_string="=))",
-            **common,  # type: ignore[arg-type]
-        )
-    else:
-        env = jinja2.Environment(**common)  # type: ignore[arg-type]
-    env.filters["tex"] = escape_latex
-    env.filters["md"] = escape_markdown
-    env.filters["html"] = escape_html
+    env = jinja2.Environment(**common, **FORMATS[fmt].delimiters)  # type: ignore[arg-type]
+    for record in FORMATS.values():  # every format's escape, for a page that mixes them
+        if record.filter is not None:
+            env.filters[record.filter] = import_module(record.module).escape
     return env

@@ -9,6 +9,7 @@ of the cells only (never to a label such as ``BM25-RM3``).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from irtables.tables.model import Cell
 
@@ -27,13 +28,14 @@ def typeset(text: str) -> str:
     return _SIGN.sub(MINUS, text)
 
 
-def delta_note(cell: Cell) -> str:
+def delta_note(cell: Cell, typeset_number: Callable[[str], str] | None = None) -> str:
     """An ablation cell's difference from its full model as shown after the value,
-    ``(−0.034)``; empty for a cell without one.
+    ``(−0.034)``; empty for a cell without one. ``typeset_number`` typesets the number
+    (default :func:`typeset`).
 
     Examples
     --------
     >>> delta_note(Cell(0.45, "0.450", delta="-0.034")), delta_note(Cell(0.5, "0.500"))
     ('(−0.034)', '')
     """
-    return f"({typeset(cell.delta)})" if cell.delta else ""
+    return f"({(typeset_number or typeset)(cell.delta)})" if cell.delta else ""

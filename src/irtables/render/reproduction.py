@@ -1,40 +1,37 @@
-"""Writing a reproduction table: LaTeX, Markdown and HTML through the built-in templates
+"""Writing a reproduction table: LaTeX, Markdown, HTML and Typst through the built-in templates
 ``<format>/reproduction.*.j2`` (a user's template folder may override them), CSV with
 the issue's columns and full-precision numbers, and plain text for the terminal."""
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from collections.abc import Sequence
 from pathlib import Path
 
+from irtables.base.formats import FORMATS as OUTPUT_FORMATS
 from irtables.base.markdown import escape_markdown
-from irtables.base.texttable import Align, text_table
+from irtables.base.texttable import Align, csv_text, text_table
 from irtables.render.env import make_environment
 from irtables.stats.reproduce import COLUMNS, ReproductionRow
 from irtables.tables.reproduction import ReproductionTable
 
-#: Output formats of a reproduction table.
-FORMATS: tuple[str, ...] = ("text", "csv", "markdown", "latex", "html")
-_TEMPLATES = {
-    "latex": "latex/reproduction.tex.j2",
-    "markdown": "markdown/reproduction.md.j2",
-    "html": "html/reproduction.html.j2",
-}
+#: Output formats of a reproduction table: the terminal's, and every table format.
+FORMATS: tuple[str, ...] = ("text", *OUTPUT_FORMATS)
+
+
+def _template(fmt: str) -> str:
+    record = OUTPUT_FORMATS[fmt]
+    return f"{record.template_folder}/reproduction.{record.suffix}.j2"
 
 
 def reproduction_csv(rows: Sequence[ReproductionRow]) -> str:
     """One CSV row per reproduction row: the columns of :data:`COLUMNS`, numbers as
     Python writes a float (shortest round trip), empty where a measure does not apply,
     ``nan`` where it is undefined."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for r in rows:
-        writer.writerow(["" if (v := getattr(r, c)) is None else _plain(v) for c in COLUMNS])
-    return buffer.getvalue()
+    return csv_text(
+        COLUMNS,
+        (["" if (v := getattr(r, c)) is None else _plain(v) for c in COLUMNS] for r in rows),
+    )
 
 
 def _plain(value: object) -> str:
@@ -63,4 +60,4 @@ def render_reproduction(
     if fmt == "markdown":
         escaped = [[escape_markdown(c) for c in row] for row in cells]
         context["table_text"] = text_table(escaped, headers, style="pipe", align=aligns)
-    return env.get_template(_TEMPLATES[fmt]).render(**context)
+    return env.get_template(_template(fmt)).render(**context)

@@ -5,23 +5,21 @@ Pure: returns strings; the CLI writes them.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from irtables.base.formats import REPORT_FORMATS
 from irtables.base.header import header_line
 from irtables.base.markdown import escape_markdown
-from irtables.base.texttable import Style, text_table
+from irtables.base.texttable import csv_text, markdown_table, text_table
 from irtables.errors import UnknownNameError, unknown_name_message
 from irtables.stats.rows import COLUMNS, ComparisonSet, comparison_row
 
 if TYPE_CHECKING:
     from irtables.model.names import DisplayNames
 
-REPORT_FORMATS: tuple[str, ...] = ("terminal", "markdown", "csv")
 _SHOWN = (
     ("dataset", "dataset"), ("metric", "metric"), ("system", "system"),
     ("baseline", "baseline"), ("system_mean", "mean"), ("baseline_mean", "base mean"),
@@ -207,31 +205,23 @@ def format_comparisons(
     if fmt not in REPORT_FORMATS:
         raise UnknownNameError(unknown_name_message("format", fmt, REPORT_FORMATS))
     if fmt == "csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
         header = [*COLUMNS, *(name for name, _ in NAME_COLUMNS if names is not None)]
-        writer.writerow(header)
         columns = _columns(comparisons)
         if names is not None:
             columns.update(_named(columns, names))
-        writer.writerows(
-            [_csv_text(columns[c][i]) for c in header] for i in range(len(comparisons))
+        return csv_text(
+            header, ([_csv_text(columns[c][i]) for c in header] for i in range(len(comparisons)))
         )
-        return buffer.getvalue()
     rows = [
         ["" if v is None else f"{v}" for v in row]
         for row in _display_rows(comparisons, digits, names)
     ]
     headers = [label for _, label in _shown(comparisons)]
-    style: Style = "github" if fmt == "markdown" else "simple"
-    if fmt == "markdown":  # names from the data stay text
-        rows = [[escape_markdown(v) for v in row] for row in rows]
-        headers = [escape_markdown(h) for h in headers]
-    table = text_table(rows, headers, style=style)
     legend = _legend(comparisons)
-    if fmt == "markdown":
+    if fmt == "markdown":  # names from the data stay text
+        table = markdown_table(rows, [escape_markdown(h) for h in headers])
         return f"{header_line('<!--')} -->\n\n{table}\n\n{escape_markdown(legend)}\n"
-    return f"{table}\n{legend}\n"
+    return f"{text_table(rows, headers, style='simple')}\n{legend}\n"
 
 
 def _legend(c: ComparisonSet) -> str:

@@ -117,7 +117,7 @@ def _table_files(
     files: dict[str, str] = {}
     stems = file_stems(t.name for t in built.tables)
     for fmt in formats or config.output.formats:
-        ext = FORMATS[fmt].extension
+        ext = FORMATS[fmt].suffix
         for model in built.tables:
             text = render_configured(model, fmt, config, template_dirs)
             files[f"{stems[model.name]}.{ext}"] = text
@@ -157,7 +157,7 @@ def reproduction_files(
         )
         for fmt in formats or config.output.formats:
             text = render_reproduction(table, rows, fmt, template_dirs)
-            files[f"{spec.stem}.{FORMATS[fmt].extension}"] = text
+            files[f"{spec.stem}.{FORMATS[fmt].suffix}"] = text
     return files
 
 

@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from irtables.base.filenames import MAX_STEM, file_slugs, file_stems, slug
+from irtables.base.formats import FORMATS, SUPPLEMENT_FORMATS
+from irtables.base.texttable import csv_text
 from irtables.config import Config
 from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
-from irtables.render import FORMATS, render
+from irtables.render import render
 from irtables.render.latex import latex_options
 from irtables.stats.report import format_comparisons
 from irtables.supplement import figures as fig
@@ -30,6 +32,7 @@ from irtables.supplement.methods import MethodsModel, methods_model
 from irtables.supplement.methods_text import render_sections
 from irtables.supplement.outputs import FigureEntry, Output, Plan
 from irtables.supplement.reproduction import ReproductionSection
+from irtables.supplement.sections import present_sections
 from irtables.supplement.templates import render_page
 from irtables.tables import build_all
 from irtables.tables.build import TableSet
@@ -42,7 +45,6 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 Progress = Callable[[str, int, int], None]
-TABLE_FORMATS = ("latex", "markdown", "csv")
 TOP_CHANGES = 5
 
 
@@ -117,6 +119,8 @@ def build_supplement(
         own = [{**t, "number": table_number(str(t["title"])) or t["number"]} for t in repro.tables]
         context["tables"] = [*context["tables"], *own]  # type: ignore[misc]
         context["figures"] = [*context["figures"], *repro.figures]  # type: ignore[misc]
+        context["sections"] = present_sections(context)
+        context["table_formats"] = [FORMATS[f] for f in SUPPLEMENT_FORMATS]
         methods_tex = render_page("latex", "methods.tex.j2", context, template_dirs)
         methods_md = render_page("markdown", "methods.md.j2", context, template_dirs)
         pages = [
@@ -164,8 +168,8 @@ def _tables(
     out = []
     for model in built.tables:
         latex = latex_options(config, model)
-        for fmt in TABLE_FORMATS:
-            ext = FORMATS[fmt].extension
+        for fmt in SUPPLEMENT_FORMATS:
+            ext = FORMATS[fmt].suffix
             text = render(model, fmt, template_dirs=dirs, latex=latex)
             out.append(_text(f"tables/{stems[model.name]}.{ext}", text))
     if built.comparisons is not None:
@@ -210,9 +214,9 @@ def _analysis_files(analyses: Sequence[PerQuery], config: Config) -> list[Output
         "Largest gains and losses", report.CHANGE_HEADER, changes, note_fail
     )
     return [
-        _text("per_query.csv", report.to_csv(report.WTL_HEADER, wtl)),
+        _text("per_query.csv", csv_text(report.WTL_HEADER, wtl)),
         _text("per_query.md", wtl_md),
-        _text("failures.csv", report.to_csv(report.CHANGE_HEADER, changes)),
+        _text("failures.csv", csv_text(report.CHANGE_HEADER, changes)),
         _text("failures.md", fail_md),
     ]
 

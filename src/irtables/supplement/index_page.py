@@ -1,8 +1,9 @@
 """``index.html``: the supplement as one web page, readable offline and on GitHub Pages.
 
-Every table (as accessible HTML), the significance tests and the per-query analysis
-(from their Markdown files), the figures (PNG, with a link to the PDF) and the methods
-text. Every link is relative; nothing is loaded from elsewhere.
+Every section of the supplement, in the order of :data:`~irtables.supplement.sections.SECTIONS`:
+the methods text, every table (as accessible HTML), the significance tests, the per-query
+analysis, the meta-analysis and the topic-set size (from their Markdown files) and the
+figures (PNG, with a link to the PDF). Every link is relative; nothing is loaded from elsewhere.
 """
 
 from __future__ import annotations
@@ -40,9 +41,13 @@ def index_page(built: Built, *, pdf: bool, template_dirs: Sequence[str | Path] =
         "significance": _section(texts, "significance.md"),
         "per_query": _section(texts, "per_query.md"),
         "failures": _section(texts, "failures.md"),
+        "meta": _section(texts, "meta_analysis.md"),
+        "tss": _section(texts, "topic_set_size.md"),
         "figures": figures,
         "notes": notes,
         "methods": _section(texts, "methods.md"),
+        "sections": built.context["sections"],
+        "table_formats": built.context["table_formats"],
     }
     page = render_page("html", "supplement_index.html.j2", context, template_dirs)
     return Output("index.html", page.encode("utf-8"))
@@ -54,14 +59,16 @@ def _section(texts: Mapping[str, str], path: str) -> Markup | None:
 
 
 def markdown_html(text: str) -> str:
-    """One of irtables' Markdown pages as HTML: generated-by line dropped, headings one down.
+    """One of irtables' Markdown pages as HTML, set in a section of ``index.html``: the
+    generated-by line dropped, its headings moved down so the highest is an ``<h3>``
+    under the section's ``<h2>``.
 
     Raw HTML in the Markdown is not passed through (it is escaped), so user strings stay text.
 
     Examples
     --------
     >>> print(markdown_html("<!-- generated -->\\n# Title\\n\\n| a |\\n|---|\\n| <b> |\\n"), end="")
-    <h2>Title</h2>
+    <h3>Title</h3>
     <table>
     <thead>
     <tr>
@@ -80,7 +87,9 @@ def markdown_html(text: str) -> str:
     lines = text.splitlines()
     if lines and lines[0].startswith("<!--"):
         lines = lines[1:]
-    lines = ["#" + line if line.startswith("#") else line for line in lines]
+    levels = [len(line) - len(line.lstrip("#")) for line in lines if line.startswith("#")]
+    down = "#" * max(0, 3 - min(levels, default=3))
+    lines = [down + line if line.startswith("#") else line for line in lines]
     parser = MarkdownIt("commonmark", {"html": False}).enable("table")
     return "".join(
         table_html(block) if plain else str(parser.render("\n".join(block) + "\n"))

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from irtables.base.texttable import csv_text
 from irtables.measures import parse_measure
 from irtables.stats.meta import MetaAnalysis
 from irtables.stats.topicset import TopicSetSize
-from irtables.supplement.report import md_section, number, pvalue, to_csv, to_markdown
+from irtables.supplement.report import md_section, number, pvalue, to_markdown
 
 Names = Callable[[str], str]
 META_HEADER = ("Metric", "System", "Baseline", "k", "g", "95% CI", "p", "τ²", "I²", "Q")
@@ -71,7 +72,7 @@ def meta_files(pooled: list[list[str]], studies: list[list[str]]) -> dict[str, s
         note = "The effects being pooled."
         page += "\n" + md_section("Per dataset", STUDY_HEADER, studies, note, level=2)
     rows = [[*r[:3], "pooled", "", "", *r[4:6], ""] for r in pooled] + studies
-    return {"meta_analysis.md": page, "meta_analysis.csv": to_csv(STUDY_HEADER, rows)}
+    return {"meta_analysis.md": page, "meta_analysis.csv": csv_text(STUDY_HEADER, rows)}
 
 
 def tss_header(differences: Sequence[float]) -> tuple[str, ...]:
@@ -121,4 +122,4 @@ def tss_files(header: Sequence[str], rows: Sequence[list[str]], note: str) -> di
     """``topic_set_size.md`` and ``topic_set_size.csv`` of the :func:`tss_header`,
     :func:`tss_rows` and :func:`tss_note`."""
     page = to_markdown("Topic-set size and minimum detectable difference", header, rows, note)
-    return {"topic_set_size.md": page, "topic_set_size.csv": to_csv(header, rows)}
+    return {"topic_set_size.md": page, "topic_set_size.csv": csv_text(header, rows)}

@@ -5,15 +5,12 @@ Pure: numbers are formatted here (templates do layout only); strings are returne
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from collections.abc import Callable, Sequence
 
 from irtables.base.header import header_line
-from irtables.base.texttable import text_table
+from irtables.base.texttable import markdown_table
 from irtables.measures import parse_measure
-from irtables.render.escape import escape_markdown
 from irtables.stats import Comparisons
 from irtables.supplement.analysis import PerQuery, QueryChange
 
@@ -132,15 +129,6 @@ def significance_rows(
     return rows
 
 
-def to_csv(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """CSV with a header row and no comment line (``pandas.read_csv`` reads it as it is)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return buffer.getvalue()
-
-
 def to_markdown(title: str, header: Sequence[str], rows: Sequence[Sequence[str]], note: str) -> str:
     """A Markdown page: the generated-by comment, a heading, a pipe table and a note."""
     return f"{header_line('<!--')} -->\n\n" + md_section(title, header, rows, note)
@@ -162,6 +150,5 @@ def md_section(
     |-----|
     | 1   |
     """
-    shown = [[escape_markdown(x) for x in r] for r in rows]
-    body = text_table(shown, header, style="github") if rows else "_(nothing to show)_"
+    body = markdown_table(rows, header) if rows else "_(nothing to show)_"
     return f"{'#' * level} {title}\n\n{note}\n\n{body}\n"
