@@ -6,7 +6,7 @@ standard error and exit status 2; warnings are printed as ``Warning: ...`` lines
 
 from __future__ import annotations
 
-from irtables.cli import cache, checks, evaluate, supplement, tables  # noqa: F401  (registers commands)
+from irtables.cli import cache, checks, evaluate, numbers, supplement, tables  # noqa: F401  (registers commands)
 from irtables.cli.common import handle_errors, main
 
 __all__ = ["handle_errors", "main"]

@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 from irtables.measures import parse_measure
 from irtables.stats.meta import MetaAnalysis
 from irtables.stats.topicset import TopicSetSize
-from irtables.supplement.report import md_section, number, pvalue, to_csv, to_markdown
+from irtables.supplement.report import md_section, number, to_csv, to_markdown
+from irtables.tables.numbers import format_pvalue as pvalue
 
 Names = Callable[[str], str]
 META_HEADER = ("Metric", "System", "Baseline", "k", "g", "95% CI", "p", "τ²", "I²", "Q")
