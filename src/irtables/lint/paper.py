@@ -118,31 +118,48 @@ def blank_ignored(text: str) -> str:
     return "".join(chars)
 
 
-def _forms(text: str, *, percent: bool) -> set[str]:
-    """The ways a paper may write a displayed number (``text``, plain ASCII)."""
+#: How far around a number the paper is read for the names of its key.
+WINDOW = 200
+_ASSIGNED = re.compile(
+    r"(?:\\[a-zA-Z]+|[α-ωΑ-Ω]|(?<![\w@])[a-zA-Z]{1,2}(?:_?\{?[0-9a-z]{1,2}\}?)?)"
+    r"\s*\$?\s*(?:=|:=|\\approx|\\leq?|\\geq?|<|>|≤|≥)\s*\$?\s*$"
+)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    key: str
+    kind: str  # text, delta, relative
+    text: str
+    needs_names: bool  # a percent form: only with a name of its key nearby
+
+
+def _forms(text: str, kind: str) -> dict[str, bool]:
+    """The ways a paper may write a displayed number (``text``, as numbers.json or a
+    table has it), each with whether it needs a name of its key nearby (a percent)."""
     bare = text.replace("−", "-").split(" ")[0]
     sign = bare[0] if bare[:1] in "+-" else ""
     digits = bare.lstrip("+-").rstrip("%")
+    try:
+        value = Decimal(digits)
+    except InvalidOperation:
+        return {}
     if "." not in digits:
-        return set()
-    out = {sign + digits, sign + _leading(digits)}
-    if bare.endswith("%"):
-        out = {f + "%" for f in out}
-        if sign == "+":
-            out |= {f.lstrip("+") for f in out}
-        return out
-    if sign == "+":  # a difference is cited with its sign
-        return out
-    if percent and sign == "" and digits.startswith(("0.", ".")):
-        try:
-            scaled = Decimal(digits) * 100
-        except InvalidOperation:
-            return out
-        shown = f"{scaled:f}"
-        out |= {shown + "%"}
-        if len(shown.replace(".", "").lstrip("0")) >= 3:  # 41.2, not 3.2 (a section?)
-            out.add(shown)
-    return out
+        return {}
+    if kind == "relative":
+        return {f"{sign}{digits}%": True, f"{digits}%": True}
+    if abs(value) < Decimal("0.01"):  # 0.006 and the like: learning rates, not results
+        return {}
+    direct = {sign + digits: False, sign + _leading(digits): False}
+    if kind == "delta":
+        return direct if sign else {}
+    if sign or not digits.startswith(("0.", ".")):
+        return direct
+    scaled = f"{value * 100:f}"
+    direct[scaled + "%"] = True
+    if len(scaled.replace(".", "").lstrip("0")) >= 3:  # 41.2, not 3.2 (a section?)
+        direct[scaled] = True
+    return direct
 
 
 def _leading(digits: str) -> str:
@@ -153,15 +170,13 @@ def _leading(digits: str) -> str:
     return digits
 
 
-def _index(
-    numbers: Iterable[tuple[str, Mapping[str, str]]],
-) -> dict[str, list[tuple[str, str]]]:
-    """form -> [(key, text)] over ``(key, {kind: text})``."""
-    index: dict[str, list[tuple[str, str]]] = {}
-    for key, texts in numbers:
-        for kind, text in texts.items():
-            for form in _forms(text, percent=kind == "text"):
-                index.setdefault(form, []).append((key, text))
+def _index(texts: Mapping[str, Mapping[str, str]]) -> dict[str, list[_Candidate]]:
+    """form -> candidates, over ``texts[kind][key]``."""
+    index: dict[str, list[_Candidate]] = {}
+    for kind, by_key in texts.items():
+        for key, text in by_key.items():
+            for form, needs in _forms(text, kind).items():
+                index.setdefault(form, []).append(_Candidate(key, kind, text, needs))
     return index
 
 
@@ -174,6 +189,14 @@ def _current_texts(n: CitedNumber) -> dict[str, str]:
     return out
 
 
+def _texts(citable: Citable) -> dict[str, dict[str, str]]:
+    texts: dict[str, dict[str, str]] = {"text": {}, "delta": {}, "relative": {}}
+    for n in citable.numbers:
+        for kind, text in _current_texts(n).items():
+            texts[kind][n.key] = text
+    return texts
+
+
 def check_paper(
     sources: Sequence[tuple[str, str]],
     current: Citable,
@@ -181,10 +204,11 @@ def check_paper(
 ) -> list[Finding]:
     """Every hand-typed result and unknown key in ``sources`` (path, text), in order."""
     by_key = current.by_key()
-    now = _index((n.key, _current_texts(n)) for n in current.numbers)
+    now = _index(_texts(current))
+    before = [(_index(v.texts), v.until) for v in reversed(earlier)]  # newest first
     counts = {c.key for c in current.counts}
     findings: list[Finding] = []
-    for path, text in sources:  # (a path named twice is read once)
+    for path, text in sources:
         findings += _unknown_keys(path, text, by_key, counts)
         plain = blank_ignored(text)
         for m in _NUMBER.finditer(plain):
@@ -192,35 +216,32 @@ def check_paper(
                 continue
             typed = _typed(m)
             line = text.count("\n", 0, m.start()) + 1
-            context = _line_of(text, m.start())
-            if typed in now:
-                key = _closest(now[typed], context, by_key)
-                findings.append(
-                    Finding(
-                        path,
-                        line,
-                        "current",
-                        f"{typed} is {key}; cite it as {_macro(by_key[key], typed)}{{{key}}}",
-                    )
-                )
+            near = plain[max(0, m.start() - WINDOW) : m.end() + WINDOW].casefold()
+            found = _named(now.get(typed, []), near, by_key)
+            if found:
+                best = found[0]
+                macro = _MACROS[best.kind]
+                message = f"{typed} is {best.key}; cite it as {macro}{{{best.key}}}"
+                findings.append(Finding(path, line, "current", message))
                 continue
-            stale = _stale(typed, earlier, by_key, context)
+            stale = _stale(typed, before, by_key, near)
             if stale is not None:
                 findings.append(Finding(path, line, "stale", stale))
     order = {path: i for i, (path, _) in enumerate(sources)}
     return sorted(findings, key=lambda f: (order[f.path], f.line))
 
 
-def _kind_of(n: CitedNumber, typed: str) -> str:
-    for kind, text in _current_texts(n).items():
-        if typed in _forms(text, percent=kind == "text"):
-            return kind
-    return "text"
+_MACROS = {"text": "\\irtnum", "delta": "\\irtdelta", "relative": "\\irtrel"}
 
 
-def _macro(n: CitedNumber, typed: str) -> str:
-    kind = _kind_of(n, typed)
-    return {"text": "\\irtnum", "delta": "\\irtdelta", "relative": "\\irtrel"}[kind]
+def _named(
+    candidates: Sequence[_Candidate], near: str, by_key: Mapping[str, CitedNumber]
+) -> list[_Candidate]:
+    """The candidates that may be meant, those whose names the text around mentions most
+    first; a percent form only with at least one of its names nearby."""
+    scored = [(_mentions(by_key.get(c.key), near), i, c) for i, c in enumerate(candidates)]
+    kept = [(score, i, c) for score, i, c in scored if score > 0 or not c.needs_names]
+    return [c for _, _, c in sorted(kept, key=lambda t: (-t[0], t[1]))]
 
 
 def _typed(m: re.Match[str]) -> str:
@@ -234,57 +255,35 @@ def _not_a_result(plain: str, m: re.Match[str]) -> bool:
     if _UNIT.match(after) and not m.group(3):
         return True
     before = plain[max(0, m.start() - 30) : m.start()]
-    return _POINTER.search(before) is not None
-
-
-def _line_of(text: str, at: int) -> str:
-    start = text.rfind("\n", 0, at) + 1
-    end = text.find("\n", at)
-    return text[start : end if end >= 0 else len(text)]
-
-
-def _closest(
-    candidates: Sequence[tuple[str, str]], context: str, by_key: Mapping[str, CitedNumber]
-) -> str:
-    """The candidate key whose system, dataset and metric names the line mentions most."""
-
-    def score(key: str) -> int:
-        n = by_key.get(key)
-        if n is None:
-            return 0
-        names = (n.system_name, n.system, n.dataset_name, n.dataset, n.metric_label, n.metric)
-        return sum(1 for name in names if name and name in context)
-
-    return max((k for k, _ in candidates), key=score)
+    return _POINTER.search(before) is not None or _ASSIGNED.search(before) is not None
 
 
 def _stale(
-    typed: str, earlier: Sequence[Earlier], by_key: Mapping[str, CitedNumber], context: str
+    typed: str,
+    before: Sequence[tuple[Mapping[str, Sequence[_Candidate]], str]],
+    by_key: Mapping[str, CitedNumber],
+    near: str,
 ) -> str | None:
     """The message for ``typed`` if some key showed it in an earlier version (newest
     first) and shows something else now."""
-    for version in reversed(earlier):
-        for kind, texts in version.texts.items():
-            hits = [
-                (key, text)
-                for key, text in texts.items()
-                if typed in _forms(text, percent=kind == "text")
-            ]
-            for key, _ in sorted(hits, key=lambda h: -_mentions(by_key.get(h[0]), context)):
-                n = by_key.get(key)
-                now = None if n is None else _current_texts(n).get(kind)
-                if now is not None and typed in _forms(now, percent=kind == "text"):
-                    continue
-                shown = "no longer in the tables" if now is None else now.replace("−", "-")
-                return f"{typed} was {key} until {version.until}, now {shown}"
+    for index, until in before:
+        for c in _named(index.get(typed, []), near, by_key):
+            n = by_key.get(c.key)
+            now = None if n is None else _current_texts(n).get(c.kind)
+            if now is not None and typed in _forms(now, c.kind):
+                continue
+            shown = "no longer in the tables" if now is None else now.replace("−", "-")
+            return f"{typed} was {c.key} until {until}, now {shown}"
     return None
 
 
-def _mentions(n: CitedNumber | None, context: str) -> int:
+def _mentions(n: CitedNumber | None, near: str) -> int:
+    """How many of the names of ``n`` (system, dataset, metric; name or id) ``near``
+    (case-folded) holds."""
     if n is None:
         return 0
     names = (n.system_name, n.system, n.dataset_name, n.dataset, n.metric_label, n.metric)
-    return sum(1 for name in names if name and name in context)
+    return sum(1 for name in dict.fromkeys(x.casefold() for x in names if x) if name in near)
 
 
 def _unknown_keys(
@@ -322,11 +321,7 @@ def _defined(n: CitedNumber) -> set[str]:
 
 def earlier_of(citable: Citable, until: str) -> Earlier:
     """``citable`` (a study's numbers as another revision had them) as an earlier version."""
-    texts: dict[str, dict[str, str]] = {"text": {}, "delta": {}, "relative": {}}
-    for n in citable.numbers:
-        for kind, text in _current_texts(n).items():
-            texts[kind][n.key] = text
-    return Earlier(texts, until)
+    return Earlier(_texts(citable), until)
 
 
 __all__ = ["MACRO_KINDS", "Earlier", "Finding", "blank_ignored", "check_paper", "earlier_of"]
