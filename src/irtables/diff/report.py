@@ -17,10 +17,12 @@ from irtables.base.texttable import text_table
 from irtables.diff.compute import CellChange, DiffReport, MeanChange, Presence
 from irtables.errors import UnknownNameError, unknown_name_message
 from irtables.model.names import DisplayNames
+from irtables.render.numbers import typeset
 
 DIFF_FORMATS: tuple[str, ...] = ("terminal", "markdown", "json")
 _MEAN_HEADERS = ("dataset", "system", "metric", "old", "new", "Δ", "Δ%", "p", "", "changed", "most")
 _CELL_HEADERS = ("table", "group", "row", "column", "old", "new", "what")
+_NUMBER_HEADERS = ("key", "old", "new")
 _RED, _GREEN, _BOLD, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[1m", "\x1b[0m"
 
 
@@ -113,7 +115,14 @@ def _terminal(report: DiffReport, color: bool) -> str:
         rows = [_cell_row(c) for c in report.cells]
         lines += ["", "Table cells that change (**best**, _second_, markers):"]
         lines += [text_table(rows, _CELL_HEADERS, style="simple")]
+    if report.numbers:
+        lines += ["", "Cited numbers that change (keys of numbers.json):"]
+        lines += [text_table(_number_rows(report), _NUMBER_HEADERS, style="simple")]
     return "\n".join(lines) + "\n"
+
+
+def _number_rows(report: DiffReport) -> list[list[str]]:
+    return [[n.key, typeset(n.old) or "–", typeset(n.new) or "–"] for n in report.numbers]
 
 
 def _paint(row: list[str], m: MeanChange) -> list[str]:
@@ -146,6 +155,10 @@ def _markdown(report: DiffReport) -> str:
         out += ["### Table cells that change", ""]
         out += [text_table(rows, _CELL_HEADERS, style="github")]
         out += ["", "**bold**: best, _italic_: second best (underlined in the paper).", ""]
+    if report.numbers:
+        rows = [[code_span(k), o, n] for k, o, n in _number_rows(report)]
+        out += ["### Cited numbers that change", ""]
+        out += [text_table(rows, _NUMBER_HEADERS, style="github"), ""]
     return "\n".join(out)
 
 
@@ -190,4 +203,5 @@ def to_dict(report: DiffReport) -> dict[str, Any]:
             {k: getattr(c, k) for k in CellChange.__slots__} | {"what": list(c.what)}
             for c in report.cells
         ],
+        "numbers": [{"key": n.key, "old": n.old, "new": n.new} for n in report.numbers],
     }

@@ -19,7 +19,7 @@ def numbers_of(
     built: TableSet, config: Config, formats: Sequence[str], *, taken: Container[str] = ()
 ) -> dict[str, str]:
     """``numbers.json`` (and ``numbers.tex`` with the LaTeX format) of the tables of
-    ``built``: file name -> text.
+    ``built``: file name -> text. ``taken``: the file names (or stems) of the tables.
 
     Raises
     ------
@@ -28,7 +28,7 @@ def numbers_of(
     """
     files = numbers_files(cite_table_set(built, config), formats)
     for name in files:
-        if name in taken:
+        if name in taken or name.rsplit(".", 1)[0] in taken:
             raise ConfigError(
                 f"{config.path or '<config>'}: a table writes {name}, which irtables keeps "
                 "for the citable numbers; rename the table"

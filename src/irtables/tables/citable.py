@@ -116,6 +116,10 @@ class Citable:
     numbers: tuple[CitedNumber, ...]
     counts: tuple[CitedCount, ...]
 
+    def texts(self) -> dict[str, str]:
+        """Each number's key -> its displayed text, in table order."""
+        return {n.key: n.number.text for n in self.numbers}
+
     def by_key(self) -> dict[str, CitedNumber]:
         """Each number by each of its keys (:attr:`CitedNumber.keys`); a label key that
         is another number's own key stays that number's."""
