@@ -42,6 +42,21 @@ MACROS: dict[str, str] = {
     "irtcount": "a count the captions and methods state: DATASET/topics, DATASET/systems",
 }
 
+#: The fields of each entry of numbers.json's "numbers" (the reference page lists them).
+JSON_FIELDS: dict[str, str] = {
+    "text": "the number as its cell shows it (typographic minus, ± of seeds)",
+    "value": "the unrounded mean",
+    "table, title": "the table's file stem and its title (Table 1, Table S2)",
+    "dataset, system, metric": "the ids of the key",
+    "measure": "the canonical name of the measure the value is of (`P(rel=2)@10` in a "
+    "column of P@10 on a dataset with a relevance threshold; null for an average)",
+    "dataset_name, system_name, metric_label": "the display names the tables use",
+    "cell": "where the number is: its row group, row, column group and column labels",
+    "baseline": "the system the difference is from (absent without one)",
+    "delta, relative, p": "each {text, value}: the difference from the baseline, the "
+    "relative improvement in percent and the p-value (absent when the table has none)",
+}
+
 _PREAMBLE = r"""\makeatletter
 \def\irt@get#1#2{\@ifundefined{irt@#1@\detokenize{#2}}%
   {\PackageError{irtables}{unknown key \detokenize{#2} for \string\irt#1}%
@@ -153,6 +168,7 @@ def numbers_files(citable: Citable, formats: Sequence[str]) -> dict[str, str]:
 
 
 __all__ = [
+    "JSON_FIELDS",
     "MACROS",
     "NUMBERS_JSON",
     "NUMBERS_TEX",

@@ -39,6 +39,18 @@ from irtables.tables.numbers import (
 if TYPE_CHECKING:
     from irtables.tables.build import TableSet
 
+#: Each part of a key and what it holds (the reference page lists them).
+KEY_PARTS: dict[str, str] = {
+    "<table>": "the table's output file stem: `table1`, `tableS1-<dataset>` (one per "
+    "dataset), `ablation`, or the name of a `[tables.<name>]` section",
+    "<dataset>": "the dataset id (its folder name, or `id` in `[[datasets]]`); `average` "
+    "for a mean over datasets (an Average row)",
+    "<system>": "the system id (its file name, or `id` in `[[systems]]`), as written: "
+    "`fuse_alpha=0.5_depth=1000`",
+    "<metric>": "the canonical name of the measure the cell's column shows (`nDCG@10`, "
+    "`AP`, `RR@10`, `P@10`); numbers.tex also accepts its display label "
+    "(`NDCG@10`, `MAP`, `MRR@10`)",
+}
 #: The key grammar, as the docs and ``numbers.json`` state it.
 KEY_GRAMMAR = "<table>/<dataset>/<system>/<metric>"
 #: The keys of counts.
@@ -341,6 +353,7 @@ __all__ = [
     "AVERAGE",
     "COUNT_GRAMMAR",
     "KEY_GRAMMAR",
+    "KEY_PARTS",
     "Citable",
     "CitedCount",
     "CitedNumber",
