@@ -294,3 +294,23 @@ def test_a_key_is_cited_by_its_metric_label_too(example: Path) -> None:
     text = (example / "numbers.tex").read_text(encoding="utf-8")
     assert "\\irt@set{num}{table1/cast2021/org_manual_ance/NDCG@10}{0.494}" in text
     assert "\\irt@set{num}{table1/cast2021/org_manual_ance/MAP}{0.297}" in text
+
+
+def test_relative_decimals_are_configured(tmp_path: Path) -> None:
+    study = tmp_path / "results"
+    shutil.copytree(REPO / "results", study, ignore=shutil.ignore_patterns("tables", "*.py"))
+    config = study / "irtables.toml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("decimals = 3\n", "decimals = 3\nrelative_decimals = 2\n"))
+    assert invoke("tables", str(study), "-o", str(tmp_path / "t")).exit_code == 0
+    entry = _numbers(tmp_path / "t")["table1/cast2021/org_manual_ance/nDCG@10"]
+    here = Decimal(_csv_cell(tmp_path / "t", entry))
+    base = Decimal(_csv_cell(tmp_path / "t", _numbers(tmp_path / "t")[
+        "table1/cast2021/org_manual_bm25/nDCG@10"]))  # fmt: skip
+    relative = entry["relative"]
+    assert isinstance(relative, dict)
+    assert relative["text"] == f"{float((here - base) / base * 100):+.2f}%"
+    config.write_text(text.replace("decimals = 3\n", "decimals = 3\nrelative_decimals = 9\n"))
+    result = invoke("tables", str(study), "-o", str(tmp_path / "u"))
+    assert result.exit_code == 2
+    assert "output.relative_decimals: expected an integer from 0 to 4, got 9" in result.output

@@ -36,7 +36,8 @@ MACROS: dict[str, str] = {
     "minus sign), without bold or markers",
     "irtdelta": "its difference from the table's baseline (an ablation row: from its "
     "group's full model), on the displayed values, signed",
-    "irtrel": "the relative improvement over that baseline in percent, signed, one decimal",
+    "irtrel": "the relative improvement over that baseline in percent, signed, with "
+    "output.relative_decimals decimals (one by default)",
     "irtp": "the p-value of the test behind the cell's marker, as the significance report "
     "shows it (< 0.001 below output.pvalue_floor)",
     "irtcount": "a count the captions and methods state: DATASET/topics, DATASET/systems",

@@ -57,8 +57,6 @@ KEY_GRAMMAR = "<table>/<dataset>/<system>/<metric>"
 COUNT_GRAMMAR = "<dataset>/topics, <dataset>/systems"
 #: The dataset part of the key of a mean over datasets (an "Average" row).
 AVERAGE = "average"
-#: Decimals of a relative improvement in percent.
-RELATIVE_DECIMALS = 1
 
 
 @dataclass(frozen=True)
@@ -316,7 +314,7 @@ def _changes(config: Config, text: str, base: str | None) -> tuple[Shown | None,
     if not reference:
         return delta, None
     rel = 100.0 * diff / reference
-    return delta, Shown(format_number(rel, RELATIVE_DECIMALS, sign=True) + "%", rel)
+    return delta, Shown(format_number(rel, out.relative_decimals, sign=True) + "%", rel)
 
 
 def _test_of(
