@@ -314,3 +314,22 @@ def test_relative_decimals_are_configured(tmp_path: Path) -> None:
     result = invoke("tables", str(study), "-o", str(tmp_path / "u"))
     assert result.exit_code == 2
     assert "output.relative_decimals: expected an integer from 0 to 4, got 9" in result.output
+
+
+def test_the_spread_over_seeds_is_cited_as_the_cell_shows_it(tmp_path: Path) -> None:
+    import numpy as np
+
+    from tests.unit.test_seeds import SEEDS, _per_query, _study
+
+    require_pdflatex()
+    root, values = _study(tmp_path, config='[output]\nseeds = "mean_std"\n')
+    out = tmp_path / "out"
+    assert invoke("tables", str(root), "-o", str(out)).exit_code == 0
+    mean = _per_query(values, "dense", "AP").mean()
+    std = np.std([values["dense", seed, "AP"].mean() for seed in SEEDS], ddof=1)
+    expected = f"{mean:.3f} ± {std:.3f}"
+    assert _numbers(out)["table1/dl19/dense/AP"]["text"] == expected
+    body = "\\input{numbers.tex}\n\\begin{document}\n[[\\irtnum{table1/dl19/dense/AP}]]\n"
+    done = _compile(out, "cite.tex", "\\documentclass{article}\n" + body + "\\end{document}\n")
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert f"[[{expected}]]" in _pdftotext(out / "cite.pdf")
