@@ -200,3 +200,20 @@ def test_against_an_earlier_revision_in_git(
     result = invoke("check", str(root), "--paper", str(main), "--against", "HEAD:.")
     assert result.exit_code == 1, result.output
     assert f"{old} was table1/robust03/bm25/nDCG@10 until HEAD:., now " in result.stdout
+
+
+def test_the_history_beside_the_papers_numbers_tex_is_read(tmp_path: Path) -> None:
+    root = make_sweep(tmp_path / "sweep")
+    paper = tmp_path / "paper"
+    tables = paper / "tables"  # the paper's own folder, not the study's output.dir
+    assert invoke("tables", str(root), "-o", str(tables)).exit_code == 0
+    old = _cell(tables, "table1", ("TREC Robust 2003", "BM25"), "NDCG@10")
+    _change_a_run(root)
+    assert invoke("tables", str(root), "-o", str(tables)).exit_code == 0
+    stale = f"BM25 reached {old} nDCG@10 on Robust 2003.\n"
+    main = _paper(paper, stale)  # \input{tables/numbers.tex}
+    result = invoke("check", str(root), "--paper", str(main))
+    assert result.exit_code == 1, result.output
+    assert f"{main}:{_line_of(main, stale.strip())}: {old} was table1/robust03/bm25/nDCG@10" in (
+        result.stdout
+    )

@@ -97,16 +97,18 @@ def check_paper_cmd(
     from irtables.lint.paper import Earlier, check_paper, earlier_of
     from irtables.output.history import read_history
     from irtables.study.citable import study_numbers
-    from irtables.study.paper import paper_sources
+    from irtables.study.paper import read_paper
 
-    sources = paper_sources(papers)
+    sources, generated = read_paper(papers)
     study = resolve_for_command(
         results, config_path=config_path, input_format=None, missing=None, jobs=1,
         no_cache=False, progress=None,
     )  # fmt: skip
     current = study_numbers(study.results, study.config)
-    folder = tables_dir or study.base / study.config.output.dir
-    earlier = [Earlier(v.texts, v.until) for v in read_history(folder)]
+    folders = [tables_dir] if tables_dir else [study.base / study.config.output.dir, *generated]
+    earlier = []
+    for folder in dict.fromkeys(f.resolve() for f in folders):  # the paper's numbers.tex too
+        earlier += [Earlier(v.texts, v.until) for v in read_history(folder)]
     for spec in against:
         with open_operand(spec) as where:
             old = resolve_for_command(

@@ -109,8 +109,8 @@ def supplement_cmd(
     "--tables",
     "tables_dir",
     type=click.Path(file_okay=False, path_type=Path),
-    help="With --paper: the tables folder whose history of numbers is read "
-    "(default: output.dir of the config, else DIR/tables).",
+    help="With --paper: the tables folder whose history of numbers is read (default: "
+    "output.dir of the config, and the folder of each generated file the paper inputs).",
 )
 @handle_errors
 def check_cmd(

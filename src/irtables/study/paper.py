@@ -23,12 +23,23 @@ MAX_FILES = 500
 def paper_sources(papers: Sequence[str | Path]) -> list[tuple[str, str]]:
     """``(path, text)`` of every source of ``papers``, in the order they are reached.
 
+    See :func:`read_paper`, which also says where the generated files it pulls in are.
+    """
+    return read_paper(papers)[0]
+
+
+def read_paper(papers: Sequence[str | Path]) -> tuple[list[tuple[str, str]], list[Path]]:
+    """``(path, text)`` of every source of ``papers``, in the order they are reached,
+    and the folders of the generated files they pull in (``numbers.tex``, tables): where
+    the history of the numbers is kept.
+
     Raises
     ------
     InputError
         A file named on the command line cannot be read as UTF-8 text.
     """
     out: list[tuple[str, str]] = []
+    generated: dict[Path, None] = {}
     seen: set[Path] = set()
     todo = [(Path(p), True) for p in reversed(papers)]
     while todo and len(seen) < MAX_FILES:
@@ -38,14 +49,17 @@ def paper_sources(papers: Sequence[str | Path]) -> list[tuple[str, str]]:
             continue
         seen.add(key)
         text = _read(path, named)
-        if text is None or GENERATED_MARK in text.split("\n", 1)[0]:
+        if text is None:
+            continue
+        if GENERATED_MARK in text.split("\n", 1)[0]:
+            generated[path.parent] = None
             continue
         out.append((str(path), text))
         pulled = _PULLED.findall(_COMMENT.sub("", text))
         for name in reversed(pulled):
             child = path.parent / name.strip()
             todo.append((child if child.suffix == ".tex" else Path(f"{child}.tex"), False))
-    return out
+    return out, list(generated)
 
 
 def _read(path: Path, named: bool) -> str | None:
