@@ -333,3 +333,21 @@ def test_the_spread_over_seeds_is_cited_as_the_cell_shows_it(tmp_path: Path) -> 
     done = _compile(out, "cite.tex", "\\documentclass{article}\n" + body + "\\end{document}\n")
     assert done.returncode == 0, done.stdout[-2000:]
     assert f"[[{expected}]]" in _pdftotext(out / "cite.pdf")
+
+
+def test_ids_latex_cannot_take_leave_numbers_tex_compiling(tmp_path: Path) -> None:
+    from tests.conftest import tidy_study
+
+    require_pdflatex()
+    folder = tidy_study(tmp_path, ["web"], ("bm%25", "fuse_alpha=0.5_depth=1000", "a{b}#\\c"))
+    out = tmp_path / "out"
+    assert invoke("tables", str(folder), "-o", str(out)).exit_code == 0
+    numbers = _numbers(out)
+    assert "table1/web/bm%25/AP" in numbers and "table1/web/a{b}#\\c/AP" in numbers
+    tex = (out / "numbers.tex").read_text(encoding="utf-8")
+    assert "bm%25" not in tex and "a{b}" not in tex
+    key = "table1/web/fuse_alpha=0.5_depth=1000/AP"
+    body = f"\\input{{numbers.tex}}\n\\begin{{document}}\n[[\\irtnum{{{key}}}]]\n"
+    done = _compile(out, "cite.tex", "\\documentclass{article}\n" + body + "\\end{document}\n")
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert f"[[{_csv_cell(out, numbers[key])}]]" in _pdftotext(out / "cite.pdf")

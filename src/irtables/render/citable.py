@@ -83,16 +83,28 @@ def latex_number(text: str) -> str:
     return escape_latex(typeset(text))
 
 
+#: Characters a key cannot hold in LaTeX: a comment, a parameter, braces, a command.
+UNCITABLE = frozenset("%#{}\\\n\r")
+
+
 def numbers_latex(citable: Citable) -> str:
-    """``numbers.tex``: the macros and one definition per key and kind."""
+    """``numbers.tex``: the macros and one definition per key and kind (a key holding one
+    of :data:`UNCITABLE` is left out, and counted in a comment: numbers.json has it)."""
     lines = [header_line("%"), f"% keys: {KEY_GRAMMAR}; counts: {COUNT_GRAMMAR}", _PREAMBLE]
-    for key, n in citable.by_key().items():
+    keys = citable.by_key()
+    left_out = {k for k in keys if UNCITABLE & set(k)}
+    if left_out:
+        lines.insert(2, f"% {len(left_out)} keys hold % # {{ }} or a backslash: see numbers.json")
+    for key, n in keys.items():
+        if key in left_out:
+            continue
         lines.append(_define("num", key, n.number))
         for kind, shown in (("delta", n.delta), ("rel", n.relative), ("p", n.p)):
             if shown is not None:
                 lines.append(_define(kind, key, shown))
     for c in citable.counts:
-        lines.append(_define("count", c.key, Shown(str(c.value), float(c.value))))
+        if not UNCITABLE & set(c.key):
+            lines.append(_define("count", c.key, Shown(str(c.value), float(c.value))))
     lines.append("\\makeatother")
     return "\n".join(lines) + "\n"
 
