@@ -51,7 +51,7 @@ def test_every_input_format_is_in_getting_started(name: str) -> None:
 def test_the_readme_is_a_front_door() -> None:
     assert len(README.splitlines()) <= 200
     tour = README.split("## 30-second tour", 1)[1].split("\n## ", 1)[0]
-    assert len(re.findall(r"^irtables ", tour, re.M)) == 5
+    assert len(re.findall(r"^irtables ", tour, re.M)) == 6
     assert "make tables" in README and "make test" in README
     assert "![" in README and ">>> " in README
 

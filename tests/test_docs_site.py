@@ -200,7 +200,8 @@ def test_the_design_page_names_every_package_in_its_layer() -> None:
 
 
 def test_every_block_is_of_a_kind_the_tests_run() -> None:
-    kinds = {"python", "toml", "sh", "latex", "typst", "text", ""}  # text, "": output
+    # text and "": output, not code; tex and jinja: tests/unit/test_numbers_guide.py
+    kinds = {"python", "toml", "sh", "latex", "typst", "tex", "jinja", "text", ""}
     for page in _pages():
         for match in BLOCK.finditer(page.read_text(encoding="utf-8")):
             assert match.group("lang") in kinds, (page, match.group("lang"))

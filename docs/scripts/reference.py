@@ -24,6 +24,7 @@ PAGES = {
     "reference/metrics.md": "metrics_reference",
     "reference/formats.md": "formats_reference",
     "reference/api.md": "api_reference",
+    "reference/numbers.md": "numbers_reference",
 }
 
 #: Packages whose ``__all__`` is the Python API, with the heading of each.
@@ -265,6 +266,47 @@ def formats_reference() -> str:
     for name, text in LAYOUTS.items():
         lines.append(f"| `{name}` | {_cell(text)} |")
     lines += ["", "Pictures of each layout: [tables and layouts](../guides/tables.md)."]
+    return "\n".join(lines) + "\n"
+
+
+def numbers_reference() -> str:
+    """The key grammar, the macros of numbers.tex and the fields of numbers.json."""
+    from irtables.render.citable import JSON_FIELDS, MACROS
+    from irtables.tables.citable import COUNT_GRAMMAR, KEY_GRAMMAR, KEY_PARTS
+
+    lines = [
+        "# Cited numbers",
+        "",
+        "Generated from the code. `irtables tables` (and `irtables numbers`, and the",
+        "supplement) writes `numbers.json` and, with the LaTeX format, `numbers.tex`;",
+        "[numbers in your paper](../guides/numbers.md) shows them at work.",
+        "",
+        "## Keys",
+        "",
+        f"Every number a table shows: `{KEY_GRAMMAR}`. Counts: `{COUNT_GRAMMAR}`.",
+        "A key is written verbatim wherever it is cited, whatever its ids hold (`_`, `=`,",
+        "`@`, `.`, `-`); an id cannot hold `/`, `{`, `}`, `%`, `#` or a backslash.",
+        "",
+        "| part | what it holds |",
+        "| --- | --- |",
+    ]
+    lines += [f"| `{part}` | {_cell(text)} |" for part, text in KEY_PARTS.items()]
+    lines += ["", "## Macros of numbers.tex", "", "| macro | gives |", "| --- | --- |"]
+    lines += [f"| `\\{name}{{KEY}}` | {_cell(text)} |" for name, text in MACROS.items()]
+    lines += [
+        "",
+        "An unknown key stops pdflatex with an error that names it. numbers.tex needs no",
+        "package and loads in article, acmart, llncs and IEEEtran.",
+        "",
+        "## Fields of numbers.json",
+        "",
+        "`numbers` maps each key to an object; `counts` each count key to its `text` and",
+        "`value`.",
+        "",
+        "| field | what it holds |",
+        "| --- | --- |",
+    ]
+    lines += [f"| `{name}` | {_cell(text)} |" for name, text in JSON_FIELDS.items()]
     return "\n".join(lines) + "\n"
 
 

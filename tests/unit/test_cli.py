@@ -32,7 +32,7 @@ def test_tables_writes_all_formats_and_reports(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert names == sorted(
-        [".irtables-written.json"]
+        [".irtables-written.json", "numbers.json", "numbers.tex"]
         + [f"{t}.{e}" for t in ("table1", "tableS1-dl") for e in ("tex", "md", "csv")]
     )
     assert "written" in result.output
@@ -58,7 +58,10 @@ def test_format_option_limits_outputs(tmp_path: Path) -> None:
     root = _study(tmp_path)
     result = CliRunner().invoke(main, ["tables", str(root), "-o", str(tmp_path / "o"), "-f", "csv"])
     assert result.exit_code == 0
-    assert {p.suffix for p in (tmp_path / "o").iterdir() if p.name[0] != "."} == {".csv"}
+    names = {p.name for p in (tmp_path / "o").iterdir() if p.name[0] != "."}
+    # numbers.json always; numbers.tex only with the LaTeX format
+    assert {Path(n).suffix for n in names - {"numbers.json"}} == {".csv"}
+    assert "numbers.json" in names
 
 
 def test_refuses_to_overwrite_foreign_file_without_force(tmp_path: Path) -> None:

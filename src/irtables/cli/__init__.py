@@ -10,6 +10,7 @@ from irtables.cli import (  # noqa: F401  (registers commands)
     cache,
     checks,
     evaluate,
+    numbers,
     reproduce,
     supplement,
     tables,

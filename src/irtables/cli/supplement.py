@@ -91,15 +91,54 @@ def supplement_cmd(
 @RESULTS_ARG
 @CONFIG_OPT
 @SUPPLEMENT_OUT_OPT
+@click.option(
+    "--paper",
+    "papers",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Check this LaTeX paper (repeatable) against the numbers of the tables instead.",
+)
+@click.option(
+    "--against",
+    multiple=True,
+    metavar="REV:path",
+    help="With --paper: an earlier version of the results (git REV:path, or a folder) "
+    "whose numbers count as stale when the paper still has them; repeatable.",
+)
+@click.option(
+    "--tables",
+    "tables_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="With --paper: the tables folder whose history of numbers is read (default: "
+    "output.dir of the config, and the folder of each generated file the paper inputs).",
+)
 @handle_errors
-def check_cmd(results: Path, config_path: Path | None, outdir: Path | None) -> None:
+def check_cmd(
+    results: Path,
+    config_path: Path | None,
+    outdir: Path | None,
+    papers: tuple[Path, ...],
+    against: tuple[str, ...],
+    tables_dir: Path | None,
+) -> None:
     """Check that the supplement is current; exit status 1 naming what is stale.
 
     Stale: an input file or the configuration changed, was added or removed, irtables'
     version differs, or an output was edited by hand (all against manifest.json).
+
+    With --paper: report each number typed by hand in the paper (and the files it
+    \\input/\\include/\\subfile-s) that a table shows, with the key to cite it by (a warning),
+    each number that a key showed before the tables were last regenerated (stale,
+    exit status 1), and each \\irtnum, \\irtdelta, \\irtrel, \\irtp or \\irtcount of an
+    unknown key (exit status 1).
     """
     from irtables.supplement.check import check_supplement
 
+    if papers:
+        from irtables.cli.numbers import check_paper_cmd
+
+        check_paper_cmd(results, config_path, papers, against, tables_dir)
+        return
     target, stale = check_supplement(results, config_path=config_path, outdir=outdir)
     for item in stale:
         click.echo(f"stale  {printable(str(item))}")  # paths read from the manifest

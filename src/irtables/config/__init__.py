@@ -92,6 +92,7 @@ class Output:
     caption_notes: str = "full"  # where the caption notes go: one of CAPTION_NOTES
     # p-values below it print as "< 0.001" (the supplement's tests); 0: every p-value
     pvalue_floor: float = 0.001
+    relative_decimals: int = 1  # \\irtrel and numbers.json: a relative improvement, in %
 
 
 @dataclass(frozen=True)
@@ -372,6 +373,7 @@ def _output(r: TomlReader, t: Mapping[str, Any]) -> Output:
             "seeds",
             "caption_notes",
             "pvalue_floor",
+            "relative_decimals",
         },
     )
     formats = r.str_list(t, w, "formats", Output.formats)
@@ -384,6 +386,9 @@ def _output(r: TomlReader, t: Mapping[str, Any]) -> Output:
     decimals = r.int_(t, w, "decimals", 3)
     if not 0 <= decimals <= 8:
         raise r.error(f"{w}.decimals", "an integer from 0 to 8", decimals)
+    relative = r.int_(t, w, "relative_decimals", 1)
+    if not 0 <= relative <= 4:
+        raise r.error(f"{w}.relative_decimals", "an integer from 0 to 4", relative)
     return Output(
         dir=r.opt_str(t, w, "dir") or "tables",
         formats=formats,
@@ -398,6 +403,7 @@ def _output(r: TomlReader, t: Mapping[str, Any]) -> Output:
         seeds=r.choice(t, w, "seeds", SEED_DISPLAYS, "mean"),
         caption_notes=r.choice(t, w, "caption_notes", CAPTION_NOTES, "full"),
         pvalue_floor=_pvalue_floor(r, t),
+        relative_decimals=relative,
     )
 
 

@@ -108,7 +108,9 @@ DESCRIPTIONS: dict[str, dict[str, str | Callable[[], str]]] = {
     "output": {
         "dir": "Output folder, relative to the results folder (`-o` overrides).",
         "pvalue_floor": "p-values below it print as `< floor` in the supplement's significance "
-        "table, as journals print them (0 prints them all).",
+        "table and in `\\irtp` of numbers.tex, as journals print them (0 prints them all).",
+        "relative_decimals": "Digits after the decimal point of a relative improvement in "
+        "percent (`\\irtrel` of numbers.tex, numbers.json), 0 to 4.",
         "formats": f"Formats written: {', '.join(FORMATS)}.",
         "decimals": "Digits after the decimal point (0 to 8).",
         "leading_zero": "false prints .512 instead of 0.512.",

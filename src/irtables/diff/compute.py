@@ -33,6 +33,7 @@ from irtables.model.names import DisplayNames
 from irtables.render.numbers import typeset
 from irtables.stats.paired import get_test
 from irtables.tables import TableModel, build_all
+from irtables.tables.citable import cite_table_set
 from irtables.tables.model import Cell
 
 Change = Literal["added", "removed"]
@@ -114,6 +115,16 @@ class CellChange:
     title: str = ""  # the table's title as the paper shows it (Table 1, Table S2)
 
 
+@dataclass(frozen=True, slots=True)
+class NumberChange:
+    """A citable number (a key of ``numbers.json``) whose displayed text changed; ``old``
+    or ``new`` is empty when the key is on one side only."""
+
+    key: str
+    old: str
+    new: str
+
+
 @dataclass(frozen=True)
 class DiffReport:
     """Everything that differs between two runs, in a stable order."""
@@ -129,11 +140,12 @@ class DiffReport:
     compared: int = field(default=0)  # (dataset, system, metric) triples on both sides
     names: DisplayNames = field(default_factory=DisplayNames)  # how the paper shows the ids
     metadata: tuple[MetadataChange, ...] = ()  # runs' ir_metadata blocks that changed
+    numbers: tuple[NumberChange, ...] = ()  # cited numbers whose text changed
 
     @property
     def identical(self) -> bool:
         """Whether no difference is listed."""
-        return not (self.means or self.presence or self.cells or self.metadata)
+        return not (self.means or self.presence or self.cells or self.metadata or self.numbers)
 
     @property
     def regressions(self) -> tuple[MeanChange, ...]:
@@ -181,14 +193,24 @@ def diff(
     merged = _merge(old.frame, new.frame)
     lower = set(new_cfg.output.lower_is_better)
     means, compared = _mean_changes(merged, tolerance, test, alpha, top, lower)
-    cells, tables = _cell_changes(old, new, old_cfg, new_cfg, means, tolerance)
+    cells, tables, numbers = _cell_changes(old, new, old_cfg, new_cfg, means, tolerance)
     presence = (*_presence(merged), *tables)
     names = DisplayNames(
         {**old_cfg.display_names().datasets, **new_cfg.display_names().datasets},
         {**old_cfg.display_names().systems, **new_cfg.display_names().systems},
     )
     return DiffReport(
-        labels[0], labels[1], means, presence, cells, tolerance, test, alpha, compared, names
+        labels[0],
+        labels[1],
+        means,
+        presence,
+        cells,
+        tolerance,
+        test,
+        alpha,
+        compared,
+        names,
+        numbers=numbers,
     )
 
 
@@ -282,14 +304,36 @@ def _cell_changes(
     new_cfg: Config,
     means: tuple[MeanChange, ...],
     tolerance: float,
-) -> tuple[tuple[CellChange, ...], list[Presence]]:
-    old_tables = {t.name: t for t in build_all(old, old_cfg).tables}
-    new_tables = {t.name: t for t in build_all(new, new_cfg).tables}
+) -> tuple[tuple[CellChange, ...], list[Presence], tuple[NumberChange, ...]]:
+    old_built, new_built = build_all(old, old_cfg), build_all(new, new_cfg)
+    old_tables = {t.name: t for t in old_built.tables}
+    new_tables = {t.name: t for t in new_built.tables}
     listed = {m.system for m in means}
     out: list[CellChange] = []
     for name in sorted(old_tables.keys() & new_tables.keys()):
         out += _table_changes(old_tables[name], new_tables[name], listed, tolerance)
-    return tuple(out), table_presence(list(old_tables), list(new_tables))
+    numbers = number_changes(
+        cite_table_set(old_built, old_cfg).texts(), cite_table_set(new_built, new_cfg).texts()
+    )
+    if tolerance > 0:  # as for the cells: a rounding flip of a change below the tolerance
+        numbers = tuple(n for n in numbers if n.key.split("/")[2] in listed)
+    return tuple(out), table_presence(list(old_tables), list(new_tables)), numbers
+
+
+def number_changes(old: dict[str, str], new: dict[str, str]) -> tuple[NumberChange, ...]:
+    """The keys whose displayed text differs (or that one side lacks), in the new order
+    then the old keys gone.
+
+    Examples
+    --------
+    >>> number_changes({"t/d/a/AP": "0.412", "t/d/b/AP": "0.300"}, {"t/d/a/AP": "0.405",
+    ...     "t/d/b/AP": "0.300"})
+    (NumberChange(key='t/d/a/AP', old='0.412', new='0.405'),)
+    """
+    keys = [*new, *(k for k in old if k not in new)]
+    return tuple(
+        NumberChange(k, old.get(k, ""), new.get(k, "")) for k in keys if old.get(k) != new.get(k)
+    )
 
 
 def table_presence(old: list[str], new: list[str]) -> list[Presence]:

@@ -19,10 +19,12 @@ from irtables.diff.compute import CellChange, DiffReport, MeanChange, Presence
 from irtables.diff.metadata import MetadataChange
 from irtables.errors import UnknownNameError, unknown_name_message
 from irtables.model.names import DisplayNames
+from irtables.render.numbers import typeset
 
 DIFF_FORMATS: tuple[str, ...] = ("terminal", "markdown", "json")
 _MEAN_HEADERS = ("dataset", "system", "metric", "old", "new", "Δ", "Δ%", "p", "", "changed", "most")
 _CELL_HEADERS = ("table", "group", "row", "column", "old", "new", "what")
+_NUMBER_HEADERS = ("key", "old", "new")
 _RED, _GREEN, _BOLD, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[1m", "\x1b[0m"
 
 
@@ -119,6 +121,9 @@ def _terminal(report: DiffReport, color: bool) -> str:
         rows = [_metadata_row(c) for c in report.metadata]
         lines += ["", "Run metadata that changes (ir_metadata):"]
         lines += [text_table(rows, _METADATA_HEADERS, style="simple")]
+    if report.numbers:
+        lines += ["", "Cited numbers that change (keys of numbers.json):"]
+        lines += [text_table(_number_rows(report), _NUMBER_HEADERS, style="simple")]
     return "\n".join(lines) + "\n"
 
 
@@ -127,6 +132,10 @@ _METADATA_HEADERS = ("dataset", "system", "component", "old", "new")
 
 def _metadata_row(c: MetadataChange) -> list[str]:
     return [c.dataset, c.system, c.component, c.old or "(none)", c.new or "(none)"]
+
+
+def _number_rows(report: DiffReport) -> list[list[str]]:
+    return [[n.key, typeset(n.old) or "–", typeset(n.new) or "–"] for n in report.numbers]
 
 
 def _paint(row: list[str], m: MeanChange) -> list[str]:
@@ -161,6 +170,10 @@ def _markdown(report: DiffReport) -> str:
         rows = [[escape_markdown(c) for c in _metadata_row(x)] for x in report.metadata]
         out += ["### Run metadata that changes (ir_metadata)", ""]
         out += [text_table(rows, _METADATA_HEADERS, style="github"), ""]
+    if report.numbers:
+        rows = [[code_span(k), o, n] for k, o, n in _number_rows(report)]
+        out += ["### Cited numbers that change", ""]
+        out += [text_table(rows, _NUMBER_HEADERS, style="github"), ""]
     return "\n".join(out)
 
 
@@ -205,4 +218,5 @@ def to_dict(report: DiffReport) -> dict[str, Any]:
             {k: getattr(c, k) for k in CellChange.__slots__} | {"what": list(c.what)}
             for c in report.cells
         ],
+        "numbers": [{"key": n.key, "old": n.old, "new": n.new} for n in report.numbers],
     } | ({"metadata": [dataclasses.asdict(c) for c in report.metadata]} if report.metadata else {})

@@ -96,6 +96,10 @@ def write_tables(
             warn_lint(results, report=checked.result(), names=config.display_names())
             for w in held:
                 warnings.showwarning(w.message, w.category, w.filename, w.lineno, w.file, w.line)
+    if "numbers.json" in files:  # the numbers it replaces, for `irtables check --paper`
+        from irtables.output.history import history_files
+
+        files.update(history_files(outdir, files["numbers.json"]))
     return write_files(outdir, files, by="tables", force=force)
 
 
@@ -111,6 +115,7 @@ def _table_files(
     from irtables.render import FORMATS
     from irtables.render.configured import render_configured
     from irtables.stats.report import format_comparisons
+    from irtables.study.citable import numbers_of
     from irtables.tables import build_all
 
     built = build_all(results, config, progress=progress)
@@ -126,6 +131,7 @@ def _table_files(
             files[f"significance.{ext}"] = format_comparisons(
                 built.comparisons, fmt, names=config.display_names()
             )
+    files.update(numbers_of(built, config, formats or config.output.formats, taken=files))
     return files
 
 

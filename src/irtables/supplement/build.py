@@ -22,6 +22,7 @@ from irtables.model import ResultSet
 from irtables.render import render
 from irtables.render.latex import latex_options
 from irtables.stats.report import format_comparisons
+from irtables.study.citable import numbers_of
 from irtables.supplement import figures as fig
 from irtables.supplement import report
 from irtables.supplement.across import across_datasets
@@ -176,6 +177,9 @@ def _tables(
         for fmt, ext in (("csv", "csv"), ("markdown", "md")):
             text = format_comparisons(built.comparisons, fmt, names=config.display_names())
             out.append(_text(f"significance.{ext}", text))
+    # the numbers of the tables, citable from a paper: tables/numbers.json, numbers.tex
+    for name, text in numbers_of(built, config, SUPPLEMENT_FORMATS, taken=stems.values()).items():
+        out.append(_text(f"tables/{name}", text))
     return out
 
 

@@ -12,7 +12,8 @@ from irtables.base.texttable import csv_text
 from irtables.measures import parse_measure
 from irtables.stats.meta import MetaAnalysis
 from irtables.stats.topicset import TopicSetSize
-from irtables.supplement.report import md_section, number, pvalue, to_markdown
+from irtables.supplement.report import md_section, number, to_markdown
+from irtables.tables.numbers import format_pvalue as pvalue
 
 Names = Callable[[str], str]
 META_HEADER = ("Metric", "System", "Baseline", "k", "g", "95% CI", "p", "τ²", "I²", "Q")

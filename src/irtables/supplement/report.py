@@ -13,6 +13,7 @@ from irtables.base.texttable import markdown_table
 from irtables.measures import parse_measure
 from irtables.stats import Comparisons
 from irtables.supplement.analysis import PerQuery, QueryChange
+from irtables.tables.numbers import format_pvalue as pvalue
 
 Names = Callable[[str], str]
 WTL_HEADER = ("Dataset", "Metric", "System", "Baseline", "n", "Wins", "Ties", "Losses")
@@ -37,27 +38,6 @@ def number(value: float | None, digits: int = 3) -> str:
         return ""
     text = f"{value:.{digits}f}"
     return "0." + "0" * digits if text == "-0." + "0" * digits else text
-
-
-def pvalue(value: float | None, floor: float = 0.0) -> str:
-    """A p-value as journals print it: below ``floor``, ``< floor``; else with as many
-    decimals as ``floor`` has (three for 0.001). ``floor`` 0: four decimals, or
-    scientific notation below 0.0001.
-
-    Examples
-    --------
-    >>> pvalue(0.01234), pvalue(3.2e-07)
-    ('0.0123', '3.2e-07')
-    >>> pvalue(0.01234, 0.001), pvalue(3.2e-07, 0.001), pvalue(0.0004, 0.0001)
-    ('0.012', '< 0.001', '0.0004')
-    """
-    if value is None or math.isnan(value):
-        return ""
-    if floor > 0:
-        if value < floor:
-            return f"< {floor:g}"
-        return f"{value:.{max(2, math.ceil(-math.log10(floor) - 1e-9))}f}"
-    return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
 
 
 def wtl_rows(analyses: Sequence[PerQuery], dataset: Names, system: Names) -> list[list[str]]:

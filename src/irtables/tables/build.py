@@ -50,6 +50,10 @@ class TableSet:
     comparisons: Comparisons | None
     #: Each marked table's own comparisons (its families), by table name.
     by_table: Mapping[str, Comparisons] = field(default_factory=dict)
+    #: The number of queries of each dataset, as the captions state it.
+    queries: Mapping[str, int] = field(default_factory=dict)
+    #: The systems of each dataset, in display order.
+    systems: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def build_all(
@@ -109,7 +113,7 @@ def build_all(
         for g in t.groups:
             where = f"{t.title}" + (f" ({g.label})" if g.label else "")
             config.check_distinct_names([(r.key, r.label) for r in g.rows], where)
-    return TableSet(tuple(tables), _merged(found), by_table)
+    return TableSet(tuple(tables), _merged(found), by_table, means.queries, means.systems)
 
 
 def number_tables(tables: Sequence[TableModel]) -> list[TableModel]:

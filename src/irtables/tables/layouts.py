@@ -23,7 +23,7 @@ from irtables.measures import Measure, parse_measure
 from irtables.model import MissingPolicy, ResultSet
 from irtables.tables.captions import describe_numbers
 from irtables.tables.metrics import MetricIndex, family_of
-from irtables.tables.model import Cell, Column, Row, RowGroup, TableModel
+from irtables.tables.model import Cell, CellSource, Column, Row, RowGroup, TableModel
 from irtables.tables.numbers import MISSING, displayed_difference, format_number, rank_flags
 from irtables.tables.sections import chosen_datasets, chosen_systems, table_title
 
@@ -227,7 +227,10 @@ def _k_table(
                 continue
         used.extend(k for k in keys if k)
         rows = [(s, [m.get(dataset, s, key) for key in keys]) for s in m.systems[dataset]]
-        cols = [parse_measure(k) if k else family for k in keys]
+        # the measures as requested (P@10, not P(rel=2)@10): what each column shows
+        cols = (
+            [Measure(family.family, k, None, family.param) for k in ks] if span == 1 else [family]
+        )
         groups.append(_group(config, family.base_label, rows, cols, dataset, markers, m, span=span))
     caption = spec.caption or "All measures at every cutoff K on {dataset}."
     name = config.dataset_name(dataset)
@@ -407,8 +410,18 @@ def flagged(
         present = s.value is not None and s.metric is not None
         mark = markers(s.dataset, s.system, s.metric) if markers and present and s.metric else ""
         spread = _spread_text(m, config, s.dataset, s.system, s.metric) if present else ""
+        source = CellSource(s.dataset, s.system, s.metric, measure.name)
         cells.append(
-            Cell(s.value, text, b, sec and out.second_best, mark, span=span, spread=spread)
+            Cell(
+                s.value,
+                text,
+                b,
+                sec and out.second_best,
+                mark,
+                span=span,
+                spread=spread,
+                source=source,
+            )
         )
     return cells
 

@@ -6,8 +6,8 @@ and significance markers. Templates only lay it out; all decisions are made here
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
 
 from irtables.base.display import TABLE, shown
 
@@ -27,6 +27,17 @@ class KeyNote(str):
 NO_CUTOFF = "no cutoff"
 
 
+class CellSource(NamedTuple):
+    """Where a cell's number comes from, by id: its dataset (empty for an average over
+    datasets), system, the metric the value is of (None for a derived value) and the
+    canonical name of the measure its column shows."""
+
+    dataset: str
+    system: str
+    metric: str | None
+    column: str
+
+
 @dataclass(frozen=True)
 class Cell:
     """One displayed number, in no particular output format.
@@ -36,7 +47,8 @@ class Cell:
     displayed (``"-0.034"``, ``"+0.010"``; empty for none); ``span`` > 1 when one value
     stands for several columns (MAP in a K breakdown); ``spread`` the ``± 0.010`` shown
     right after the number (the standard deviation over a system's seeds, with
-    ``output.seeds = "mean_std"``, or the mean's confidence interval).
+    ``output.seeds = "mean_std"``, or the mean's confidence interval); ``source`` the ids
+    the number is of, which make its citable key (:mod:`irtables.tables.citable`).
 
     Numbers are plain ASCII (``-`` for minus); each renderer typesets them for its format
     (a typographic minus, the Δ in parentheses: :mod:`irtables.render.numbers`).
@@ -50,6 +62,7 @@ class Cell:
     span: int = 1
     spread: str = ""  # "± 0.010": standard deviation over seeds, shown after the number
     delta: str = ""  # "-0.034": an ablation row's difference from its full model, as displayed
+    source: CellSource | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,28 @@ def format_number(
     return text
 
 
+def format_pvalue(value: float | None, floor: float = 0.0) -> str:
+    """A p-value as journals print it: below ``floor``, ``< floor``; else with as many
+    decimals as ``floor`` has (three for 0.001). ``floor`` 0: four decimals, or
+    scientific notation below 0.0001. The significance reports and ``\\irtp`` show
+    p-values with it.
+
+    Examples
+    --------
+    >>> format_pvalue(0.01234), format_pvalue(3.2e-07)
+    ('0.0123', '3.2e-07')
+    >>> format_pvalue(0.01234, 0.001), format_pvalue(3.2e-07, 0.001), format_pvalue(0.0004, 0.0001)
+    ('0.012', '< 0.001', '0.0004')
+    """
+    if value is None or math.isnan(value):
+        return ""
+    if floor > 0:
+        if value < floor:
+            return f"< {floor:g}"
+        return f"{value:.{max(2, math.ceil(-math.log10(floor) - 1e-9))}f}"
+    return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
+
+
 def displayed_value(text: str) -> float | None:
     """The number a formatted cell shows, or None for a missing value.
 
