@@ -27,6 +27,8 @@ from contextlib import contextmanager, suppress
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from irtables.errors import InputError
+
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing.context import BaseContext
@@ -50,6 +52,24 @@ def available_cores() -> int:
         return max(len(os.sched_getaffinity(0)), 1)
     except AttributeError:  # not on Linux
         return max(os.cpu_count() or 1, 1)
+
+
+def check_jobs(jobs: int | None) -> int | None:
+    """``jobs`` if it is None or an integer of at least 0 (0 and None: as many processes
+    as the work pays for); the one check of ``--jobs`` and of
+    :func:`irtables.load_study`'s ``jobs``.
+
+    Examples
+    --------
+    >>> check_jobs(0), check_jobs(4), check_jobs(None)
+    (0, 4, None)
+    """
+    if jobs is None or (type(jobs) is int and jobs >= 0):
+        return jobs
+    raise InputError(
+        "jobs: expected an integer of at least 0 (0: as many processes as the work pays "
+        f"for), got {jobs!r}"
+    )
 
 
 def worker_count(jobs: int | None, tasks: int) -> int:
