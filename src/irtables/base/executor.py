@@ -27,6 +27,7 @@ from contextlib import contextmanager, suppress
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from irtables.base.leftovers import mark_multiprocessing_folder
 from irtables.errors import InputError
 
 if TYPE_CHECKING:
@@ -198,6 +199,7 @@ def _context(preload: Sequence[str]) -> BaseContext:
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
     _mend_forkserver()
+    mark_multiprocessing_folder()  # its fork server's folder: removed if this one is killed
     if preload:
         context.set_forkserver_preload(list(preload))
     return context

@@ -142,6 +142,9 @@ def main(ctx: click.Context) -> None:
     the formats and every configuration key.
     """
     ctx.with_resource(terminate_as_exit())
+    from irtables.base.leftovers import remove_dead
+
+    remove_dead()  # the temporary folders of irtables processes killed outright
 
 
 @contextmanager
