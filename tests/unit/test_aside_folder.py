@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from irtables.base.record import RECORD, sha256_hex
-from irtables.errors import OutputError
+from irtables.errors import IrtablesWarning, OutputError
 from irtables.output import aside
 from irtables.output.aside import ASIDE, GITIGNORE, aside_note
 from irtables.output.writers import write_files
@@ -184,3 +184,15 @@ def test_a_symlink_loop_in_an_output_folder_is_an_output_error(tmp_path: Path) -
     (tmp_path / "sub").symlink_to("sub")
     with pytest.raises(OutputError, match=r"sub/x\.csv: its folder cannot be resolved"):
         write_files(tmp_path, {"sub/x.csv": "x\n"}, by="tables")
+
+
+def test_an_output_that_cannot_be_moved_aside_is_named_and_stays(tmp_path: Path) -> None:
+    write_files(tmp_path, {"tables/a.csv": "a\n", "b.csv": "b\n"}, by="supplement")
+    (tmp_path / ASIDE).mkdir()
+    (tmp_path / ASIDE / "tables").write_text("a file where a folder would go\n")
+    with pytest.warns(IrtablesWarning, match=r"tables/a\.csv is no longer made but could not"):
+        done = write_files(tmp_path, {"b.csv": "b\n"}, by="supplement", remove_dropped=True)
+    assert [w.status for w in done] == ["unchanged"]
+    assert (tmp_path / "tables" / "a.csv").read_text() == "a\n"
+    record = json.loads((tmp_path / RECORD).read_text())["files"]
+    assert "tables/a.csv" in record  # still irtables' own: the next run tries again
