@@ -121,3 +121,12 @@ def test_malformed_addresses_are_refused(address: str) -> None:
 )
 def test_well_formed_addresses_pass(address: str) -> None:
     assert check_address(address) == address
+
+
+@pytest.mark.parametrize("address", ["tcp://", "inproc://x"])
+def test_a_malformed_configured_scheduler_names_the_key(tmp_path: Path, address: str) -> None:
+    from irtables.config import parse_config
+    from irtables.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"irtables\.toml: compute\.scheduler: expected a Dask"):
+        parse_config({"compute": {"scheduler": address}}, source="irtables.toml")

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from irtables.base.cluster import check_address
 from irtables.config.compare import (
     CompareSettings,
     parse_compare,
@@ -29,7 +30,7 @@ from irtables.config.tables import (
     default_tables,
     parse_table_specs,
 )
-from irtables.errors import ConfigError
+from irtables.errors import ConfigError, InputError
 from irtables.evaluator.versions import TREC_EVAL_VERSIONS
 from irtables.model.names import DisplayNames
 
@@ -305,9 +306,21 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
         output=output,
         tables=specs,
         table_compares=table_compares,
-        scheduler=r.opt_str(compute, "compute", "scheduler") or None,
+        scheduler=_scheduler(r, compute),
         raw=dict(data),
     )
+
+
+def _scheduler(r: TomlReader, compute: Mapping[str, Any]) -> str | None:
+    """``[compute] scheduler``, checked as ``--scheduler`` is (:func:`check_address`)."""
+    address = r.opt_str(compute, "compute", "scheduler") or None
+    if address is not None:
+        try:
+            check_address(address)
+        except InputError:
+            expected = "a Dask scheduler's address SCHEME://HOST:PORT (tcp://10.0.0.5:8786)"
+            raise r.error("compute.scheduler", expected, address) from None
+    return address
 
 
 def _datasets(r: TomlReader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]:
