@@ -14,8 +14,9 @@ from click.testing import CliRunner, Result
 
 from irtables.base.record import RECORD, sha256_hex
 from irtables.cli import main
-from irtables.errors import DataWarning
+from irtables.errors import DataWarning, OutputError
 from irtables.loaders import load_results
+from irtables.output.aside import GITIGNORE
 from irtables.output.writers import ASIDE, write_files
 
 SYSTEMS = ("a", "b", "c")
@@ -117,11 +118,14 @@ def test_moving_aside_keeps_earlier_copies_and_never_leaves_the_folder(tmp_path:
     assert {p.name: p.read_text() for p in aside.iterdir()} == {
         "a.csv": "one\n",
         "a.csv.1": "two\n",
+        ".gitignore": GITIGNORE,
     }
     elsewhere = tmp_path.parent / f"{tmp_path.name}-elsewhere"
     elsewhere.mkdir()
     out = tmp_path / "out"
     write_files(out, {"a.csv": "x\n"}, by="supplement")
     (out / ASIDE).symlink_to(elsewhere)
-    write_files(out, {"b.csv": "b\n"}, by="supplement", remove_dropped=True)
+    with pytest.raises(OutputError, match=r"\.irtables-aside is a symlink, expected a folder"):
+        write_files(out, {"b.csv": "b\n"}, by="supplement", remove_dropped=True)
     assert (out / "a.csv").read_text() == "x\n" and not list(elsewhere.iterdir())
+    assert not (out / "b.csv").exists()  # checked before anything was written

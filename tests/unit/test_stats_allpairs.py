@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -21,7 +22,7 @@ from scipy import stats
 from irtables.errors import InputError
 from irtables.stats import bootstrap, randomized_tukey_hsd, t_test, tukey_hsd, two_way_anova
 from irtables.stats.tukey import NO_VARIANCE
-from tests.conftest import require_fixtures
+from tests.conftest import invoke, require_fixtures
 
 RNG = np.random.default_rng(20260512)
 SHAPES = [(20, 3), (7, 4), (50, 5), (158, 5), (12, 2), (30, 10)]
@@ -263,3 +264,34 @@ def test_constant_differences_give_no_marker_from_any_test(shift: float) -> None
     assert all(p.effect_size is None for p in rt.pairs)
     noisy = x + np.array([[1e-3], [0], [0], [0], [0], [0], [0], [0]]) * np.array([0, 1, 0])
     assert not two_way_anova(noisy).no_variance and tukey_hsd(noisy).pairs[0].pvalue < 1
+
+
+def test_one_topic_gives_what_tukey_gives_from_the_randomized_test_too() -> None:
+    """One topic leaves no residual: both Tukey tests are undefined, p = 1 (no marker)."""
+    x = np.array([[0.2, 0.4, 0.5]])
+    for test in (tukey_hsd, randomized_tukey_hsd):
+        r = test(x, ["a", "b", "c"])
+        assert r.method == "undefined: fewer than two topics"
+        assert [(p.system, p.baseline) for p in r.pairs] == [("b", "a"), ("c", "a"), ("c", "b")]
+        assert all(p.pvalue == p.pvalue_raw == 1.0 and p.effect_size is None for p in r.pairs)
+        assert r.pair("c", "a").mean_diff == pytest.approx(0.3)
+        assert r.means == pytest.approx((0.2, 0.4, 0.5))
+
+
+def test_three_systems_on_one_query_make_a_table_under_randomized_tukey(tmp_path: Path) -> None:
+    # before: internal error (ZeroDivisionError) in stats/randomized_tukey.py
+    rows = "".join(f"d,{s},q1,AP,{v}\n" for s, v in (("a", 0.2), ("b", 0.4), ("c", 0.5)))
+    (tmp_path / "all.csv").write_text("dataset,system,query,metric,value\n" + rows)
+    (tmp_path / "irtables.toml").write_text(
+        '[compare]\ntest = "randomized-tukey"\nall_pairs = true\n'
+    )
+    out = tmp_path / "out.csv"
+    result = invoke("compare", str(tmp_path), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    rows = [line.split(",") for line in out.read_text().splitlines()[1:]]
+    assert [(r[2], r[3], r[12], r[18]) for r in rows] == [
+        ("b", "a", "1.0", "False"),
+        ("c", "a", "1.0", "False"),
+        ("c", "b", "1.0", "False"),
+    ]

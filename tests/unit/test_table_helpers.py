@@ -3,6 +3,8 @@ file name, the shared helpers of the layouts)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -11,8 +13,10 @@ from irtables.config import Config
 from irtables.model import ResultSet
 from irtables.stats.effect import t_interval
 from irtables.tables import build_all, build_table
+from irtables.tables.build import number_tables
 from irtables.tables.intervals import mean_intervals
 from irtables.tables.layouts import collect_means, mean_of
+from irtables.tables.model import TableModel
 
 
 def _rs(rows: list[tuple[str, str, str, str, float]]) -> ResultSet:
@@ -83,3 +87,13 @@ def test_mean_intervals_per_cell_of_the_systems_that_have_the_metric() -> None:
         want[cell] = (ci.low, ci.high)
     assert got == want
     assert list(got) == cells  # in the order of the results: datasets, then metrics, systems
+
+
+def test_tables_are_numbered_without_limit() -> None:
+    # before: StopIteration past Table S999 (1,000 datasets) or Table 999
+    blank = TableModel("grid", "grid", "", ("System",), (), (), "", "")
+    s1 = [replace(blank, layout="k_breakdown", name=f"tableS1-d{i}") for i in range(1200)]
+    configured = [blank] * 1100
+    titles = [t.title for t in number_tables([replace(blank, title="Table 1"), *s1, *configured])]
+    assert titles[1:1201] == [f"Table S{n}" for n in range(1, 1201)]
+    assert titles[1201:] == [f"Table {n}" for n in range(2, 1102)]

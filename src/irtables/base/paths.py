@@ -81,7 +81,12 @@ def inside(folder: Path, rel: str | PurePosixPath) -> Path:
     checked = relative_path(str(rel), folder=folder)
     root = folder.resolve()
     target = folder.joinpath(*checked.parts)
-    parent = target.parent.resolve()
+    try:
+        parent = target.parent.resolve()
+    except (OSError, RuntimeError) as e:  # RuntimeError: a symlink loop (Python < 3.13)
+        raise OutputError(
+            f"refusing to write {target}: its folder cannot be resolved ({e})"
+        ) from None
     if parent != root and root not in parent.parents:
         raise OutputError(f"refusing to write {target}: it resolves to {parent}, outside {folder}")
     return target

@@ -61,7 +61,10 @@ def cache_clear(results: Path, config_path: Path | None) -> None:
     help="Check N entries chosen at random (default: all).",
 )
 @click.option(
-    "--seed", type=int, default=None, help="Seed of the random choice of --sample (repeatable)."
+    "--seed",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Seed of the random choice of --sample (repeatable).",
 )
 @handle_errors
 def cache_verify(

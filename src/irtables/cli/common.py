@@ -20,7 +20,7 @@ import click
 from irtables._version import __version__
 from irtables.errors import IrtablesError
 from irtables.loaders.registry import LOADERS
-from irtables.model.policy import MISSING_POLICIES
+from irtables.model.policy import MISSING_POLICIES, check_missing
 from irtables.workers.cluster import SCHEDULER_ENV
 
 if TYPE_CHECKING:
@@ -178,6 +178,9 @@ def main(ctx: click.Context) -> None:
     the formats and every configuration key.
     """
     ctx.with_resource(terminate_as_exit())
+    from irtables.workers.leftovers import remove_dead
+
+    remove_dead()  # the temporary folders of irtables processes killed outright
 
 
 @contextmanager
@@ -204,10 +207,45 @@ def _terminated(signum: int, frame: object) -> None:
 RESULTS_ARG = click.argument(
     "results", default=".", type=click.Path(path_type=Path), metavar="[DIR]"
 )
+
+
+def _checked_by(
+    check: Callable[[Any], object],
+) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """A click callback that gives the value to ``check``, the check
+    :func:`~irtables.study.load_study` makes: its message, after the option's name
+    (which click puts first, in place of the parameter's)."""
+
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if value is not None:
+            try:
+                check(value)
+            except IrtablesError as e:
+                message = str(e)
+                prefix = f"{param.name}: "
+                raise click.BadParameter(message.removeprefix(prefix)) from None
+        return value
+
+    return callback
+
+
+def _config_file(value: Path) -> None:
+    from irtables.config import check_config_file
+
+    check_config_file(value)
+
+
+def _jobs(value: int) -> None:
+    from irtables.workers.executor import check_jobs
+
+    check_jobs(value)
+
+
 CONFIG_OPT = click.option(
     "--config",
     "config_path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
+    callback=_checked_by(_config_file),
     help="Configuration file (default: DIR/irtables.toml if present).",
 )
 INPUT_FORMAT_OPT = click.option(
@@ -217,7 +255,8 @@ INPUT_FORMAT_OPT = click.option(
 )
 MISSING_OPT = click.option(
     "--missing",
-    type=click.Choice(MISSING_POLICIES),
+    metavar=f"[{'|'.join(MISSING_POLICIES)}]",
+    callback=_checked_by(check_missing),
     help="When systems of a dataset cover different queries: error (default), intersect "
     "(keep common queries) or zero (score missing queries 0).",
 )
@@ -230,8 +269,9 @@ FORCE_OPT = click.option(
 JOBS_OPT = click.option(
     "-j",
     "--jobs",
-    type=click.IntRange(min=0),
+    type=int,
     default=0,
+    callback=_checked_by(_jobs),
     help="Processes working at the same time: runs evaluated (and the supplement's figures "
     "drawn), one process each (default 0: as many as the work pays for, at most one per "
     "core; 1: all in this process). The results do not depend on it.",

@@ -199,7 +199,9 @@ def tables(
     type=click.IntRange(min=1),
     help="Permutations or bootstrap resamples (default: 10000).",
 )
-@click.option("--seed", type=int, help="Seed of the resampling tests (default: 0).")
+@click.option(
+    "--seed", type=click.IntRange(min=0), help="Seed of the resampling tests (default: 0)."
+)
 @click.option(
     "--anova",
     is_flag=True,

@@ -9,6 +9,7 @@ sections by :mod:`irtables.config.tables` (their layouts' records).
 from __future__ import annotations
 
 import functools
+import stat
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,9 +30,10 @@ from irtables.config.tables import (
     default_tables,
     parse_table_specs,
 )
-from irtables.errors import ConfigError
+from irtables.errors import ConfigError, InputError
 from irtables.evaluator.versions import TREC_EVAL_VERSIONS
 from irtables.model.names import DisplayNames
+from irtables.workers.cluster import check_address
 
 #: How the tables show systems with several runs (seeds or folds).
 SEED_DISPLAYS = ("mean", "mean_std")
@@ -211,13 +213,13 @@ def _ordered(present: Sequence[str], preferred: Sequence[str]) -> tuple[str, ...
 
 
 def find_config(results_dir: str | Path, explicit: str | Path | None = None) -> Config:
-    """Load ``explicit`` if given, else ``results_dir/irtables.toml`` if present, else defaults."""
+    """Load ``explicit`` if given, else ``results_dir/irtables.toml`` if present, else
+    defaults (an ``irtables.toml`` that is not a file, a folder say, is an error)."""
     if explicit is not None:
         return load_config(explicit)
     candidate = Path(results_dir) / CONFIG_NAME
-    return (
-        load_config(candidate) if Path(results_dir).is_dir() and candidate.is_file() else Config()
-    )
+    there = candidate.exists() or candidate.is_symlink()  # a folder or a FIFO is refused
+    return load_config(candidate) if Path(results_dir).is_dir() and there else Config()
 
 
 def load_config(path: str | Path) -> Config:
@@ -238,8 +240,25 @@ def load_config(path: str | Path) -> Config:
     return parse_config(data, source=str(p))
 
 
+def check_config_file(path: Path) -> Path:
+    """``path`` if it is a regular file (or a symlink to one): a folder, a FIFO (which
+    would block the read) or a device is refused, as a missing file is, naming it."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: configuration file not found") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read the configuration: {e.strerror or e}") from None
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else None
+        got = kind or "not a regular file"
+        raise ConfigError(f"{path}: expected a configuration file (TOML), got {got}")
+    return path
+
+
 def read_config_bytes(path: Path) -> bytes:
     """The bytes of a configuration file (at most :data:`MAX_CONFIG_BYTES`)."""
+    check_config_file(path)
     try:
         with path.open("rb") as f:
             raw = f.read(MAX_CONFIG_BYTES + 1)
@@ -287,9 +306,21 @@ def parse_config(data: Mapping[str, Any], *, source: str = "<config>") -> Config
         output=output,
         tables=specs,
         table_compares=table_compares,
-        scheduler=r.opt_str(compute, "compute", "scheduler") or None,
+        scheduler=_scheduler(r, compute),
         raw=dict(data),
     )
+
+
+def _scheduler(r: TomlReader, compute: Mapping[str, Any]) -> str | None:
+    """``[compute] scheduler``, checked as ``--scheduler`` is (:func:`check_address`)."""
+    address = r.opt_str(compute, "compute", "scheduler") or None
+    if address is not None:
+        try:
+            check_address(address)
+        except InputError:
+            expected = "a Dask scheduler's address SCHEME://HOST:PORT (tcp://10.0.0.5:8786)"
+            raise r.error("compute.scheduler", expected, address) from None
+    return address
 
 
 def _datasets(r: TomlReader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]:

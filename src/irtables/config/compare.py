@@ -125,6 +125,9 @@ def parse_compare(r: TomlReader, t: Mapping[str, Any], w: str = "compare") -> Co
     resamples = r.int_(t, w, "resamples", d.resamples)
     if resamples < 1:
         raise r.error(f"{w}.resamples", "a positive integer", resamples)
+    seed = r.int_(t, w, "seed", d.seed)
+    if seed < 0:
+        raise r.error(f"{w}.seed", "a non-negative integer", seed)
     test = r.choice(t, w, "test", names_of_tests(), d.test)
     correction = None
     if "correction" in t:
@@ -154,7 +157,7 @@ def parse_compare(r: TomlReader, t: Mapping[str, Any], w: str = "compare") -> Co
         alpha=alpha,
         alternative=r.choice(t, w, "alternative", ("two-sided", "greater", "less"), d.alternative),
         resamples=resamples,
-        seed=r.int_(t, w, "seed", d.seed),
+        seed=seed,
         markers=r.bool_(t, w, "markers", d.markers) and not no_markers,
         better=r.text(t, w, "better") or d.better,
         worse=r.text(t, w, "worse") or d.worse,

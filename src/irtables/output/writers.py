@@ -18,7 +18,10 @@ did not write, never outside the output folder.
    crash in between still counts as irtables' own) and after them;
 6. with ``remove_dropped``, outputs the command made before and no longer makes are
    moved aside into :data:`ASIDE`, never deleted: the record that lists them is a file
-   anyone may have edited (to list a user's own file, say).
+   anyone may have edited (to list a user's own file, say). The aside folder is checked
+   in step 3 (:func:`~irtables.output.aside.check_aside`), and one that cannot be
+   written into is named before anything is written; an output that still cannot be
+   moved is named in a warning (it stays, recorded, and ``check`` calls it stale).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import os
 import re
 import time
+import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -43,11 +47,10 @@ from irtables.base.record import (
     record_text,
     sha256_hex,
 )
-from irtables.errors import OutputError, OverwriteError
+from irtables.errors import IrtablesWarning, OutputError, OverwriteError
+from irtables.output.aside import ASIDE, check_aside, move_aside
 
 WriteStatus = Literal["written", "unchanged", "moved aside"]
-#: Where outputs a command no longer makes are moved (hidden: discovery never reads it).
-ASIDE = ".irtables-aside"
 _TEMP = re.compile(r"\.irtables-(\d+)-[0-9a-f]{8}\.tmp")
 _STALE_AFTER = 24 * 3600.0  # seconds: a temporary file older than this is stale anyway
 
@@ -128,6 +131,8 @@ def write_files(
         plans = [_plan(root, rel, data, record, force) for rel, data in blobs.items()]
         _refuse(plans)
         dropped = _dropped(record, blobs, by) if remove_dropped else []
+        if dropped:
+            check_aside(root, dropped)
         pending = [p for p in plans if p.changed]
         temps = _write_temps(pending)
         entries = dict(record.files)
@@ -264,24 +269,21 @@ def _remove(root: Path, rel: str, entries: dict[str, Entry]) -> Written | None:
             return None
         if not entry.accepts(file_sha256(target)):
             return None  # edited by hand: it stays, and stays recorded as an output
-        aside = _aside(root, rel)
-        aside.parent.mkdir(parents=True, exist_ok=True)
-        os.rename(target, aside)
     except (OutputError, OSError):
+        return None  # not a regular file inside the folder: not irtables' to move
+    try:
+        aside = move_aside(root, rel, target)
+    except (OutputError, OSError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        warnings.warn(
+            f"{target} is no longer made but could not be moved into {root / ASIDE} "
+            f"({reason}); it stays, and the next run tries again",
+            IrtablesWarning,
+            stacklevel=3,
+        )
         return None
     del entries[rel]
     return Written(target, "moved aside", aside)
-
-
-def _aside(root: Path, rel: str) -> Path:
-    """A free name for ``rel`` in the folder of outputs moved aside (an earlier one with
-    the same name is kept: ``name.1``, ``name.2``, ...)."""
-    first = inside(root, f"{ASIDE}/{rel}")  # the aside folder may not lead out either
-    candidate, n = first, 0
-    while candidate.exists() or candidate.is_symlink():
-        n += 1
-        candidate = first.with_name(f"{first.name}.{n}")
-    return candidate
 
 
 def _write_temps(plans: list[_Plan]) -> list[Path]:

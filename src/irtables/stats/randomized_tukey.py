@@ -31,6 +31,7 @@ from irtables.stats.anova import two_way_anova
 from irtables.stats.paired import as_generator
 from irtables.stats.resampling import EXACT_THRESHOLD, TOLERANCE
 from irtables.stats.result import ConfidenceInterval
+from irtables.stats.tukey import undefined_result
 
 FloatArray = npt.NDArray[np.float64]
 Progress = Callable[[int, int], None]
@@ -70,6 +71,8 @@ def randomized_tukey_hsd(
         raise InputError(f"n_resamples must be positive, got {n_resamples}")
     n, k = x.shape
     names = tuple(systems) if systems is not None else default_names(k)
+    if n < 2:  # no residual variance to judge by, as Tukey HSD: p = 1, no marker
+        return undefined_result("randomized-tukey", names, x.mean(axis=0), n)
     total = _arrangements(k, n, exact_limit)
     if total is not None:
         ranges, pair_diffs = _exact_sums(x, total, progress)

@@ -79,11 +79,8 @@ def tukey_hsd(
     idx = pair_indices(k)
     diffs = np.array([means[j] - means[i] for j, i in idx])
     if df == 0:
-        method = UNDEFINED
-        pairs = [
-            _undefined(names[j], names[i], float(d)) for (j, i), d in zip(idx, diffs, strict=True)
-        ]
-    elif not anova.no_variance:
+        return undefined_result("tukey", names, means, n)
+    if not anova.no_variance:
         se = math.sqrt(ve / n)
         q = diffs / se
         p = np.minimum(1.0, _q_sf(np.abs(q), k, df))
@@ -128,3 +125,21 @@ def _lsd_pvalues(t: npt.NDArray[np.float64], df: int) -> npt.NDArray[np.float64]
 
 def _undefined(system: str, baseline: str, diff: float) -> PairDifference:
     return PairDifference(system, baseline, diff, 0.0, 1.0, 1.0, None, None)
+
+
+def undefined_result(
+    test: str, names: tuple[str, ...], means: npt.NDArray[np.float64], n: int
+) -> AllPairsResult:
+    """The all-pairs result of fewer than two topics: no residual, so statistic 0 and
+    p = 1 for every pair (no marker), method :data:`UNDEFINED`."""
+    idx = pair_indices(len(names))
+    return AllPairsResult(
+        test=test,
+        method=UNDEFINED,
+        systems=names,
+        means=tuple(float(m) for m in means),
+        n=n,
+        residual_variance=0.0,
+        residual_df=0,
+        pairs=tuple(_undefined(names[j], names[i], float(means[j] - means[i])) for j, i in idx),
+    )

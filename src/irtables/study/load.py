@@ -13,9 +13,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from irtables.config import CONFIG_NAME, Config, find_config
+from irtables.config import CONFIG_NAME, Config, check_config_file, find_config
 from irtables.config.compare import CompareSettings
 from irtables.errors import ConfigError, InputError, unknown_name_message
+from irtables.model.policy import check_missing
+from irtables.workers.executor import check_jobs
 
 if TYPE_CHECKING:
     from irtables.lint import LintReport
@@ -183,6 +185,8 @@ def load_study(
     >>> [study.dataset_name(d) for d in study.datasets]
     ['TREC CAsT 2021', 'CACM']
     """
+    check_jobs(jobs)  # the checks of the command line's --jobs and --missing
+    check_missing(missing)
     root, config_path = study_path(Path(path), config)
     cfg, base = study_config(root, config_path)
     if missing is not None:
@@ -244,7 +248,8 @@ def study_path(path: Path, config: str | Path | None) -> tuple[Path, Path | None
     """
     if not path.exists():
         raise InputError("no such file or directory", path=str(path))
-    if path.is_file() and (path.name == CONFIG_NAME or path.suffix.lower() == ".toml"):
+    if path.name == CONFIG_NAME or (path.suffix.lower() == ".toml" and not path.is_dir()):
+        check_config_file(path)  # a folder named irtables.toml, a FIFO: refused
         return path.parent, Path(config) if config is not None else path
     return path, Path(config) if config is not None else None
 

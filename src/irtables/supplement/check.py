@@ -10,7 +10,7 @@ from typing import Literal
 
 from irtables._version import __version__
 from irtables.base.paths import inside, regular_or_absent
-from irtables.base.record import file_sha256
+from irtables.base.record import file_sha256, read_record
 from irtables.errors import OutputError
 from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, read_manifest, relative
 from irtables.supplement.study import config_file, default_outdir, input_files, locate
@@ -56,6 +56,7 @@ def check_supplement(
     current = hash_inputs(input_files(results_path, config, base), target)
     stale += _compare("input", manifest.inputs, current)
     stale += _outputs(manifest, target)
+    stale += _left_over(manifest, target)
     return target, stale
 
 
@@ -98,4 +99,21 @@ def _outputs(manifest: Manifest, target: Path) -> list[StaleItem]:
             out.append(StaleItem("output", rel, "missing"))
         elif file_sha256(path) != sha:
             out.append(StaleItem("output", rel, "edited since it was generated"))
+    return out
+
+
+def _left_over(manifest: Manifest, target: Path) -> list[StaleItem]:
+    """Outputs of an earlier build that this one no longer makes and that are still there
+    as irtables wrote them (a run killed before it moved them aside, or one that could
+    not): the next run moves them aside."""
+    out = []
+    for rel, entry in sorted(read_record(target, warn=False).files.items()):
+        if entry.by != "supplement" or rel == MANIFEST or rel in manifest.outputs:
+            continue
+        try:
+            path = inside(target, rel)
+            if regular_or_absent(path) and entry.accepts(file_sha256(path)):
+                out.append(StaleItem("output", rel, "no longer made: the next run moves it aside"))
+        except (OutputError, OSError):
+            continue
     return out

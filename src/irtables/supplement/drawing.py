@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from irtables.errors import IrtablesWarning
 from irtables.supplement.figures import render_all
 from irtables.workers.executor import available_cores, make_executor, worker_count
+from irtables.workers.leftovers import mark_multiprocessing_folder
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -57,6 +58,7 @@ def warm_up(workers: int | None = None) -> None:
         forkserver.set_forkserver_preload(PRELOAD)
         with contextlib.suppress(OSError):  # no processes here: drawn in this process
             forkserver.ensure_running()
+        mark_multiprocessing_folder()  # the server's folder: removed if this run is killed
 
 
 def render_jobs(

@@ -1,5 +1,6 @@
 """The supplement's figures, drawn with matplotlib and returned as bytes (PDF and PNG).
 
+Every text is plain (``text.parse_math`` off): a name with ``$`` is shown as written.
 Deterministic: matplotlib's own defaults (not the user's matplotlibrc), fixed sizes and
 resolution, and no dates, producer or software name in the files, so the same data gives
 byte-identical files. Text is set in a cut-down DejaVu Sans (:mod:`.fonts`), embedded as
@@ -61,6 +62,9 @@ _RC: dict[str, Any] = {
     "legend.fontsize": 7,
     "savefig.dpi": DPI,
     "figure.dpi": DPI,
+    # names are plain text: "cost $$" or "x_$\\alpha^2$" is shown as written, never
+    # parsed as mathtext (which stops on the first and typesets the second)
+    "text.parse_math": False,
 }
 _METADATA = {
     "pdf": {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None},

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from irtables.base.paths import inside
 from irtables.errors import IrtablesError
+from irtables.workers.leftovers import mark
 
 MAX_RUNS = 4
 _RERUN = ("Rerun to get", "Table widths have changed", "Label(s) may have changed")
@@ -56,6 +57,7 @@ def compile_pdf(files: Iterable[tuple[str, bytes]], main: str = "supplement.tex"
     env = _environment()
     with tempfile.TemporaryDirectory(prefix="irtables-latex-") as tmp:
         root = Path(tmp)
+        mark(root)  # removed by the next run if this one is killed
         for rel, data in sources:
             target = inside(root, rel)  # the same check as for the output folder
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -105,6 +107,7 @@ def _probe(preamble: str, chars: Sequence[str]) -> set[str]:
     body = "".join(f"\\typeout{{{_PROBE} {ord(c)}}}{c}\\par\n" for c in chars)
     doc = f"{preamble}\\begin{{document}}\n{body}\\typeout{{{_PROBE} end}}\n\\end{{document}}\n"
     with tempfile.TemporaryDirectory(prefix="irtables-probe-") as tmp:
+        mark(tmp)
         (Path(tmp) / "probe.tex").write_text(doc, encoding="utf-8")
         cmd = ["pdflatex", "-interaction=nonstopmode", "-draftmode", "probe.tex"]
         try:

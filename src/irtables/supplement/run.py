@@ -11,6 +11,7 @@ from irtables._version import __version__
 from irtables.base.record import sha256_hex
 from irtables.config import Config
 from irtables.model import ResultSet
+from irtables.output.aside import aside_note
 from irtables.output.writers import Written, write_files
 from irtables.render.configured import template_dirs_for
 from irtables.study.load import load_study
@@ -106,6 +107,8 @@ def make_supplement(
                 progress("pdflatex", 1, 1)
     manifest = _manifest(results_path, config, base, target, outputs, notes)
     written = _write(target, outputs, manifest, force=force)
+    grown = aside_note(target) if any(w.status == "moved aside" for w in written) else None
+    notes += [grown] if grown is not None else []
     return SupplementRun(target, tuple(written), tuple(notes), study.skipped)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -129,8 +130,8 @@ def number_tables(tables: Sequence[TableModel]) -> list[TableModel]:
     ['Table 1', 'Table S1', 'Table 2', 'Table 3']
     """
     taken = {t.title for t in tables if t.title}
-    numbers = (f"Table {n}" for n in range(2, 1000) if f"Table {n}" not in taken)
-    supplementary = (f"Table S{n}" for n in range(1, 1000))
+    numbers = (f"Table {n}" for n in itertools.count(2) if f"Table {n}" not in taken)
+    supplementary = (f"Table S{n}" for n in itertools.count(1))
     out = []
     for t in tables:
         if t.layout == "k_breakdown" and t.name.startswith("tableS1-"):

@@ -27,6 +27,9 @@ from contextlib import contextmanager, suppress
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from irtables.errors import InputError
+from irtables.workers.leftovers import mark_multiprocessing_folder
+
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing.context import BaseContext
@@ -50,6 +53,24 @@ def available_cores() -> int:
         return max(len(os.sched_getaffinity(0)), 1)
     except AttributeError:  # not on Linux
         return max(os.cpu_count() or 1, 1)
+
+
+def check_jobs(jobs: int | None) -> int | None:
+    """``jobs`` if it is None or an integer of at least 0 (0 and None: as many processes
+    as the work pays for); the one check of ``--jobs`` and of
+    :func:`irtables.load_study`'s ``jobs``.
+
+    Examples
+    --------
+    >>> check_jobs(0), check_jobs(4), check_jobs(None)
+    (0, 4, None)
+    """
+    if jobs is None or (type(jobs) is int and jobs >= 0):
+        return jobs
+    raise InputError(
+        "jobs: expected an integer of at least 0 (0: as many processes as the work pays "
+        f"for), got {jobs!r}"
+    )
 
 
 def worker_count(jobs: int | None, tasks: int) -> int:
@@ -178,6 +199,7 @@ def _context(preload: Sequence[str]) -> BaseContext:
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
     _mend_forkserver()
+    mark_multiprocessing_folder()  # its fork server's folder: removed if this one is killed
     if preload:
         context.set_forkserver_preload(list(preload))
     return context
