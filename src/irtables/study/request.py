@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from irtables.errors import InputError, UnknownNameError, unknown_name_message
@@ -49,7 +49,7 @@ class StudyRequest:
     jobs: int | None = 1
     scheduler: str | None = None
     cache: bool = True
-    baselines: tuple[str, ...] = field(default=())
+    baselines: tuple[str, ...] = ()
     templates: Path | None = None
     force: bool = False
 
