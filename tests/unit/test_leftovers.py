@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -85,9 +86,14 @@ def test_the_next_run_removes_the_folders_of_dead_irtables_processes_only(
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
-def test_a_pool_killed_outright_leaves_a_folder_the_next_run_removes(tmp_path: Path) -> None:
-    tmp = tmp_path / "tmp"
-    tmp.mkdir()
+def test_a_pool_killed_outright_leaves_a_folder_the_next_run_removes() -> None:
+    # a short TMPDIR: the pool's forkserver socket lives in it, and a socket's path is
+    # limited to 107 bytes (pytest's own temporary folders under xdist come close)
+    with tempfile.TemporaryDirectory(dir="/tmp", prefix="irt-") as short:
+        _killed_pool_leftovers_removed(Path(short))
+
+
+def _killed_pool_leftovers_removed(tmp: Path) -> None:
     code = (
         "import os, signal\n"
         "from irtables.workers.executor import make_executor\n"

@@ -4,25 +4,23 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from irtables.base.procedures import names_of_tests
 from irtables.cli.common import (
-    CONFIG_OPT,
-    FORCE_OPT,
-    INPUT_FORMAT_OPT,
-    JOBS_OPT,
-    MISSING_OPT,
-    NO_CACHE_OPT,
     RESULTS_ARG,
-    SCHEDULER_OPT,
     VERBOSE_OPT,
     RecordChoice,
     handle_errors,
     main,
     resolve_for_command,
 )
+from irtables.cli.study_options import study_options
+
+if TYPE_CHECKING:
+    from irtables.study.request import StudyRequest
 
 
 def _paired_tests() -> tuple[str, ...]:
@@ -31,8 +29,7 @@ def _paired_tests() -> tuple[str, ...]:
 
 @main.command("lint")
 @RESULTS_ARG
-@CONFIG_OPT
-@INPUT_FORMAT_OPT
+@study_options("config", "input_format", "jobs", "cache")
 @click.option(
     "--tolerance",
     type=click.FloatRange(min=0),
@@ -45,18 +42,13 @@ def _paired_tests() -> tuple[str, ...]:
     type=click.IntRange(min=0),
     help="Print at most this many violations (default: all); the summary counts all.",
 )
-@JOBS_OPT
-@NO_CACHE_OPT
 @VERBOSE_OPT
 @handle_errors
 def lint_cmd(
     results: Path,
-    config_path: Path | None,
-    input_format: str | None,
+    request: StudyRequest,
     tolerance: float | None,
     limit: int | None,
-    jobs: int,
-    no_cache: bool,
     verbose: bool,
 ) -> None:
     """Report numbers that cannot all be true; exit status 1 if any.
@@ -71,17 +63,7 @@ def lint_cmd(
     and the numbers involved. Datasets given as qrels + runs in the configuration are
     evaluated (through the cache) and checked too.
     """
-    study = resolve_for_command(
-        results,
-        config_path=config_path,
-        input_format=input_format,
-        missing=None,
-        jobs=jobs,
-        no_cache=no_cache,
-        progress=None,
-        verbose=verbose,
-        bounds=False,
-    )
+    study = resolve_for_command(request, progress=None, verbose=verbose, bounds=False)
     report = study.lint(tolerance=tolerance, limit=limit)
     click.echo(report.format(study.config.display_names()), nl=False)
     if not report.ok:
@@ -139,12 +121,7 @@ def lint_cmd(
     show_default=True,
     help="Queries listed per changed mean (those that changed most).",
 )
-@INPUT_FORMAT_OPT
-@MISSING_OPT
-@FORCE_OPT
-@JOBS_OPT
-@SCHEDULER_OPT
-@NO_CACHE_OPT
+@study_options("input_format", "missing", "force", "jobs", "scheduler", "cache")
 @VERBOSE_OPT
 @handle_errors
 def diff_cmd(
@@ -157,12 +134,7 @@ def diff_cmd(
     test: str,
     alpha: float,
     top: int,
-    input_format: str | None,
-    missing: str | None,
-    force: bool,
-    jobs: int,
-    scheduler: str | None,
-    no_cache: bool,
+    request: StudyRequest,
     verbose: bool,
 ) -> None:
     """Show what changed from OLD to NEW: means, queries, systems and table cells.
@@ -181,7 +153,7 @@ def diff_cmd(
     from irtables.output.writers import check_destination, write_atomic
 
     if output is not None:
-        check_destination(output, force=force)
+        check_destination(output, force=request.force)
     from dataclasses import replace
 
     from irtables.diff.metadata import metadata_changes
@@ -191,17 +163,8 @@ def diff_cmd(
     metadata = []
     for spec in (old, new):
         with open_operand(spec) as where:
-            side = resolve_for_command(
-                where.results,
-                config_path=where.config,
-                input_format=input_format,
-                missing=missing,
-                jobs=jobs,
-                no_cache=no_cache,
-                scheduler=scheduler,
-                progress=None,
-                verbose=verbose,
-            )
+            asked = replace(request, path=Path(where.results), config=where.config)
+            side = resolve_for_command(asked, progress=None, verbose=verbose)
             sides.append(side)
             found = configured_run_metadata(side.config, side.base)  # read while it exists
             metadata.append({key: data for key, (_, data) in found.items()})
@@ -223,7 +186,7 @@ def diff_cmd(
         click.echo(format_diff(report, fmt, color=color), nl=False)
     else:
         text = format_diff(report, fmt, header=True)
-        status = write_atomic(output, text, by="diff", force=force)
+        status = write_atomic(output, text, by="diff", force=request.force)
         click.echo(f"{status:>9}  {output}", err=True)
     if report.fails(fail_on):
         click.get_current_context().exit(1)

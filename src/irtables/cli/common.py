@@ -18,13 +18,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from irtables._version import __version__
+from irtables.cli.study_options import study_option
 from irtables.errors import IrtablesError
-from irtables.loaders.registry import LOADERS
-from irtables.model.policy import MISSING_POLICIES, check_missing
-from irtables.workers.cluster import SCHEDULER_ENV
 
 if TYPE_CHECKING:
-    from irtables.study import Study
+    from irtables.study import Study, StudyRequest
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -207,89 +205,13 @@ def _terminated(signum: int, frame: object) -> None:
 RESULTS_ARG = click.argument(
     "results", default=".", type=click.Path(path_type=Path), metavar="[DIR]"
 )
-
-
-def _checked_by(
-    check: Callable[[Any], object],
-) -> Callable[[click.Context, click.Parameter, Any], Any]:
-    """A click callback that gives the value to ``check``, the check
-    :func:`~irtables.study.load_study` makes: its message, after the option's name
-    (which click puts first, in place of the parameter's)."""
-
-    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
-        if value is not None:
-            try:
-                check(value)
-            except IrtablesError as e:
-                message = str(e)
-                prefix = f"{param.name}: "
-                raise click.BadParameter(message.removeprefix(prefix)) from None
-        return value
-
-    return callback
-
-
-def _config_file(value: Path) -> None:
-    from irtables.config import check_config_file
-
-    check_config_file(value)
-
-
-def _jobs(value: int) -> None:
-    from irtables.workers.executor import check_jobs
-
-    check_jobs(value)
-
-
-CONFIG_OPT = click.option(
-    "--config",
-    "config_path",
-    type=click.Path(path_type=Path),
-    callback=_checked_by(_config_file),
-    help="Configuration file (default: DIR/irtables.toml if present).",
-)
-INPUT_FORMAT_OPT = click.option(
-    "--input-format",
-    type=click.Choice(sorted(LOADERS)),
-    help="Read every result file in this format instead of detecting it.",
-)
-MISSING_OPT = click.option(
-    "--missing",
-    metavar=f"[{'|'.join(MISSING_POLICIES)}]",
-    callback=_checked_by(check_missing),
-    help="When systems of a dataset cover different queries: error (default), intersect "
-    "(keep common queries) or zero (score missing queries 0).",
-)
-
-FORCE_OPT = click.option(
-    "--force",
-    is_flag=True,
-    help="Overwrite output files that irtables did not generate (its own it rewrites anyway).",
-)
-JOBS_OPT = click.option(
-    "-j",
-    "--jobs",
-    type=int,
-    default=0,
-    callback=_checked_by(_jobs),
-    help="Processes working at the same time: runs evaluated (and the supplement's figures "
-    "drawn), one process each (default 0: as many as the work pays for, at most one per "
-    "core; 1: all in this process). The results do not depend on it.",
-)
-SCHEDULER_OPT = click.option(
-    "--scheduler",
-    envvar=SCHEDULER_ENV,
-    metavar="ADDRESS",
-    help="Evaluate runs on the Dask cluster of this scheduler (tcp://host:8786; also "
-    "IRTABLES_SCHEDULER) instead of local processes; its workers read the files at the "
-    "same paths (a shared filesystem). Needs irtables[dask].",
-)
-NO_CACHE_OPT = click.option(
-    "--no-cache",
-    is_flag=True,
-    help="Evaluate every run given as qrels + runs again, without reading or writing the "
-    "cache (DIR/.irtables-cache; `irtables cache clear` empties it).",
-)
+CONFIG_OPT = study_option("config")
+INPUT_FORMAT_OPT = study_option("input_format")
+MISSING_OPT = study_option("missing")
+FORCE_OPT = study_option("force")
+JOBS_OPT = study_option("jobs")
+SCHEDULER_OPT = study_option("scheduler")
+NO_CACHE_OPT = study_option("cache")
 
 
 VERBOSE_OPT = click.option(
@@ -301,34 +223,17 @@ VERBOSE_OPT = click.option(
 
 
 def resolve_for_command(
-    results: Path,
+    request: StudyRequest,
     *,
-    config_path: Path | None,
-    input_format: str | None,
-    missing: str | None,
-    jobs: int,
-    no_cache: bool,
     progress: Callable[[str, int, int], None] | None,
     verbose: bool = False,
     bounds: bool = True,
-    scheduler: str | None = None,
 ) -> Study:
-    """:func:`~irtables.study.load_study` with the command's options (``--jobs 0``: as many
-    processes as pay for themselves; ``--no-cache``; ``--scheduler``); prints the note on
-    what was skipped as not results."""
-    from irtables.study import load_study
+    """:func:`~irtables.study.open_study` of the command's study options; prints the
+    note on what was skipped as not results."""
+    from irtables.study import open_study
 
-    study = load_study(
-        results,
-        config=config_path,
-        input_format=input_format,
-        missing=missing,
-        jobs=jobs or None,
-        cache=not no_cache,
-        progress=progress,
-        bounds=bounds,
-        scheduler=scheduler or None,
-    )
+    study = open_study(request, progress=progress, bounds=bounds)
     print_skipped(study.skipped, verbose=verbose)
     return study
 

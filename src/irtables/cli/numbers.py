@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from irtables.cli.common import (
-    CONFIG_OPT,
-    FORCE_OPT,
-    JOBS_OPT,
-    NO_CACHE_OPT,
     RESULTS_ARG,
     VERBOSE_OPT,
     handle_errors,
@@ -19,12 +16,16 @@ from irtables.cli.common import (
     printable,
     resolve_for_command,
 )
+from irtables.cli.study_options import study_options
 from irtables.render import FORMATS
+
+if TYPE_CHECKING:
+    from irtables.study.request import StudyRequest
 
 
 @main.command("numbers")
 @RESULTS_ARG
-@CONFIG_OPT
+@study_options("config", "force", "jobs", "cache")
 @click.option(
     "-o",
     "--output",
@@ -40,20 +41,14 @@ from irtables.render import FORMATS
     type=click.Choice(list(FORMATS)),
     help="numbers.tex is written with latex (default: the formats of the config).",
 )
-@FORCE_OPT
-@JOBS_OPT
-@NO_CACHE_OPT
 @VERBOSE_OPT
 @handle_errors
 def numbers_cmd(
     results: Path,
-    config_path: Path | None,
     outdir: Path | None,
     formats: tuple[str, ...],
-    force: bool,
-    jobs: int,
-    no_cache: bool,
     verbose: bool,
+    request: StudyRequest,
 ) -> None:
     """Write only numbers.json and numbers.tex: every number the tables show, citable.
 
@@ -66,21 +61,12 @@ def numbers_cmd(
     from irtables.render.citable import NUMBERS_JSON, numbers_files
     from irtables.study.citable import study_numbers
 
-    study = resolve_for_command(
-        results,
-        config_path=config_path,
-        input_format=None,
-        missing=None,
-        jobs=jobs,
-        no_cache=no_cache,
-        progress=None,
-        verbose=verbose,
-    )
+    study = resolve_for_command(request, progress=None, verbose=verbose)
     target = outdir or study.base / study.config.output.dir
     chosen = formats or study.config.output.formats
     files = numbers_files(study_numbers(study.results, study.config), chosen)
     files.update(history_files(target, files[NUMBERS_JSON]))
-    for item in write_files(target, files, by="tables", force=force):
+    for item in write_files(target, files, by="tables", force=request.force):
         click.echo(f"{item.status:>9}  {printable(str(item.path))}")
 
 
@@ -98,12 +84,10 @@ def check_paper_cmd(
     from irtables.output.history import read_history
     from irtables.study.citable import study_numbers
     from irtables.study.paper import read_paper
+    from irtables.study.request import study_request
 
     sources, generated = read_paper(papers)
-    study = resolve_for_command(
-        results, config_path=config_path, input_format=None, missing=None, jobs=1,
-        no_cache=False, progress=None,
-    )  # fmt: skip
+    study = resolve_for_command(study_request(results, config=config_path), progress=None)
     current = study_numbers(study.results, study.config)
     folders = [tables_dir] if tables_dir else [study.base / study.config.output.dir, *generated]
     earlier = []
@@ -112,9 +96,8 @@ def check_paper_cmd(
     for spec in against:
         with open_operand(spec) as where:
             old = resolve_for_command(
-                where.results, config_path=where.config, input_format=None, missing=None,
-                jobs=1, no_cache=False, progress=None,
-            )  # fmt: skip
+                study_request(where.results, config=where.config), progress=None
+            )
             earlier.append(earlier_of(study_numbers(old.results, old.config), spec))
     findings = check_paper(sources, current, earlier)
     for f in findings:

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from irtables.cli.common import (
     CONFIG_OPT,
-    FORCE_OPT,
-    JOBS_OPT,
     RESULTS_ARG,
-    SCHEDULER_OPT,
     VERBOSE_OPT,
     handle_errors,
     main,
@@ -19,6 +17,10 @@ from irtables.cli.common import (
     printable,
     stage_progress,
 )
+from irtables.cli.study_options import study_options
+
+if TYPE_CHECKING:
+    from irtables.study.request import StudyRequest
 
 SUPPLEMENT_OUT_OPT = click.option(
     "-o",
@@ -31,29 +33,16 @@ SUPPLEMENT_OUT_OPT = click.option(
 
 @main.command("supplement")
 @RESULTS_ARG
-@CONFIG_OPT
+@study_options("config", "templates", "force", "jobs", "scheduler")
 @SUPPLEMENT_OUT_OPT
-@click.option(
-    "--templates",
-    "template_dir",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Folder of templates that override the built-in ones by name.",
-)
 @click.option("--no-pdf", is_flag=True, help="Do not compile supplement.pdf.")
-@FORCE_OPT
-@JOBS_OPT
-@SCHEDULER_OPT
 @VERBOSE_OPT
 @handle_errors
 def supplement_cmd(
     results: Path,
-    config_path: Path | None,
+    request: StudyRequest,
     outdir: Path | None,
-    template_dir: Path | None,
     no_pdf: bool,
-    force: bool,
-    jobs: int,
-    scheduler: str | None,
     verbose: bool,
 ) -> None:
     """Write the supplementary material: tables, tests, per-query analysis, figures,
@@ -66,17 +55,7 @@ def supplement_cmd(
 
     update, finish = stage_progress()
     try:
-        done = make_supplement(
-            results,
-            config_path=config_path,
-            outdir=outdir,
-            force=force,
-            template_dirs=[template_dir] if template_dir else [],
-            pdf=not no_pdf,
-            progress=update,
-            workers=jobs or None,
-            scheduler=scheduler or None,
-        )
+        done = make_supplement(request, outdir=outdir, pdf=not no_pdf, progress=update)
     finally:
         finish()
     for item in done.written:

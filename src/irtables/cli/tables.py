@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -17,14 +16,7 @@ from irtables.base.procedures import (
     names_of_tests,
 )
 from irtables.cli.common import (
-    CONFIG_OPT,
-    FORCE_OPT,
-    INPUT_FORMAT_OPT,
-    JOBS_OPT,
-    MISSING_OPT,
-    NO_CACHE_OPT,
     RESULTS_ARG,
-    SCHEDULER_OPT,
     VERBOSE_OPT,
     LayoutsInHelp,
     RecordChoice,
@@ -36,7 +28,11 @@ from irtables.cli.common import (
     resolve_for_command,
     study_progress,
 )
+from irtables.cli.study_options import study_options
 from irtables.model.policy import MissingPolicy
+
+if TYPE_CHECKING:
+    from irtables.study.request import StudyRequest
 
 
 @main.command(
@@ -44,7 +40,10 @@ from irtables.model.policy import MissingPolicy
     short_help="Write Table 1, Table S1 per dataset, the ablation and every...",
 )
 @RESULTS_ARG
-@CONFIG_OPT
+@study_options(
+    baseline_help="Mark significant differences from this system; repeatable; DATASET=SYSTEM "
+    "for one dataset (default: compare.baseline of the config; none: no markers)."
+)
 @click.option(
     "-o",
     "--output",
@@ -62,40 +61,13 @@ from irtables.model.policy import MissingPolicy
     + ", ".join(DEFAULT_FORMATS[:-1])
     + f" and {DEFAULT_FORMATS[-1]}).",
 )
-@INPUT_FORMAT_OPT
-@MISSING_OPT
-@click.option(
-    "--templates",
-    "template_dir",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Folder of templates that override the built-in ones by name.",
-)
-@click.option(
-    "--baseline",
-    "baselines",
-    multiple=True,
-    help="Mark significant differences from this system; repeatable; DATASET=SYSTEM for "
-    "one dataset (default: compare.baseline of the config; none: no markers).",
-)
-@FORCE_OPT
-@JOBS_OPT
-@SCHEDULER_OPT
-@NO_CACHE_OPT
 @VERBOSE_OPT
 @handle_errors
 def tables(
     results: Path,
-    config_path: Path | None,
+    request: StudyRequest,
     outdir: Path | None,
     formats: tuple[str, ...],
-    input_format: str | None,
-    missing: str | None,
-    template_dir: Path | None,
-    baselines: tuple[str, ...],
-    force: bool,
-    jobs: int,
-    scheduler: str | None,
-    no_cache: bool,
     verbose: bool,
 ) -> None:
     """Write Table 1, Table S1 per dataset, the ablation and every [tables.<name>] table.
@@ -107,39 +79,22 @@ def tables(
     evaluated in parallel when it pays (--jobs); a run whose file, qrels and options did
     not change since the last time comes from the cache.
     """
-    from irtables.render.configured import template_dirs_for
     from irtables.study.pipeline import TABLE_MODULES, write_tables
     from irtables.workers.preload import preload
 
     preload(TABLE_MODULES)  # while the results are read
     evaluated, tested, finish = study_progress()
     try:
-        study = resolve_for_command(
-            results,
-            config_path=config_path,
-            input_format=input_format,
-            missing=missing,
-            jobs=jobs,
-            no_cache=no_cache,
-            progress=evaluated,
-            verbose=verbose,
-            scheduler=scheduler,
-        )
+        study = resolve_for_command(request, progress=evaluated, verbose=verbose)
         rs, config, base = study.results, study.config, study.base
-        if baselines:  # over [compare] and every [tables.<name>.compare]
-            own = tuple((n, s.with_baselines(baselines)) for n, s in config.table_compares)
-            config = replace(
-                config, compare=config.compare.with_baselines(baselines), table_compares=own
-            )
         target = outdir or base / config.output.dir
-        extra = [template_dir] if template_dir else []
         written = write_tables(
             rs,
             config,
             target,
             formats=formats or None,
-            template_dirs=template_dirs_for(config, base, extra),
-            force=force,
+            template_dirs=study.template_dirs,
+            force=request.force,
             progress=tested,
             base=base,
         )
@@ -151,13 +106,15 @@ def tables(
 
 @main.command("compare")
 @RESULTS_ARG
-@CONFIG_OPT
-@click.option(
-    "--baseline",
+@study_options(
+    "config",
     "baselines",
-    multiple=True,
-    help="Baseline system; repeatable; DATASET=SYSTEM for one dataset "
-    "(default: compare.baseline of the config, else the first system).",
+    "input_format",
+    "missing",
+    "force",
+    "jobs",
+    "scheduler",
+    "cache",
 )
 @click.option(
     "--all-pairs/--no-all-pairs",
@@ -221,18 +178,11 @@ def tables(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the comparisons to this file in --format (default: print them).",
 )
-@INPUT_FORMAT_OPT
-@MISSING_OPT
-@FORCE_OPT
-@JOBS_OPT
-@SCHEDULER_OPT
-@NO_CACHE_OPT
 @VERBOSE_OPT
 @handle_errors
 def compare(
     results: Path,
-    config_path: Path | None,
-    baselines: tuple[str, ...],
+    request: StudyRequest,
     all_pairs: bool | None,
     test: str | None,
     correction: str | None,
@@ -244,12 +194,6 @@ def compare(
     anova: bool,
     fmt: str,
     output: Path | None,
-    input_format: str | None,
-    missing: str | None,
-    force: bool,
-    jobs: int,
-    scheduler: str | None,
-    no_cache: bool,
     verbose: bool,
 ) -> None:
     """Significance tests of every system against the baseline(s), or of all pairs, per metric.
@@ -267,20 +211,10 @@ def compare(
 
         raise InputError("--format latex is for the ANOVA tables (--anova)")
     if output is not None:
-        check_destination(output, force=force)
+        check_destination(output, force=request.force)
     evaluated, _, finish = study_progress()
     try:
-        study = resolve_for_command(
-            results,
-            config_path=config_path,
-            input_format=input_format,
-            missing=missing,
-            jobs=jobs,
-            no_cache=no_cache,
-            progress=evaluated,
-            verbose=verbose,
-            scheduler=scheduler,
-        )
+        study = resolve_for_command(request, progress=evaluated, verbose=verbose)
     finally:
         finish()
     if anova:
@@ -292,10 +226,11 @@ def compare(
         )
         click.echo(format_anova(found, "terminal"), nl=False)
         if output is not None:
-            status = write_atomic(output, format_anova(found, fmt), by="compare", force=force)
+            text = format_anova(found, fmt)
+            status = write_atomic(output, text, by="compare", force=request.force)
             click.echo(f"{status:>9}  {output}")
         return
-    changes = {
+    changes: dict[str, Any] = {
         "all_pairs": all_pairs,
         "test": test,
         "correction": correction,
@@ -305,14 +240,14 @@ def compare(
         "resamples": resamples,
         "seed": seed,
     }
-    s = study.compare_settings(baseline=baselines or None, **changes)
-    update, finish = progress_bar(f"{s.test} tests")
-    comps = study.compare(baseline=baselines or None, progress=update, **changes)
+    settings = study.compare_settings(**changes)  # the baselines are the request's
+    update, finish = progress_bar(f"{settings.test} tests")
+    comps = study.compare(settings=settings, progress=update)
     finish()
     names = study.config.display_names()
     click.echo(format_comparisons(comps, "terminal", names=names), nl=False)
     if output is not None:
         status = write_atomic(
-            output, format_comparisons(comps, fmt, names=names), by="compare", force=force
+            output, format_comparisons(comps, fmt, names=names), by="compare", force=request.force
         )
         click.echo(f"{status:>9}  {output}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from irtables.errors import InputError, unknown_name_message
+from irtables.errors import UnknownNameError, unknown_name_message
 
 MissingPolicy = Literal["error", "intersect", "zero"]
 MISSING_POLICIES: tuple[str, ...] = ("error", "intersect", "zero")
@@ -23,4 +23,4 @@ def check_missing(missing: str | None) -> str | None:
     if missing is None or (isinstance(missing, str) and missing in MISSING_POLICIES):
         return missing
     message = unknown_name_message("missing-query policy", str(missing), MISSING_POLICIES)
-    raise InputError(f"missing: {message}")
+    raise UnknownNameError(f"missing: {message}")

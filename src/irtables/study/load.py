@@ -9,15 +9,14 @@ display names and the order. ``irtables tables``, ``compare``, ``lint``, ``diff`
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from irtables.config import CONFIG_NAME, Config, check_config_file, find_config
 from irtables.config.compare import CompareSettings
 from irtables.errors import ConfigError, InputError, unknown_name_message
-from irtables.model.policy import check_missing
-from irtables.workers.executor import check_jobs
+from irtables.study.request import StudyRequest, study_request
 
 if TYPE_CHECKING:
     from irtables.lint import LintReport
@@ -44,6 +43,8 @@ class Study:
         The results folder (or file) the study was read from.
     files
         What discovery read (the files and their own means, for ``lint``) and skipped.
+    request
+        The options the study was read with (:class:`~irtables.study.request.StudyRequest`).
     """
 
     config: Config
@@ -51,6 +52,7 @@ class Study:
     base: Path
     path: Path
     files: Files
+    request: StudyRequest = field(default_factory=StudyRequest)
 
     @property
     def skipped(self) -> tuple[Path, ...]:
@@ -74,6 +76,14 @@ class Study:
         """The display name of a system id."""
         return self.config.system_name(system)
 
+    @property
+    def template_dirs(self) -> list[Path]:
+        """The user template folders: the request's ``templates``, then the configured one."""
+        from irtables.render.configured import template_dirs_for
+
+        extra = [self.request.templates] if self.request.templates is not None else []
+        return template_dirs_for(self.config, self.base, extra)
+
     def tables(self, *, progress: Callable[[int, int], None] | None = None) -> TableSet:
         """Every table ``irtables tables`` writes, with the comparisons behind the markers."""
         from irtables.tables import build_all
@@ -94,11 +104,10 @@ class Study:
         """The file ``irtables tables`` writes for ``table`` (a model, or a name as
         :meth:`table` takes) in ``fmt``: with the configuration's LaTeX placement
         (``output.wide``, ``output.resize``, a section's ``wide``) and templates."""
-        from irtables.render.configured import render_configured, template_dirs_for
+        from irtables.render.configured import render_configured
 
         model = self.table(table, dataset=dataset) if isinstance(table, str) else table
-        dirs = template_dirs_for(self.config, self.base)
-        return render_configured(model, fmt, self.config, dirs)
+        return render_configured(model, fmt, self.config, self.template_dirs)
 
     def compare_settings(
         self, *, baseline: str | Sequence[str] | None = None, **changes: Any
@@ -116,6 +125,7 @@ class Study:
         *,
         baseline: str | Sequence[str] | None = None,
         progress: Callable[[int, int], None] | None = None,
+        settings: CompareSettings | None = None,
         **changes: Any,
     ) -> Comparisons:
         """What ``irtables compare`` tests and prints: every system against the baseline(s)
@@ -123,12 +133,16 @@ class Study:
 
         Keyword arguments override ``[compare]`` as the command's options do: ``baseline``
         (a system id, ``DATASET=SYSTEM`` entries, ``"none"``), ``all_pairs``, ``test``,
-        ``correction``, ``family``, ``alternative``, ``alpha``, ``resamples``, ``seed``.
+        ``correction``, ``family``, ``alternative``, ``alpha``, ``resamples``, ``seed``;
+        or ``settings`` as :meth:`compare_settings` made them, instead of those.
         """
         from irtables.model import MissingPolicy
         from irtables.tables.significance import compare_with
 
-        settings = self.compare_settings(baseline=baseline, **changes)
+        if settings is None:
+            settings = self.compare_settings(baseline=baseline, **changes)
+        elif baseline is not None or changes:
+            raise TypeError("compare() takes settings or their changes, not both")
         missing = cast(MissingPolicy, self.config.output.missing)
         return compare_with(self.results, settings, missing=missing, progress=progress)
 
@@ -151,6 +165,8 @@ def load_study(
     progress: Callable[[str, int, int], None] | None = None,
     bounds: bool = True,
     scheduler: str | None = None,
+    baseline: str | Sequence[str] | None = None,
+    templates: str | Path | None = None,
 ) -> Study:
     """Read a study: a results folder (with its ``irtables.toml``) or a configuration file.
 
@@ -178,6 +194,14 @@ def load_study(
     scheduler
         Evaluate on the Dask cluster of this scheduler address (else ``[compute]
         scheduler`` of the configuration, if any; :mod:`irtables.workers.cluster`).
+    baseline
+        Baseline(s) over ``compare.baseline`` and every ``[tables.<name>.compare]``: a
+        system id, ``DATASET=SYSTEM`` entries, or ``"none"`` (no markers).
+    templates
+        A folder of templates that override the built-in ones by name (:meth:`Study.render`).
+
+    The options are checked, and kept as :attr:`Study.request`, as the commands' are
+    (:class:`~irtables.study.request.StudyRequest`).
 
     Examples
     --------
@@ -185,12 +209,36 @@ def load_study(
     >>> [study.dataset_name(d) for d in study.datasets]
     ['TREC CAsT 2021', 'CACM']
     """
-    check_jobs(jobs)  # the checks of the command line's --jobs and --missing
-    check_missing(missing)
-    root, config_path = study_path(Path(path), config)
+    request = study_request(
+        path,
+        config=config,
+        input_format=input_format,
+        missing=missing,
+        jobs=jobs,
+        scheduler=scheduler,
+        cache=cache,
+        baseline=baseline,
+        templates=templates,
+    )
+    return open_study(request, progress=progress, bounds=bounds)
+
+
+def open_study(
+    request: StudyRequest,
+    *,
+    progress: Callable[[str, int, int], None] | None = None,
+    bounds: bool = True,
+) -> Study:
+    """Read the study of ``request`` (:func:`load_study` of its options; ``progress``
+    and ``bounds`` as there)."""
+    root, config_path = study_path(request.path, request.config)
     cfg, base = study_config(root, config_path)
-    if missing is not None:
-        cfg = replace(cfg, output=replace(cfg.output, missing=missing))
+    if request.missing is not None:
+        cfg = replace(cfg, output=replace(cfg.output, missing=request.missing))
+    if request.baselines:
+        cfg = with_baselines(cfg, request.baselines)
+    input_format, jobs, cache = request.input_format, request.jobs, request.cache
+    scheduler = request.scheduler
     from irtables.loaders.discover import load_study as read_files
     from irtables.model import ResultSet
     from irtables.study.runsets import configured_inputs, evaluate_datasets
@@ -201,7 +249,7 @@ def load_study(
     if evaluated is None:
         files = read_files(root, input_format=input_format, bounds=bounds)
         check_ids(cfg, files.results)
-        return Study(cfg, files.results, base, root, files)
+        return Study(cfg, files.results, base, root, files, request)
     inputs = configured_inputs(cfg, base)
     files = read_files(
         root, input_format=input_format, allow_empty=True, exclude=inputs, bounds=bounds
@@ -215,7 +263,14 @@ def load_study(
         )
     results = ResultSet.concat([files.results, evaluated])
     check_ids(cfg, results)
-    return Study(cfg, results, base, root, files)
+    return Study(cfg, results, base, root, files, request)
+
+
+def with_baselines(config: Config, baselines: Sequence[str]) -> Config:
+    """``config`` with ``baselines`` (``--baseline`` values) over ``[compare]`` and over
+    every ``[tables.<name>.compare]``."""
+    own = tuple((name, s.with_baselines(baselines)) for name, s in config.table_compares)
+    return replace(config, compare=config.compare.with_baselines(baselines), table_compares=own)
 
 
 def check_ids(config: Config, results: ResultSet) -> None:

@@ -13,8 +13,8 @@ from irtables.config import Config
 from irtables.model import ResultSet
 from irtables.output.aside import aside_note
 from irtables.output.writers import Written, write_files
-from irtables.render.configured import template_dirs_for
-from irtables.study.load import load_study
+from irtables.study.load import open_study
+from irtables.study.request import StudyRequest, study_request
 from irtables.study.run_metadata import configured_run_metadata
 from irtables.supplement.build import build_supplement, readme
 from irtables.supplement.drawing import warm_up
@@ -41,7 +41,7 @@ class SupplementRun:
 
 
 def make_supplement(
-    results_path: str | Path,
+    results_path: str | Path | StudyRequest,
     *,
     config_path: str | Path | None = None,
     outdir: str | Path | None = None,
@@ -63,23 +63,29 @@ def make_supplement(
     Dask cluster of ``scheduler`` (:mod:`irtables.workers.cluster`); a script that asks for more
     than one must guard its entry point with ``if __name__ == "__main__":``, as for any
     :mod:`multiprocessing` code.
+
+    ``results_path`` may be a :class:`~irtables.study.request.StudyRequest` (as the
+    command passes its options): it then gives the configuration, ``force``, the
+    processes, the scheduler and a templates folder (after ``template_dirs``), and
+    ``config_path``, ``force``, ``workers`` and ``scheduler`` are not read.
     """
+    if isinstance(results_path, StudyRequest):
+        request = results_path
+    else:
+        request = study_request(
+            results_path, config=config_path, jobs=workers, scheduler=scheduler, force=force
+        )
+    workers, scheduler = request.jobs, request.scheduler
     warm_up(workers)  # the workers' fork server starts while the results are read
 
     def evaluated(stage: str, done: int, total: int) -> None:
         if progress is not None and stage == "evaluate":
             progress("runs evaluated", done, total)
 
-    study = load_study(
-        results_path,
-        config=config_path,
-        jobs=workers,
-        progress=evaluated,
-        scheduler=scheduler,
-    )
+    study = open_study(request, progress=evaluated)
     results, config, base = study.results, study.config, study.base
     target = Path(outdir) if outdir is not None else default_outdir(base)
-    dirs = template_dirs_for(config, base, template_dirs)
+    dirs = [*(Path(d) for d in template_dirs), *study.template_dirs]
     pr = _pr_results(config, base, progress, workers, scheduler)
     built = build_supplement(
         results,
@@ -105,8 +111,8 @@ def make_supplement(
             outputs.append(Output(PDF, pending.result()))  # a LaTeX error is raised here
             if progress is not None:
                 progress("pdflatex", 1, 1)
-    manifest = _manifest(results_path, config, base, target, outputs, notes)
-    written = _write(target, outputs, manifest, force=force)
+    manifest = _manifest(request.path, config, base, target, outputs, notes)
+    written = _write(target, outputs, manifest, force=request.force)
     grown = aside_note(target) if any(w.status == "moved aside" for w in written) else None
     notes += [grown] if grown is not None else []
     return SupplementRun(target, tuple(written), tuple(notes), study.skipped)
