@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from irtables.base.display import TABLE, register
 from irtables.base.header import header_line
+from irtables.base.spreadsheet import spreadsheet_text
 from irtables.errors import ConfigError, TemplateError, UnknownNameError, unknown_name_message
 
 if TYPE_CHECKING:  # the table code is imported where a table is rendered: ``import irtables``
@@ -191,7 +192,9 @@ def html_table(model: TableModel, *, template_dirs: Sequence[str | Path] = ()) -
 def _render_csv(model: TableModel, dirs: Sequence[str | Path], _: object) -> str:
     """The displayed numbers; markers and an ablation's Δ in columns of their own, and
     which columns each row has bold (``best``) and underlined (``second_best``). Numbers
-    are the model's, in plain ASCII (``-0.034``), for a program to read."""
+    are the model's, in plain ASCII (``-0.034``), for a program to read; the cells
+    written from names (headings, row labels, the columns named in ``best``, a row's
+    description) are spreadsheet text (:func:`~irtables.base.spreadsheet.spreadsheet_text`)."""
     from irtables.render.flat import flat_cells, flat_headers, has_spans
     from irtables.tables.numbers import MISSING
 
@@ -228,16 +231,17 @@ def _render_csv(model: TableModel, dirs: Sequence[str | Path], _: object) -> str
     header += [name for name, rows_flags in flags.items() if any(rows_flags)]
     if model.description_header:
         header.append(model.description_header)
-    writer.writerow(header)
+    writer.writerow([spreadsheet_text(h) for h in header])
     for i, (group, row, shown, marks, deltas) in enumerate(rows):
         stub = [group.label or "", row.label][-len(model.stub) - int(grouped) :]
+        stub = [spreadsheet_text(s) for s in stub]
         values: list[str] = []
         for j, text in enumerate(shown):
             values += [text, *([marks[j]] if marked[j] else []), *([deltas[j]] if delta[j] else [])]
-        values += [row_flags[i] for row_flags in flags.values() if any(row_flags)]
+        values += [spreadsheet_text(row_flags[i]) for row_flags in flags.values() if any(row_flags)]
         line = [*stub, *values]
         if model.description_header:
-            line.append(row.description or "")
+            line.append(spreadsheet_text(row.description or ""))
         writer.writerow(line)
     return buffer.getvalue()
 

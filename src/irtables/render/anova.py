@@ -7,6 +7,7 @@ import csv
 import io
 from collections.abc import Sequence
 
+from irtables.base.spreadsheet import spreadsheet_text
 from irtables.base.texttable import text_table
 from irtables.render.escape import escape_latex, escape_markdown
 from irtables.stats.anova import AnovaOf, AnovaRow
@@ -42,7 +43,8 @@ def format_anova(tables: Sequence[AnovaOf], fmt: str = "terminal") -> str:
         for a in tables:
             for r in a.rows:
                 writer.writerow(
-                    [a.dataset, a.metric, r.source, repr(r.ss), r.df, repr(r.ms)]
+                    [spreadsheet_text(a.dataset), spreadsheet_text(a.metric), r.source]
+                    + [repr(r.ss), r.df, repr(r.ms)]
                     + ["" if v is None else repr(v) for v in (r.f, r.pvalue)]
                 )
         return buffer.getvalue()

@@ -14,6 +14,7 @@ import numpy as np
 
 from irtables.base.header import header_line
 from irtables.base.markdown import escape_markdown
+from irtables.base.spreadsheet import spreadsheet_text
 from irtables.base.texttable import Style, text_table
 from irtables.errors import UnknownNameError, unknown_name_message
 from irtables.stats.rows import COLUMNS, ComparisonSet, comparison_row
@@ -214,8 +215,15 @@ def format_comparisons(
         columns = _columns(comparisons)
         if names is not None:
             columns.update(_named(columns, names))
+        named = {"dataset", "metric", "system", "baseline", *(n for n, _ in NAME_COLUMNS)}
         writer.writerows(
-            [_csv_text(columns[c][i]) for c in header] for i in range(len(comparisons))
+            [
+                spreadsheet_text(_csv_text(columns[c][i]))
+                if c in named
+                else _csv_text(columns[c][i])
+                for c in header
+            ]
+            for i in range(len(comparisons))
         )
         return buffer.getvalue()
     rows = [

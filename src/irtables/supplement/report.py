@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from irtables.base.header import header_line
+from irtables.base.spreadsheet import spreadsheet_text
 from irtables.base.texttable import text_table
 from irtables.measures import parse_measure
 from irtables.render.escape import escape_markdown
@@ -132,12 +133,21 @@ def significance_rows(
     return rows
 
 
+#: The columns of the supplement's CSV files that hold names (spreadsheet text).
+NAME_HEADERS = frozenset({"Dataset", "Metric", "System", "Baseline", "Query"})
+
+
 def to_csv(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """CSV with a header row and no comment line (``pandas.read_csv`` reads it as it is)."""
+    """CSV with a header row and no comment line (``pandas.read_csv`` reads it as it is);
+    the cells of the :data:`NAME_HEADERS` columns are spreadsheet text
+    (:func:`~irtables.base.spreadsheet.spreadsheet_text`)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    named = [h in NAME_HEADERS for h in header]
+    writer.writerows(
+        [spreadsheet_text(c) if n else c for c, n in zip(row, named, strict=True)] for row in rows
+    )
     return buffer.getvalue()
 
 
