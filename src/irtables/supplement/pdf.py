@@ -20,6 +20,7 @@ from pathlib import Path
 
 from irtables.base.paths import inside
 from irtables.base.typeset import environment, first_untypesettable
+from irtables.base.typeset import pdflatex_available as pdflatex_available  # for run.py
 from irtables.errors import LatexError
 
 MAX_RUNS = 4

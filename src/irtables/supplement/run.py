@@ -9,7 +9,6 @@ from pathlib import Path
 
 from irtables._version import __version__
 from irtables.base.record import sha256_hex
-from irtables.base.typeset import pdflatex_available
 from irtables.config import Config
 from irtables.model import ResultSet
 from irtables.output.writers import Written, write_files
@@ -20,7 +19,7 @@ from irtables.supplement.drawing import warm_up
 from irtables.supplement.index_page import index_page
 from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, relative
 from irtables.supplement.outputs import Output
-from irtables.supplement.pdf import compile_pdf
+from irtables.supplement.pdf import compile_pdf, pdflatex_available
 from irtables.supplement.study import config_file, default_outdir, input_files
 
 Progress = Callable[[str, int, int], None]
