@@ -31,7 +31,6 @@ from irtables.base.arrow import from_numpy, to_numpy
 from irtables.base.numbers import check_finite, parse_number
 from irtables.errors import DataWarning, InputError
 from irtables.loaders.base import check_name
-from irtables.loaders.blocks import csv_batches
 from irtables.loaders.source import (
     COMPRESSED_EXTENSIONS,
     CheckedStream,
@@ -135,6 +134,7 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
     parse = pacsv.ParseOptions(
         delimiter=" ", quote_char=False, escape_char=False, ignore_empty_lines=False
     )
+    read = pacsv.ReadOptions(column_names=names, block_size=1 << 20)
     total = path.stat().st_size
     compressed = _is_compressed(path)
     queries: dict[str, int] = {}
@@ -148,7 +148,8 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
     try:
         with open_input(path, text=True, defer=True) as stream:
             watched = _UntilShortLines(stream, len(names))
-            for batch in csv_batches(watched, names, parse, convert):
+            reader = pacsv.open_csv(watched, read, parse, convert)
+            for batch in reader:
                 if watched.stopped:
                     return None  # the exact path reads it
                 local = pc.dictionary_encode(batch.column(0))
@@ -287,9 +288,10 @@ def _read_fast(path: Path, ncols: int, keep: dict[int, pa.DataType]) -> pa.Table
                 read = pacsv.ReadOptions(column_names=names, block_size=IN_MEMORY_BYTES)
                 table = pacsv.read_csv(pa.BufferReader(data), read, parse, convert)
                 return None if _needs_exact_path(table.column(0)) else table
+            read = pacsv.ReadOptions(column_names=names, block_size=1 << 20)
             watched = _UntilShortLines(stream, ncols)
             batches = []
-            for batch in csv_batches(watched, names, parse, convert):
+            for batch in pacsv.open_csv(watched, read, parse, convert):
                 if watched.stopped or _needs_exact_path(batch.column(0)):
                     return None
                 batches.append(batch)
