@@ -100,3 +100,8 @@ def unknown_name_message(kind: str, name: str, known: Iterable[str]) -> str:
     hint = f"; did you mean '{lowered[close[0]]}'?" if close else ";"
     shown = ", ".join(choices[:20]) + (", ..." if len(choices) > 20 else "")
     return f"unknown {kind} '{name}'{hint} (known: {shown})"
+
+
+class LatexError(IrtablesError):
+    """pdflatex failed, or cannot typeset a character of the LaTeX irtables writes (one
+    line)."""

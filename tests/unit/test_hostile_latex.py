@@ -61,7 +61,7 @@ def test_untypesettable_name_is_one_line_before_pdflatex(tmp_path: Path, name: s
 @pytest.mark.latex
 def test_characters_known_good_typeset_in_the_supplement_preamble(tmp_path: Path) -> None:
     """The characters :func:`check_typesettable` does not probe, checked against pdflatex."""
-    from irtables.supplement.pdf import KNOWN_GOOD, _probe
+    from irtables.output.typeset import KNOWN_GOOD, _probe
 
     require_pdflatex()
     results = tidy_study(tmp_path, ["dl"])

@@ -24,6 +24,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Literal
 
 from irtables.base.markdown import escape_markdown
+from irtables.base.spreadsheet import spreadsheet_text
 
 Style = Literal["pipe", "github", "simple"]
 Align = Literal["left", "right"]
@@ -110,7 +111,9 @@ def markdown_table(
 
 def csv_text(header: Sequence[object], rows: Iterable[Sequence[object]]) -> str:
     """CSV: a header row, then the rows, ``\\n`` line ends and no comment line, so that
-    ``pandas.read_csv`` reads it as it is.
+    ``pandas.read_csv`` reads it as it is. A text cell that a spreadsheet would run as a
+    formula (``=``, ``+``, ``-``, ``@`` first, not a number) is written as text
+    (:func:`~irtables.base.spreadsheet.spreadsheet_text`); numbers stay numbers.
 
     Examples
     --------
@@ -119,9 +122,13 @@ def csv_text(header: Sequence[object], rows: Iterable[Sequence[object]]) -> str:
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerow([_cell(h) for h in header])
+    writer.writerows([_cell(c) for c in row] for row in rows)
     return buffer.getvalue()
+
+
+def _cell(value: object) -> object:
+    return spreadsheet_text(value) if isinstance(value, str) else value
 
 
 def _pipe_rule(width: int, align: str) -> str:

@@ -19,10 +19,16 @@ _HINT = (
     "JSON, JSON Lines, Parquet or a PyTerrier CSV; name the format with --input-format"
 )
 _PYTERRIER = frozenset({"name", "qid", "measure", "value"})
+#: The first line of a Git LFS pointer (a file checked out without ``git lfs pull``).
+LFS_POINTER = b"version https://git-lfs.github.com/spec/"
 
 
 class UnknownFormatError(InputError):
     """A file whose format cannot be told from its first line: in a folder, no result file."""
+
+
+class RunOrQrelsError(UnknownFormatError):
+    """A file that starts like a TREC run or qrels: input to evaluate, not per-query results."""
 
 
 def detect_format(path: str | os.PathLike[str]) -> str:
@@ -57,6 +63,12 @@ def detect_bytes(data: bytes, path: str) -> str:
         return _parquet_kind(data, path)
     if not data or data.isspace():
         raise InputError("empty file; " + _HINT, path=path)
+    if data.lstrip().startswith(LFS_POINTER):
+        raise InputError(
+            "a Git LFS pointer, not the file's content: run `git lfs pull` to fetch it",
+            path=path,
+            line=1,
+        )
     ext = main_extension(path)
     if ext in ("jsonl", "ndjson"):
         return "tidy"
@@ -65,7 +77,16 @@ def detect_bytes(data: bytes, path: str) -> str:
         return "tidy" if _is_json_line(first) and ext != "json" else "json"
     if ext == "json":
         return "json"
-    return _text_kind(first, ext, path)
+    try:
+        return _text_kind(first, ext, path)
+    except UnknownFormatError:
+        if not _is_run_or_qrels(data):
+            raise
+    raise RunOrQrelsError(
+        "a TREC run or qrels, not per-query results (name it in irtables.toml to evaluate it)",
+        path=path,
+        line=1,
+    )
 
 
 def _first_line(data: bytes) -> str:
@@ -103,6 +124,31 @@ def _text_kind(first: str, ext: str, path: str) -> str:
     raise UnknownFormatError(
         "cannot tell the format from the first line; " + _HINT, path=path, line=1
     )
+
+
+def _is_run_or_qrels(data: bytes) -> bool:
+    """Whether the first line of ``data`` that is neither blank nor a ``#`` comment reads
+    as a TREC run line (``qid Q0 docid rank score tag``) or a qrels line (``qid iter
+    docid grade``).
+
+    Examples
+    --------
+    >>> _is_run_or_qrels(b"# bm25\\n301 Q0 d1 1 2.5 bm25\\n"), _is_run_or_qrels(b"301 0 d1 2")
+    (True, True)
+    >>> _is_run_or_qrels(b"version https://git-lfs.github.com/spec/v1\\n")
+    False
+    """
+    for raw in data[: 1 << 16].splitlines():
+        fields = raw.split()
+        if not fields or fields[0].startswith(b"#"):
+            continue
+        try:
+            if len(fields) == 6:
+                return bool((int(fields[3]), float(fields[4])))
+            return len(fields) == 4 and bool(int(fields[3]) + 1)
+        except ValueError:
+            return False
+    return False
 
 
 def _parquet_kind(data: bytes, path: str) -> str:

@@ -9,9 +9,11 @@ Files and folders whose names start with ``.`` or ``_``, the ``tables/`` and
 ``supplement/`` output folders, ``irtables.toml`` and ``*.md`` / ``*.tex`` files are ignored;
 so are, with a note (:attr:`Study.skipped`, :func:`skipped_note`), files whose last
 extension is not one of :data:`~irtables.loaders.source.KNOWN_EXTENSIONS` (a name
-without any dot is read), files whose format cannot be told from their first line
-(notes, a README) and folders that hold no result file. Everything is visited in sorted
-order.
+without any dot is read), TREC runs and qrels, files whose format cannot be told from
+their first line (notes, a README) and folders that hold no result file. Inside a
+dataset or system folder such a file is skipped only if its name says it is not results
+(:data:`NOT_RESULTS_BY_NAME`, or no results extension); otherwise it is an error naming
+it. Everything is visited in sorted order.
 """
 
 from __future__ import annotations
@@ -30,9 +32,9 @@ import numpy.typing as npt
 from irtables.base.record import Record, recorded_outputs, warn_if_changed
 from irtables.errors import InputError
 from irtables.loaders.base import LoadedFile, check_name
-from irtables.loaders.detect import UnknownFormatError
+from irtables.loaders.detect import RunOrQrelsError, UnknownFormatError
 from irtables.loaders.registry import load_file
-from irtables.loaders.source import KNOWN_EXTENSIONS, name_parts
+from irtables.loaders.source import KNOWN_EXTENSIONS, main_extension, name_parts
 from irtables.model import COLUMNS, ResultSet
 from irtables.model.factor import Factor, factors_frame, merge_factors
 from irtables.model.parts import Part
@@ -43,6 +45,10 @@ if TYPE_CHECKING:
 IGNORED_DIRS = frozenset({"tables", "supplement"})
 IGNORED_FILES = frozenset({"irtables.toml"})
 IGNORED_SUFFIXES = (".md", ".tex")
+#: Names (before the first dot, any case) that are documentation, not results: inside
+#: a dataset folder, only these and names without a results extension are skipped when
+#: their format cannot be told; any other such file is an error.
+NOT_RESULTS_BY_NAME = frozenset({"readme", "notes", "license", "changelog", "todo"})
 SUMMARY = ("dataset", "system", "metric", "value", "path")
 LAYOUT = "DIR/<dataset>/<system>.<ext>, DIR/<dataset>/<system>/<seed>.<ext> or result files in DIR"
 
@@ -337,11 +343,18 @@ def _names(paths: list[Path]) -> str:
 
 
 def _load_files(
-    entries: list[Path], input_format: str | None, dataset: str, walk: _Walk, read: Reader
+    entries: list[Path],
+    input_format: str | None,
+    dataset: str,
+    walk: _Walk,
+    read: Reader,
+    *,
+    in_dataset: bool = False,
 ) -> list[LoadedFile]:
     """The result files among ``entries``; the others are noted in ``walk.skipped``: files
     of other kinds (``.png``) and, unless ``input_format`` is given, files whose format
-    cannot be told from their first line (``notes.txt``, a README)."""
+    cannot be told from their first line (``notes.txt``, a README) where they may be
+    clutter (see :func:`_undetected`)."""
     out = []
     for entry in entries:
         if not entry.is_file():
@@ -351,11 +364,29 @@ def _load_files(
             continue
         try:
             out.append(_load(entry, input_format, dataset, read))
-        except UnknownFormatError:
-            if input_format is not None:
-                raise
+        except UnknownFormatError as exc:
+            _undetected(entry, exc, input_format, in_dataset=in_dataset)
             walk.skipped.append(entry)
     return out
+
+
+def _undetected(
+    path: Path, exc: UnknownFormatError, input_format: str | None, *, in_dataset: bool
+) -> None:
+    """Raise ``exc`` unless ``path`` may be clutter: a file whose format cannot be told is
+    skipped only when no format was named and, inside a dataset (or system) folder, it
+    is a TREC run or qrels (input to evaluate) or its name says it is not results
+    (:data:`NOT_RESULTS_BY_NAME`, or no results extension). A results file with no
+    format (one text line, binary bytes) would otherwise drop its system from every
+    table without a word."""
+    if input_format is not None:
+        raise exc
+    if isinstance(exc, RunOrQrelsError):
+        return
+    stem = path.name.split(".", 1)[0].lower()
+    if in_dataset and main_extension(path) and stem not in NOT_RESULTS_BY_NAME:
+        reason = f"{exc.reason}; a file that is not results needs another name or extension"
+        raise InputError(reason, path=exc.path, line=exc.line) from exc
 
 
 def _load_dataset(
@@ -366,7 +397,7 @@ def _load_dataset(
     if _only_inputs(folder, walk):
         return []  # a folder of the configuration's qrels or runs
     before = len(walk.skipped)
-    files = _load_files(inside, input_format, folder.name, walk, read)
+    files = _load_files(inside, input_format, folder.name, walk, read, in_dataset=True)
     for system in (e for e in inside if e.is_dir()):
         files.extend(_load_runs(system, input_format, folder.name, walk, read))
     if not files:  # notes, figures: not a dataset
@@ -392,9 +423,8 @@ def _load_runs(
         if entry.is_file() and _is_candidate(entry):
             try:
                 found.append((entry, read(entry)))
-            except UnknownFormatError:
-                if input_format is not None:
-                    raise
+            except UnknownFormatError as exc:
+                _undetected(entry, exc, input_format, in_dataset=True)
                 walk.skipped.append(entry)
         else:
             walk.skipped.append(entry)

@@ -13,32 +13,26 @@ goes, so that a pathological file costs no more than its first bad bytes:
 
 from __future__ import annotations
 
-import bz2
-import gzip
 import io
 import lzma
+import mmap
 import os
 import re
 import zlib
 from collections.abc import Generator, Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from irtables.errors import InputError
+from irtables.loaders.decompress import COMPRESSION_MAGIC, StreamsReader, zstd_damage
 
 if TYPE_CHECKING:
     import pyarrow.parquet as pq
 
-GZIP_MAGIC = b"\x1f\x8b"
+GZIP_MAGIC = COMPRESSION_MAGIC["gzip"]
 PARQUET_MAGIC = b"PAR1"
 UTF8_BOM = b"\xef\xbb\xbf"
-#: The first bytes of each compression format read, by name.
-COMPRESSION_MAGIC = {
-    "gzip": GZIP_MAGIC,
-    "bzip2": b"BZh",
-    "xz": b"\xfd7zXZ\x00",
-    "zstd": b"\x28\xb5\x2f\xfd",
-}
 #: After "BZh": the block size (1-9), then the magic of a block or of the end of stream.
 _BZIP2_BLOCK = re.compile(rb"BZh[1-9](1AY&SY|\x17rE8P\x90)", re.DOTALL)
 #: File-name extensions of compressed files (they end a system name as ``gz`` does).
@@ -124,7 +118,7 @@ class CheckedStream(io.RawIOBase):
             head = self._raw.read(16)
             self._raw.seek(0)
             self.format = compressed_format(head)
-            self._inner: BinaryIO = _decompressing(self._raw, self.format)
+            self._inner: BinaryIO = _decompressing(self._raw, self.format, str(path))
             size = os.fstat(self._raw.fileno()).st_size
         except BaseException:
             self._raw.close()
@@ -143,7 +137,10 @@ class CheckedStream(io.RawIOBase):
         """The 1-based line of the byte at ``offset`` (counted again from the start of
         the file: newlines are not counted while reading, which would slow every read)."""
         count = 0
-        with self.path.open("rb") as raw, _decompressing(raw, self.format) as inner:
+        with (
+            self.path.open("rb") as raw,
+            closing(_decompressing(raw, self.format, str(self.path))) as inner,
+        ):
             while offset > 0:
                 chunk = inner.read(min(offset, _CHUNK))
                 if not chunk:
@@ -192,7 +189,12 @@ class CheckedStream(io.RawIOBase):
             raise
 
     def _broken(self, exc: BaseException) -> InputError:
-        what = f"broken or truncated {self.format} data" if self.format else "cannot read"
+        if not self.format:
+            return InputError(f"cannot read ({exc or type(exc).__name__})", path=str(self.path))
+        where = ""
+        if self.format == "zstd" and (found := _zstd_damage(self.path)) is not None:
+            where = f": {found}"
+        what = f"broken or truncated {self.format} data{where}"
         return InputError(f"{what} ({exc or type(exc).__name__})", path=str(self.path))
 
     def _check(self, data: bytes) -> None:
@@ -241,20 +243,28 @@ class CheckedStream(io.RawIOBase):
             super().close()
 
 
-def _decompressing(raw: BinaryIO, fmt: str | None) -> BinaryIO:
-    """The decompressed bytes of the file ``raw`` in the compression format ``fmt``."""
-    if fmt == "gzip":
-        return gzip.GzipFile(fileobj=raw)  # type: ignore[return-value]
-    if fmt == "bzip2":
-        return bz2.BZ2File(raw)  # type: ignore[return-value]
-    if fmt == "xz":
-        return lzma.LZMAFile(raw)  # type: ignore[return-value]
+def _decompressing(raw: BinaryIO, fmt: str | None, name: str) -> BinaryIO:
+    """The decompressed bytes of the file ``raw`` (called ``name``) in the compression
+    format ``fmt``: all of its streams, and nothing after them (see
+    :mod:`irtables.loaders.decompress`)."""
     if fmt == "zstd":  # the standard library has no Zstandard before 3.14
         import pyarrow as pa
 
         stream: BinaryIO = pa.CompressedInputStream(pa.PythonFile(raw, mode="r"), "zstd")
         return stream
+    if fmt is not None:
+        return StreamsReader(raw, fmt, name)  # type: ignore[return-value]
     return raw
+
+
+def _zstd_damage(path: Path) -> str | None:
+    """Where the Zstandard file ``path`` stops being whole frames (see
+    :func:`~irtables.loaders.decompress.zstd_damage`), read through a memory map."""
+    try:
+        with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            return zstd_damage(data)
+    except (OSError, ValueError):
+        return None
 
 
 def _size(n: int) -> str:

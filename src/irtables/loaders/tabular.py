@@ -279,7 +279,7 @@ def _melt(
     import pandas as pd
 
     n_rows, n_metrics = values.shape
-    keep = present.ravel()
+    keep = present.ravel().astype(bool)  # a header without rows stacks to float64
     frame = {role: np.repeat(col, n_metrics)[keep] for role, col in keys.items()}
     codes = np.tile(np.arange(n_metrics), n_rows)[keep]
     out = pd.DataFrame(

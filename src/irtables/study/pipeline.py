@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from irtables.config import Config
+from irtables.errors import LatexError
 from irtables.model import ResultSet
 from irtables.study.load import load_study
 
@@ -96,11 +97,35 @@ def write_tables(
             warn_lint(results, report=checked.result(), names=config.display_names())
             for w in held:
                 warnings.showwarning(w.message, w.category, w.filename, w.lineno, w.file, w.line)
+    _check_latex(files)
     if "numbers.json" in files:  # the numbers it replaces, for `irtables check --paper`
         from irtables.output.history import history_files
 
         files.update(history_files(outdir, files["numbers.json"]))
     return write_files(outdir, files, by="tables", force=force)
+
+
+def _check_latex(files: Mapping[str, str]) -> None:
+    """Refuse LaTeX tables holding a character pdflatex cannot typeset in the preamble
+    they need (an emoji in a system name): a paper would stop compiling on them.
+
+    Raises
+    ------
+    LatexError
+        Naming the character, the string around it and the table file.
+    """
+    from irtables.output.typeset import TABLE_PREAMBLE, first_untypesettable
+
+    from irtables.render.citable import NUMBERS_TEX
+
+    # numbers.tex typesets only numbers: its keys are ids, names of macros, not text
+    tex = {n: text for n, text in files.items() if n.endswith(".tex") and n != NUMBERS_TEX}
+    found = first_untypesettable(tex, TABLE_PREAMBLE) if tex else None
+    if found is not None:
+        raise LatexError(
+            f"{found}; give it a display name pdflatex can typeset (name = ... in "
+            "irtables.toml) or leave latex out of the formats (-f, [output] formats)"
+        )
 
 
 def _table_files(
