@@ -115,7 +115,6 @@ def _check_latex(files: Mapping[str, str]) -> None:
         Naming the character, the string around it and the table file.
     """
     from irtables.output.typeset import TABLE_PREAMBLE, first_untypesettable
-
     from irtables.render.citable import NUMBERS_TEX
 
     # numbers.tex typesets only numbers: its keys are ids, names of macros, not text
