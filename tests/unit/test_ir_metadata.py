@@ -11,7 +11,7 @@ import pytest
 
 from irtables.errors import InputError
 from irtables.loaders import trec_run
-from irtables.loaders.ir_metadata import read_ir_metadata
+from irtables.loaders.ir_metadata import Header, read_ir_metadata
 from irtables.loaders.trec_run import read_run
 from irtables.supplement.manifest import Manifest
 from tests.conftest import assert_one_line_error, invoke
@@ -259,3 +259,34 @@ def test_load_study_raises_on_the_malformed_block(tmp_path: Path) -> None:
     root = _broken_study(tmp_path)
     with pytest.raises(InputError, match=r"bm25.run:12: ir_metadata block: a second block"):
         load_study(root, cache=False)
+
+
+def test_a_cached_run_with_a_malformed_block_is_an_error_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An entry written by an irtables that skipped blocks is not a way around the check."""
+    root = _broken_study(tmp_path)
+    with monkeypatch.context() as patched:  # the reader of a version that skipped blocks
+        patched.setattr(trec_run, "read_header", lambda path: Header(None, 0))
+        assert invoke("tables", "-o", str(tmp_path / "a"), str(root)).exit_code == 0
+    assert any((root / ".irtables-cache").iterdir())
+    result = invoke("tables", "-o", str(tmp_path / "b"), str(root))
+    assert_one_line_error(result, f"{root / 'bm25.run'}:12:", "ir_metadata block: a second block")
+
+
+def test_a_metadata_edit_changes_the_cache_key_and_no_number(tmp_path: Path) -> None:
+    """The cache keys on the run's content: a metadata edit evaluates the run again (a
+    new entry), with the same values."""
+    root = _study(tmp_path / "s", BLOCK)
+    first = invoke("tables", "-f", "csv", "-o", str(tmp_path / "a"), str(root))
+    assert first.exit_code == 0, first.output
+    entries = set((root / ".irtables-cache").rglob("*.parquet"))
+    run = root / "bm25.run"
+    run.write_text(run.read_text(encoding="utf-8").replace("k1: 0.9", "k1: 1.2"), encoding="utf-8")
+    second = invoke("tables", "-f", "csv", "-o", str(tmp_path / "b"), str(root))
+    assert second.exit_code == 0, second.output
+    assert len(set((root / ".irtables-cache").rglob("*.parquet")) - entries) == 1
+    tables = sorted((tmp_path / "a").glob("*.csv"))
+    assert tables
+    for table in tables:
+        assert table.read_bytes() == (tmp_path / "b" / table.name).read_bytes()
