@@ -290,3 +290,15 @@ def test_a_metadata_edit_changes_the_cache_key_and_no_number(tmp_path: Path) -> 
     assert tables
     for table in tables:
         assert table.read_bytes() == (tmp_path / "b" / table.name).read_bytes()
+
+
+def test_blank_lines_below_the_block_keep_the_fast_reader_and_the_line_numbers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_slow_path(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the line-by-line reader was used")
+
+    monkeypatch.setattr(trec_run, "_read_slow", no_slow_path)
+    text = "\n" + BLOCK + "\n\n" + RUN.replace("1.0", "inf")  # the second row on line 15
+    with pytest.raises(InputError, match=r"bm25.run:15: expected a finite number"):
+        read_run(_write(tmp_path, text))

@@ -40,8 +40,8 @@ PEEK_BYTES = 4096
 @dataclass(frozen=True)
 class Header:
     """What precedes the ranking of a run file: its ``ir_metadata`` block (None: none)
-    and ``lines``, the number of the last comment line before the first ranking line (0:
-    the ranking starts on line 1, or the file has no ranking line)."""
+    and ``lines``, the number of lines (comment or blank) before the first ranking line
+    (0: the file does not start with a comment, or has no ranking line)."""
 
     metadata: dict[str, Any] | None
     lines: int
@@ -102,13 +102,12 @@ def scan_header(lines: Iterable[tuple[int, str]], path: str) -> Header:
     start: int | None = None
     body: list[tuple[int, str]] = []
     metadata: dict[str, Any] | None = None
-    last, ranked = 0, False
+    ranking = 0  # the line of the first ranking line
     for number, line in lines:
         text = line.strip()
         if not text.startswith("#"):
-            ranked = True  # the ranking starts
+            ranking = number
             break
-        last = number
         if start is not None and metadata is None:  # inside the block
             if text == END:
                 metadata = _parse(path, start, body)
@@ -131,7 +130,7 @@ def scan_header(lines: Iterable[tuple[int, str]], path: str) -> Header:
             path=path,
             line=start,
         )
-    return Header(metadata, last if ranked else 0)
+    return Header(metadata, ranking - 1 if ranking else 0)
 
 
 def _error(problem: str, path: str, line: int) -> InputError:
