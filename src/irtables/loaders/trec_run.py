@@ -1,16 +1,19 @@
 """Read TREC run files (``qid Q0 docid rank score tag``) and tidy TSV/Parquet runs.
 
 Columns are separated by any whitespace; ``#`` comment lines and blank lines are
-skipped; files may be compressed (gzip, bzip2, xz, Zstandard:
-:func:`~irtables.loaders.source.open_input`, which also bounds line length and
-expansion); columns after the sixth are ignored, as
+skipped, and the comment lines at the top are read first, by
+:func:`~irtables.loaders.ir_metadata.read_header`, for the run's ``ir_metadata`` block
+(a malformed one is an error naming its line; a valid one changes no value); files may
+be compressed (gzip, bzip2, xz, Zstandard: :func:`~irtables.loaders.source.open_input`,
+which also bounds line length and expansion); columns after the sixth are ignored, as
 trec_eval ignores them. The rank column is not read: trec_eval orders by score.
 
 A plain single-space file is streamed through pyarrow's CSV reader, keeping only the
 query id (as int32 codes), the document id and the score of each block, so that memory
 stays close to the size of those three columns; anything else (tabs, repeated spaces,
-comments, extra columns, a malformed line) goes through a line-by-line reader that names
-the file and line of the first problem.
+comments below the header, extra columns, a malformed line) goes through a line-by-line
+reader that names the file and line of the first problem. The header (its comment lines,
+at most :data:`MAX_HEADER_BYTES`) is read past before the rest is handed to pyarrow.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from irtables.base.arrow import from_numpy, to_numpy
 from irtables.base.numbers import check_finite, parse_number
 from irtables.errors import DataWarning, InputError
 from irtables.loaders.base import check_name
+from irtables.loaders.ir_metadata import read_header
 from irtables.loaders.source import (
     COMPRESSED_EXTENSIONS,
     CheckedStream,
@@ -50,6 +54,9 @@ _RUN_EXPECTED = "6 columns (qid Q0 docid rank score tag)"
 #: a longer one is streamed, its memory bounded by the block size.
 IN_MEMORY_BYTES = 16 * 2**20
 _TABULAR_SUFFIXES = {".tsv": "\t", ".csv": ","}
+#: The most bytes of comment lines at the top of a run the fast reader reads past (a
+#: longer header sends the file to the line-by-line reader).
+MAX_HEADER_BYTES = 1 << 20
 
 
 def read_run(path: str | Path, *, name: str | None = None, progress: Progress | None = None) -> Run:
@@ -73,7 +80,7 @@ def read_run(path: str | Path, *, name: str | None = None, progress: Progress | 
     Raises
     ------
     InputError
-        A malformed line, with the file and line number.
+        A malformed line or ``ir_metadata`` block, with the file and line number.
 
     Examples
     --------
@@ -96,7 +103,8 @@ def read_run(path: str | Path, *, name: str | None = None, progress: Progress | 
         return _not_empty(run_from_frame(frame, name=system, source=str(p)))
     if not p.exists():
         raise InputError("no such file", path=str(p))
-    fast = _stream_run(p, system, progress)
+    header = read_header(p)  # a malformed ir_metadata block fails here
+    fast = _stream_run(p, system, progress, header.lines)
     if fast is not None:  # pyarrow reads "nan" and "inf" as floats
         check_finite(fast.score, fast.source, fast.line_of, "a finite number in column 5 (score)")
         return _not_empty(fast)
@@ -116,8 +124,10 @@ def read_run(path: str | Path, *, name: str | None = None, progress: Progress | 
     return _not_empty(run)  # every score was parsed as a finite number
 
 
-def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | None:
+def _stream_run(path: Path, system: str, progress: Progress | None, header: int = 0) -> Run | None:
     """Read a single-space TREC run block by block; ``None`` if it needs the slow path.
+
+    ``header``: the first lines are comment lines (read past, not parsed again).
 
     Each block's query ids become int32 codes at once (their strings are dropped), the
     document ids stay Arrow strings and the scores float64. Of the tags (bytes: not
@@ -147,7 +157,10 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
     tag = b""
     try:
         with open_input(path, text=True, defer=True) as stream:
-            watched = _UntilShortLines(stream, len(names))
+            rest = _past_header(stream, header) if header else b""
+            if rest is None:
+                return None
+            watched = _UntilShortLines(stream, len(names), rest)
             reader = pacsv.open_csv(watched, read, parse, convert)
             for batch in reader:
                 if watched.stopped:
@@ -185,7 +198,38 @@ def _stream_run(path: Path, system: str, progress: Progress | None) -> Run | Non
         score=score,
         source=str(path),
         runid=tag.decode("utf-8", errors="replace"),
+        first_line=header + 1,
     )
+
+
+def _past_header(stream: CheckedStream, lines: int) -> bytes | None:
+    """Read past the first ``lines`` lines of a stream, comment or blank lines all
+    (:func:`~irtables.loaders.ir_metadata.read_header`): the bytes read after them, or
+    None when the exact path must read the file (the lines are longer than
+    :data:`MAX_HEADER_BYTES`, or end otherwise than in ``\\n`` as
+    :meth:`str.splitlines` counts them)."""
+    chunks: list[bytes] = []
+    found = 0
+    size = 0
+    while found < lines:
+        chunk = stream.read(1 << 16)
+        size += len(chunk)
+        if not chunk or size > MAX_HEADER_BYTES + (1 << 16):
+            return None
+        chunks.append(chunk)
+        found += chunk.count(b"\n")
+    data = b"".join(chunks)
+    end = -1
+    for _ in range(lines):
+        end = data.index(b"\n", end + 1)
+    try:
+        text = data[: end + 1].decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        return None
+    kept = text.splitlines()
+    if len(kept) != lines or any(k.strip() and not k.lstrip().startswith("#") for k in kept):
+        return None
+    return data[end + 1 :]
 
 
 def _row_estimate(path: Path, size: int, compressed: bool) -> int:
@@ -320,10 +364,11 @@ class _UntilShortLines(io.RawIOBase):
     each blank line of the whole file (millions, from a small compressed one) before its
     first block is looked at."""
 
-    def __init__(self, stream: CheckedStream, ncols: int) -> None:
+    def __init__(self, stream: CheckedStream, ncols: int, first: bytes = b"") -> None:
         super().__init__()
         self._stream = stream
         self._row_bytes = _shortest_row(ncols)
+        self._first = first  # bytes already read from the stream, handed out first
         self.stopped = False
 
     def readable(self) -> bool:
@@ -332,7 +377,11 @@ class _UntilShortLines(io.RawIOBase):
     def read(self, size: int | None = -1) -> bytes:
         if self.stopped:
             return b""
-        data = self._stream.read(size)
+        if self._first:
+            cut = len(self._first) if size is None or size < 0 else size
+            data, self._first = self._first[:cut], self._first[cut:]
+        else:
+            data = self._stream.read(size)
         if more_lines_than_fit(data, self._row_bytes, partial=True):
             self.stopped = True
             return b""

@@ -36,7 +36,8 @@ class Run:
     """A ranked run: one row per retrieved document.
 
     ``rows`` maps row ``i`` to its 1-based line in ``source`` (``None``: row ``i`` is on
-    line ``i + 1``, or the run did not come from a file).
+    line ``i + first_line``, or the run did not come from a file); ``first_line`` is the
+    line of the first row when the rows are consecutive lines after a header.
     """
 
     name: str
@@ -46,6 +47,7 @@ class Run:
     source: str = "<frame>"
     runid: str = ""
     rows: npt.NDArray[np.int64] | None = field(default=None, repr=False)
+    first_line: int = field(default=1, repr=False)
 
     def __len__(self) -> int:
         return len(self.score)
@@ -54,7 +56,7 @@ class Run:
         """The file line of a row, when the run came from a file."""
         if self.source == "<frame>":
             return None
-        return int(self.rows[row]) if self.rows is not None else row + 1
+        return int(self.rows[row]) if self.rows is not None else row + self.first_line
 
     @property
     def query_codes(self) -> npt.NDArray[np.int32]:

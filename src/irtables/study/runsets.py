@@ -91,6 +91,7 @@ class _CacheStore:
         from irtables.cache import rows_bound
 
         self._store = store
+        self._batches = batches
         self._requests: list[list[Request]] = []
         for batch in batches:
             qrels = cast(Path, batch.qrels)
@@ -121,8 +122,18 @@ class _CacheStore:
         return cls(store, batches, content_hashes(files))
 
     def get(self, batch: int, run: int) -> RunValues | None:
-        """The cached values of a run, if its entry checks out."""
-        return self._store.get(self._requests[batch][run])
+        """The cached values of a run, if its entry checks out.
+
+        The run's header is read all the same (a bounded read of its top): its values do
+        not depend on its ``ir_metadata`` block, but a malformed block is an error here
+        too, also in a run whose entry an irtables that skipped blocks wrote.
+        """
+        values = self._store.get(self._requests[batch][run])
+        if values is not None:
+            from irtables.loaders.ir_metadata import read_header
+
+            read_header(cast(Path, self._batches[batch].runs[run][0]))
+        return values
 
     def put(self, batch: int, run: int, values: RunValues) -> None:
         """Cache the values of a run just evaluated."""
