@@ -10,6 +10,7 @@ from pathlib import Path
 import jinja2
 
 from irtables.render.escape import escape_html, escape_latex, escape_markdown
+from irtables.render.fit import type_size
 
 
 def builtin_template_dir() -> Path:
@@ -62,6 +63,7 @@ def _environment(fmt: str, user_dirs: tuple[str, ...]) -> jinja2.Environment:
             comment_end_string="=))",
             **common,  # type: ignore[arg-type]
         )
+        env.globals["type_size"] = type_size
     else:
         env = jinja2.Environment(**common)  # type: ignore[arg-type]
     env.filters["tex"] = escape_latex

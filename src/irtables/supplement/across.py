@@ -21,8 +21,10 @@ from irtables.supplement.meta import (
     meta_files,
     meta_rows,
     study_rows,
+    tss_columns,
     tss_files,
     tss_header,
+    tss_header_tex,
     tss_note,
     tss_rows,
 )
@@ -88,7 +90,8 @@ def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Acro
         "meta_study_header": STUDY_HEADER,
         "meta_note": META_NOTE,
         "tss": rows,
-        "tss_header": header,
+        "tss_header": tss_header_tex(s.differences),
+        "tss_columns": tss_columns(s.differences),
         "tss_note": note,
     }
     out.summary = AcrossSummary(

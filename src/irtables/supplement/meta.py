@@ -81,6 +81,30 @@ def tss_header(differences: Sequence[float]) -> tuple[str, ...]:
     return ("Dataset", "Metric", "Systems", "Topics", "σ_d", "MDD", *planned, *anova)
 
 
+def tss_columns(differences: Sequence[float]) -> tuple[str, ...]:
+    """The text of the lower row of :func:`tss_header_tex`, a cell per column."""
+    deltas = tuple(f"{d:g}" for d in differences)
+    return ("Dataset", "Metric", "Systems", "Topics", "σ_d", "MDD", *deltas, *deltas)
+
+
+def tss_header_tex(differences: Sequence[float]) -> str:
+    """The LaTeX header of the topic-set-size table, in two rows: a column per planned
+    difference under a heading per design, so that the table fits the page (the
+    Markdown's ``n ANOVA for Δ=0.02`` headings, set in one row, were 250 pt too wide)."""
+    k = len(differences)
+    first = 7  # the first column of topics needed
+    groups = " & ".join(
+        rf"\multicolumn{{{k}}}{{c}}{{{title}}}"
+        for title in (r"Topics for $\Delta$, paired $t$", r"Topics for $\Delta$, ANOVA")
+    )
+    rules = "".join(rf"\cmidrule(lr){{{start}-{start + k - 1}}}" for start in (first, first + k))
+    deltas = " & ".join(f"{d:g}" for d in differences)
+    return (
+        rf"& & & & & & {groups} \\ {rules}" + "\n"
+        rf"Dataset & Metric & Systems & Topics & $\sigma_d$ & MDD & {deltas} & {deltas}"
+    )
+
+
 def tss_rows(sizes: Sequence[TopicSetSize], dataset: Names) -> list[list[str]]:
     """One row per (dataset, metric): σ_d, the minimum detectable difference, topics needed."""
     return [
