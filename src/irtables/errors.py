@@ -70,7 +70,18 @@ class IrtablesWarning(UserWarning):
 
 
 class PolicyWarning(IrtablesWarning):
-    """A missing-query policy changed the data (dropped or zero-filled queries)."""
+    """A missing-query policy changed the data (dropped or zero-filled queries).
+
+    ``dataset`` and ``metric`` name what it changed and ``change`` says how (the message
+    after ``dataset/metric: ``), so that the warnings of one change over many metrics can
+    be given as one (:func:`irtables.model.results.merged_warnings`).
+    """
+
+    def __init__(
+        self, message: str, *, dataset: str = "", metric: str = "", change: str = ""
+    ) -> None:
+        super().__init__(message)
+        self.dataset, self.metric, self.change = dataset, metric, change
 
 
 class DataWarning(IrtablesWarning):

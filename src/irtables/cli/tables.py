@@ -131,6 +131,7 @@ def tables(
             template_dirs=template_dirs_for(config, base, extra),
             force=force,
             progress=tested,
+            own=study.files,
         )
     finally:
         finish()

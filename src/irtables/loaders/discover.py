@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 IGNORED_DIRS = frozenset({"tables", "supplement"})
 IGNORED_FILES = frozenset({"irtables.toml"})
 IGNORED_SUFFIXES = (".md", ".tex")
-SUMMARY = ("dataset", "system", "metric", "value", "path")
+SUMMARY = ("dataset", "system", "metric", "value", "path", "num_q")
 LAYOUT = "DIR/<dataset>/<system>.<ext>, DIR/<dataset>/<system>/<seed>.<ext> or result files in DIR"
 
 
@@ -76,7 +76,8 @@ class Study:
 
     @property
     def summary(self) -> pd.DataFrame:
-        """The files' own means (trec_eval ``all`` rows): dataset, system, metric, value, path."""
+        """The files' own means (trec_eval ``all`` rows): dataset, system, metric, value,
+        path, and num_q, the queries they average over where the file says (else NaN)."""
         import pandas as pd
 
         parts = []
@@ -88,14 +89,18 @@ class Study:
                 part.insert(0, "system", f.system)
             part.insert(0, "dataset", f.dataset)
             part["path"] = f.path
+            part["num_q"] = float(f.num_q) if f.num_q is not None else float("nan")
             parts.append(part[list(SUMMARY)])
         if not parts:
-            empty = {c: pd.Series([], dtype=float if c == "value" else str) for c in SUMMARY}
+            floats = ("value", "num_q")
+            empty = {c: pd.Series([], dtype=float if c in floats else str) for c in SUMMARY}
             return pd.DataFrame(empty)
         out = pd.concat(parts, ignore_index=True)
         if any(f.seed is not None for f in self.files):  # a system's runs: their mean
             keys = ["dataset", "system", "metric"]
-            out = out.groupby(keys, sort=False).agg(value=("value", "mean"), path=("path", "first"))
+            out = out.groupby(keys, sort=False).agg(
+                value=("value", "mean"), path=("path", "first"), num_q=("num_q", "first")
+            )
             out = out.reset_index()
         return out
 

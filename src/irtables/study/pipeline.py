@@ -13,6 +13,7 @@ from irtables.study.load import load_study
 
 if TYPE_CHECKING:  # imported where used: reading a study does not wait for the tables' code
     from irtables.lint import LintReport
+    from irtables.loaders.discover import Study as Files
     from irtables.model.names import DisplayNames
     from irtables.output.writers import Written
 
@@ -63,14 +64,18 @@ def write_tables(
     template_dirs: Sequence[str | Path] = (),
     force: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    own: Files | None = None,
 ) -> list[Written]:
     """Build every configured table and write it in each format into ``outdir``.
 
     With significance markers, the comparisons behind them are written too, as
     ``significance.csv`` (every field) and ``significance.md``. Every file is checked
-    before any is written (:func:`~irtables.output.writers.write_files`).
+    before any is written (:func:`~irtables.output.writers.write_files`). The lint checks
+    of ``irtables lint`` run beside the tables, on the results and on the own means
+    (trec_eval ``all`` rows) of the study's files ``own``, if given; a violation is a warning.
     """
     from concurrent.futures import ThreadPoolExecutor
+    from dataclasses import replace
 
     from irtables.base.preload import short_switch_interval
     from irtables.lint import lint
@@ -83,7 +88,8 @@ def write_tables(
     with short_switch_interval(), ThreadPoolExecutor(max_workers=1) as pool:
         # The lint checks (numpy over the whole layout) run beside the tables; their
         # warning still comes first: the tables' warnings are held until it is given.
-        checked = pool.submit(lint, results, limit=1)
+        source = replace(own, results=results) if own is not None else results
+        checked = pool.submit(lint, source, limit=1)
         try:
             with warnings.catch_warnings(record=True) as held:
                 files = _table_files(results, config, formats, template_dirs, progress)
