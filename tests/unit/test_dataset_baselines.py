@@ -83,6 +83,34 @@ def test_tables_mark_each_dataset_against_its_own_baseline_and_say_so() -> None:
     assert ("Third", "dense") not in marked and ("Third", "splade") not in marked
 
 
+def test_a_dataset_of_one_system_without_a_baseline_is_named_not_left_empty() -> None:
+    """A per-dataset baseline that does not name a one-system dataset: the caption listed
+    it with no baseline ("(d1: bm25; d2: dense; Fourth: )") in every format and the
+    notebook; it says that the dataset has no markers."""
+    rows = study().frame
+    one = rows[(rows["dataset"] == "d1") & (rows["system"] == "bm25")].assign(dataset="d4")
+    rs = ResultSet.from_frame(pd.concat([rows, one], ignore_index=True))
+    cfg = parse_config(
+        {
+            "compare": {"baseline": {"d1": "bm25", "d2": "dense"}},
+            "tables": {"main": {"metrics": ["NDCG@10", "MAP"]}},
+            "datasets": [{"id": "d3", "name": "Third"}, {"id": "d4", "name": "Fourth"}],
+        }
+    )
+    table1 = build_all(rs, cfg).tables[0]
+    shown = {
+        "latex": render(table1, "latex"),
+        "markdown": render(table1, "markdown"),
+        "html": render(table1, "html"),
+        "notebook": table1._repr_html_() + table1._repr_markdown_(),
+    }
+    for where, text in shown.items():
+        flat = " ".join(text.split())
+        assert "the baseline of each dataset (d1: bm25; d2: dense)" in flat, where
+        assert "Fourth: )" not in flat and "Fourth: ;" not in flat, where
+        assert "No markers on Fourth: no baseline is configured for it." in flat, where
+
+
 def test_global_baseline_missing_from_one_dataset_gives_a_caption_not_an_error() -> None:
     built = build_all(study(), config(baseline="bm25"))  # type: ignore[arg-type]
     assert "No markers on Third: it has no run of bm25." in built.tables[0].full_caption

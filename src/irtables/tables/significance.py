@@ -201,7 +201,8 @@ def legend(
         if c.correction != "none":
             how += f" {family_phrase(c)}"
     missing = _missing_sentence(sig, datasets, config)
-    tested = [d for d in datasets if d not in _untested(sig)]
+    untested = _untested(sig, datasets)
+    tested = [d for d in datasets if d not in untested]
     if datasets and not tested:
         return missing
     if sig.uses_letters:
@@ -260,9 +261,17 @@ def _one_sided(sig: Significance, names: str, test: str) -> str:
     return f"{symbols}: {meaning} than {names} ({how})."
 
 
-def _untested(sig: Significance) -> dict[str, tuple[str, ...]]:
-    """Datasets not compared with (all of) their baselines -> the baselines they lack."""
-    return dict(sig.comparisons.without_baseline)
+def _untested(sig: Significance, datasets: Sequence[str] = ()) -> dict[str, tuple[str, ...]]:
+    """Datasets not compared with (all of) their baselines -> the baselines they lack;
+    of ``datasets``, those without a baseline of their own (a per-dataset baseline that
+    does not name them, and no global one; even with one system) -> ()."""
+    out = dict(sig.comparisons.without_baseline)
+    s = sig.settings
+    if s.dataset_baselines and not s.all_pairs:
+        for d in datasets:
+            if not s.baselines_of(d):
+                out.setdefault(d, ())
+    return out
 
 
 def _per_dataset_names(s: CompareSettings, datasets: Sequence[str], config: Config) -> str:
@@ -277,7 +286,7 @@ def _missing_sentence(sig: Significance, datasets: Sequence[str], config: Config
     """ "No markers on CACM: it has no run of BM25." for each dataset without its baseline."""
     if config is None or not datasets:
         return ""
-    untested = _untested(sig)
+    untested = _untested(sig, datasets)
     out = []
     for d in datasets:
         if d not in untested:
