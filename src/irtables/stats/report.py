@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -187,8 +188,13 @@ def format_comparisons(
     digits: int = 4,
     *,
     names: DisplayNames | None = None,
+    tables: Sequence[str] | None = None,
 ) -> str:
     """Render comparisons as a terminal table, a Markdown table or CSV (every field).
+
+    ``tables`` names the table each comparison backs the markers of (one title a row, a
+    first column ``table``): a comparison that two tables show, corrected in each
+    table's own family, is then a row of each.
 
     With ``names`` (the study's display names), the terminal and Markdown tables show
     datasets, systems and metrics as the tables do (metrics by their label, ``MAP``) and
@@ -210,10 +216,13 @@ def format_comparisons(
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         header = [*COLUMNS, *(name for name, _ in NAME_COLUMNS if names is not None)]
-        writer.writerow(header)
         columns = _columns(comparisons)
         if names is not None:
             columns.update(_named(columns, names))
+        if tables is not None:
+            header.insert(0, "table")
+            columns["table"] = list(tables)
+        writer.writerow(header)
         writer.writerows(
             [_csv_text(columns[c][i]) for c in header] for i in range(len(comparisons))
         )
@@ -223,6 +232,9 @@ def format_comparisons(
         for row in _display_rows(comparisons, digits, names)
     ]
     headers = [label for _, label in _shown(comparisons)]
+    if tables is not None:
+        rows = [[title, *row] for title, row in zip(tables, rows, strict=True)]
+        headers.insert(0, "table")
     style: Style = "github" if fmt == "markdown" else "simple"
     if fmt == "markdown":  # names from the data stay text
         rows = [[escape_markdown(v) for v in row] for row in rows]

@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # imported where used: reading a study does not wait for the 
     from irtables.loaders.discover import Study as Files
     from irtables.model.names import DisplayNames
     from irtables.output.writers import Written
+    from irtables.tables.build import TableSet
 
 #: What :func:`write_tables` imports, for a command to import while it reads the results.
 TABLE_MODULES = (
@@ -111,7 +112,6 @@ def _table_files(
     from irtables.base.filenames import file_stems
     from irtables.render import FORMATS
     from irtables.render.configured import render_configured
-    from irtables.stats.report import format_comparisons
     from irtables.tables import build_all
 
     built = build_all(results, config, progress=progress)
@@ -122,12 +122,25 @@ def _table_files(
         for model in built.tables:
             text = render_configured(model, fmt, config, template_dirs)
             files[f"{stems[model.name]}.{ext}"] = text
-    if built.comparisons is not None:
-        for fmt, ext in (("csv", "csv"), ("markdown", "md")):
-            files[f"significance.{ext}"] = format_comparisons(
-                built.comparisons, fmt, names=config.display_names()
-            )
+    files.update(significance_files(built, config))
     return files
+
+
+def significance_files(built: TableSet, config: Config) -> dict[str, str]:
+    """``significance.csv`` (every field) and ``significance.md``: a row per table and
+    comparison behind its markers (:meth:`~irtables.tables.build.TableSet.per_table`);
+    none without tests."""
+    from irtables.stats.report import format_comparisons
+
+    per_table = built.per_table()
+    if per_table is None:
+        return {}
+    comparisons, titles = per_table
+    names = config.display_names()
+    return {
+        f"significance.{ext}": format_comparisons(comparisons, fmt, names=names, tables=titles)
+        for fmt, ext in (("csv", "csv"), ("markdown", "md"))
+    }
 
 
 def warn_lint(

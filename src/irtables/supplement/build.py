@@ -19,7 +19,7 @@ from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
 from irtables.render import FORMATS, render
 from irtables.render.latex import latex_options
-from irtables.stats.report import format_comparisons
+from irtables.study.pipeline import significance_files
 from irtables.supplement import figures as fig
 from irtables.supplement import report
 from irtables.supplement.across import across_datasets
@@ -152,10 +152,7 @@ def _tables(
             ext = FORMATS[fmt].extension
             text = render(model, fmt, template_dirs=dirs, latex=latex)
             out.append(_text(f"tables/{stems[model.name]}.{ext}", text))
-    if built.comparisons is not None:
-        for fmt, ext in (("csv", "csv"), ("markdown", "md")):
-            text = format_comparisons(built.comparisons, fmt, names=config.display_names())
-            out.append(_text(f"significance.{ext}", text))
+    out += [_text(name, text) for name, text in significance_files(built, config).items()]
     return out
 
 
