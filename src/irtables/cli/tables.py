@@ -276,9 +276,12 @@ def compare(
         found = anova_tables(
             study.results, missing=cast(MissingPolicy, study.config.output.missing)
         )
-        click.echo(format_anova(found, "terminal"), nl=False)
-        if output is not None:
-            status = write_atomic(output, format_anova(found, fmt), by="compare", force=force)
+        shown = study.config.display_names()
+        if output is None:
+            click.echo(format_anova(found, "terminal", names=shown), nl=False)
+        else:
+            text = format_anova(found, fmt, names=shown)
+            status = write_atomic(output, text, by="compare", force=force)
             click.echo(f"{status:>9}  {output}")
         return
     changes = {
@@ -296,8 +299,9 @@ def compare(
     comps = study.compare(baseline=baselines or None, progress=update, **changes)
     finish()
     names = study.config.display_names()
-    click.echo(format_comparisons(comps, "terminal", names=names), nl=False)
-    if output is not None:
+    if output is None:
+        click.echo(format_comparisons(comps, "terminal", names=names), nl=False)
+    else:
         status = write_atomic(
             output, format_comparisons(comps, fmt, names=names), by="compare", force=force
         )
