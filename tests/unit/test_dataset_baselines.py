@@ -3,6 +3,8 @@ intervals, and the supplement's meta-analysis and topic-set-size outputs."""
 
 from __future__ import annotations
 
+import csv
+import io
 import shutil
 from pathlib import Path
 
@@ -227,5 +229,13 @@ def test_supplement_pools_comparisons_across_datasets(tmp_path: Path) -> None:
     assert "| NDCG@10  | dense    | bm25       | 2   |" in meta
     methods = next(o.data.decode() for o in built.outputs if o.path == "methods.md")
     assert "random-effects" in methods and "DerSimonian" in methods
+    # two datasets: every pooled interval is HKSJ's t (1 df) floored at the normal one,
+    # and the text, the Markdown and the CSV say so
+    assert "floored at the variance of the normal interval" in methods and "Röver" in methods
+    assert "its variance at least the normal one (Röver et al. 2015" in meta
+    rows = list(csv.DictReader(io.StringIO(files["meta_analysis.csv"].decode())))
+    pooled = [r for r in rows if r["Dataset"] == "pooled"]
+    assert pooled and {r["interval"] for r in pooled} == {"HKSJ t, 1 df (≥ normal)"}
+    assert {r["interval"] for r in rows if r["Dataset"] != "pooled"} == {""}
     bib = files["references.bib"].decode()
     assert "@article{dersimonian1986" in bib and "@article{sakai2016" in bib

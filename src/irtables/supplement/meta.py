@@ -9,20 +9,33 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from irtables.measures import parse_measure
-from irtables.stats.meta import MetaAnalysis
+from irtables.stats.meta import HKSJ_BELOW, MetaAnalysis, Pooled
 from irtables.stats.topicset import TopicSetSize
 from irtables.supplement.report import md_section, number, pvalue, to_csv, to_markdown
 
 Names = Callable[[str], str]
-META_HEADER = ("Metric", "System", "Baseline", "k", "g", "95% CI", "p", "τ²", "I²", "Q")
+META_HEADER = (
+    "Metric", "System", "Baseline", "k", "g", "95% CI", "interval", "p", "τ²", "I²", "Q",
+)  # fmt: skip
 STUDY_HEADER = ("Metric", "System", "Baseline", "Dataset", "n", "Δ", "g", "95% CI", "weight")
+#: ``meta_analysis.csv``: the pooled rows and the per-dataset rows, how each interval was made.
+META_CSV_HEADER = (*STUDY_HEADER, "interval")
 META_NOTE = (
     "Random-effects meta-analysis (DerSimonian–Laird) of each comparison over the datasets "
     "where it was made: k datasets; g, the pooled standardized mean difference (Hedges' g "
-    "of the per-query differences) with its 95% interval and two-sided p-value; τ², the "
-    "variance of the true effect between datasets; I², the share of the variation between "
-    "datasets that is not chance; Q, Cochran's heterogeneity statistic."
+    "of the per-query differences) with its 95% interval and two-sided p-value; interval, "
+    f"how they were computed: with fewer than {HKSJ_BELOW} datasets a "
+    "Hartung–Knapp–Sidik–Jonkman t interval with k − 1 degrees of freedom, its variance "
+    "at least the normal one (Röver et al. 2015's modification: the HKSJ scale factor is "
+    "at least 1), else the normal interval; τ², the variance of the true effect between "
+    "datasets; I², the share of the variation between datasets that is not chance; Q, "
+    "Cochran's heterogeneity statistic."
 )
+
+
+def interval_of(pooled: Pooled) -> str:
+    """The ``interval`` column: ``HKSJ t, 2 df (≥ normal)`` or ``normal``."""
+    return f"HKSJ t, {pooled.df} df (≥ normal)" if pooled.interval == "hksj" else "normal"
 
 
 def meta_rows(analyses: Sequence[MetaAnalysis], system: Names) -> list[list[str]]:
@@ -35,6 +48,7 @@ def meta_rows(analyses: Sequence[MetaAnalysis], system: Names) -> list[list[str]
             str(len(m.studies)),
             number(m.pooled.effect),
             f"[{number(m.pooled.ci_low)}, {number(m.pooled.ci_high)}]",
+            interval_of(m.pooled),
             pvalue(m.pooled.pvalue),
             number(m.pooled.tau2, 4),
             f"{m.pooled.i2 * 100:.0f}%",
@@ -70,8 +84,9 @@ def meta_files(pooled: list[list[str]], studies: list[list[str]]) -> dict[str, s
     if studies:
         note = "The effects being pooled."
         page += "\n" + md_section("Per dataset", STUDY_HEADER, studies, note, level=2)
-    rows = [[*r[:3], "pooled", "", "", *r[4:6], ""] for r in pooled] + studies
-    return {"meta_analysis.md": page, "meta_analysis.csv": to_csv(STUDY_HEADER, rows)}
+    rows = [[*r[:3], "pooled", "", "", *r[4:6], "", r[6]] for r in pooled]
+    rows += [[*r, ""] for r in studies]
+    return {"meta_analysis.md": page, "meta_analysis.csv": to_csv(META_CSV_HEADER, rows)}
 
 
 def tss_header(differences: Sequence[float]) -> tuple[str, ...]:

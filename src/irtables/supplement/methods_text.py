@@ -287,8 +287,10 @@ def _across(m: MethodsModel) -> tuple[Block, ...]:
         "of the between-dataset variance $\\tau^2$, and $I^2$ is the share of the variation "
         "between datasets that is heterogeneity rather than chance. With fewer than five "
         "datasets the interval and $p$-value of the pooled effect use the "
-        "Hartung–Knapp–Sidik–Jonkman variance and a $t$ distribution with $k-1$ degrees of "
-        "freedom, as the normal interval is too narrow with so few. "
+        "Hartung–Knapp–Sidik–Jonkman variance, floored at the variance of the normal "
+        "interval (Röver, Knapp and Friede's 2015 modification: the HKSJ scale factor is at "
+        "least 1), and a $t$ distribution with $k-1$ degrees of freedom, as the normal "
+        "interval is too narrow with so few. "
         f"{m.meta_comparisons} comparisons are pooled; the forest plots show every "
         "dataset's effect."
     )
