@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from irtables.base.record import Record, recorded_outputs, warn_if_changed
-from irtables.errors import InputError
+from irtables.errors import InputError, user_stacklevel
 from irtables.loaders.base import LoadedFile, check_name
 from irtables.loaders.detect import UnknownFormatError
 from irtables.loaders.registry import load_file
@@ -493,7 +493,7 @@ def _note_left_out(root: Path, walk: _Walk) -> None:
         f"not read as results: {shown} (listed as irtables' outputs in {RECORD}; remove "
         "them from it to read them)",
         DataWarning,
-        stacklevel=4,
+        stacklevel=user_stacklevel(),
     )
 
 

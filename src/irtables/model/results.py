@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from irtables.errors import InputError, PolicyWarning, QueryMismatchError
+from irtables.errors import InputError, PolicyWarning, QueryMismatchError, user_stacklevel
 from irtables.model.factor import (
     Factor,
     combine_codes,
@@ -580,7 +580,7 @@ def _resolve_gaps(
         PolicyWarning(
             f"{dataset}/{metric}: {change}", dataset=dataset, metric=metric, change=change
         ),
-        stacklevel=3,
+        stacklevel=user_stacklevel(),
     )
     return incomplete
 

@@ -148,7 +148,7 @@ def warn_lint(
 ) -> None:
     """Emit one :class:`~irtables.errors.DataWarning` if ``irtables lint`` would complain
     (``report``: its report, if already made)."""
-    from irtables.errors import DataWarning
+    from irtables.errors import DataWarning, user_stacklevel
     from irtables.lint import lint
 
     report = lint(results, limit=1) if report is None else report
@@ -158,5 +158,5 @@ def warn_lint(
             f"lint: {report.summary()} (run `irtables lint` on the results for all); "
             f"first: {first}",
             DataWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )

@@ -26,7 +26,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from irtables.base.executor import available_cores, make_executor, worker_count
-from irtables.errors import IrtablesWarning
+from irtables.errors import IrtablesWarning, user_stacklevel
 from irtables.supplement.figures import render_all
 
 if TYPE_CHECKING:
@@ -164,7 +164,7 @@ class FigureDrawing:
         warnings.warn(
             f"figures drawn in one process: worker processes failed ({error})",
             IrtablesWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )
         self.close()
         self._sent = []

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from irtables.config import Config
 from irtables.config.tables import TableSpec
-from irtables.errors import DroppedMetricWarning
+from irtables.errors import DroppedMetricWarning, user_stacklevel
 from irtables.model import ResultSet
 from irtables.stats import Comparisons, PairedTestResult
 from irtables.tables.configured import build_configured
@@ -178,7 +178,7 @@ def _warn_dropped(means: Means, config: Config) -> None:
             f"{'it' if len(dropped) == 1 else 'them'} (set tables.main.metrics to choose "
             "the columns)",
             DroppedMetricWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )
 
 
