@@ -62,8 +62,8 @@ def render(
     ...     (RowGroup(None, (Row("a", "BM25_x", (Cell(0.5, "0.500", best=True),)),)),),
     ...     "Caption.", "tab:t")
     >>> print(render(model, "csv"), end="")
-    System,MAP,best
-    BM25_x,0.500,MAP
+    System,MAP,best,System id
+    BM25_x,0.500,MAP,a
     """
     if fmt not in FORMATS:
         raise UnknownNameError(unknown_name_message("format", fmt, FORMATS))
@@ -190,8 +190,9 @@ def html_table(model: TableModel, *, template_dirs: Sequence[str | Path] = ()) -
 
 def _render_csv(model: TableModel, dirs: Sequence[str | Path], _: object) -> str:
     """The displayed numbers; markers and an ablation's Δ in columns of their own, and
-    which columns each row has bold (``best``) and underlined (``second_best``). Numbers
-    are the model's, in plain ASCII (``-0.034``), for a program to read."""
+    which columns each row has bold (``best``) and underlined (``second_best``), then the
+    ids of the labels (``Dataset id``, ``System id``). Numbers are the model's, in plain
+    ASCII (``-0.034``), for a program to read."""
     from irtables.render.flat import flat_cells, flat_headers, has_spans
     from irtables.tables.numbers import MISSING
 
@@ -228,6 +229,10 @@ def _render_csv(model: TableModel, dirs: Sequence[str | Path], _: object) -> str
     header += [name for name, rows_flags in flags.items() if any(rows_flags)]
     if model.description_header:
         header.append(model.description_header)
+    # the ids of the group's and the row's labels (a dataset's, a system's), after them all
+    group_ids = (grouped or len(model.stub) > 1) and any(g.key for g in model.groups)
+    header += [f"{'Group' if grouped else model.stub[0]} id"] if group_ids else []
+    header.append(f"{model.stub[-1]} id")  # the row's id: a system's, or a parameter's
     writer.writerow(header)
     for i, (group, row, shown, marks, deltas) in enumerate(rows):
         stub = [group.label or "", row.label][-len(model.stub) - int(grouped) :]
@@ -238,6 +243,8 @@ def _render_csv(model: TableModel, dirs: Sequence[str | Path], _: object) -> str
         line = [*stub, *values]
         if model.description_header:
             line.append(row.description or "")
+        line += [group.key or ""] if group_ids else []
+        line.append(row.key)
         writer.writerow(line)
     return buffer.getvalue()
 
