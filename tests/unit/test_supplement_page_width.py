@@ -62,7 +62,7 @@ def _assert_headers(section: str, differences: tuple[float, ...]) -> None:
     words = re.sub(r"\s+", " ", section)
     for header in ("Dataset", "Metric", "Systems", "Topics", "σd", "MDD"):
         assert header in words, header
-    assert "paired t" in words and "ANOVA" in words
+    assert "paired t" in words and "two-way ANOVA" in words
     for d in differences:
         # each planned difference heads a column of each design
         assert words.count(f" {d:g} ") >= 2, d

@@ -23,3 +23,9 @@ ALL_TEST_NAMES: tuple[str, ...] = (*TEST_NAMES, *PROCEDURE_NAMES)
 RESAMPLED_TEST_NAMES: tuple[str, ...] = tuple(r.id for r in TESTS.values() if r.resampled)
 CORRECTION_NAMES: tuple[str, ...] = tuple(CORRECTIONS)
 FAMILY_NAMES: tuple[str, ...] = ("metric", "dataset", "table", "all")
+
+#: The designs of the ANOVA-based topic-set size (``[compare] anova_design``):
+#: ``two-way`` (systems x topics, topics as blocks: error df (k - 1)(n - 1), the residual
+#: variance) and ``one-way`` (Sakai 2016's design as he defines it: systems only, error df
+#: k(n - 1), the within-system variance).
+ANOVA_DESIGNS: tuple[str, ...] = ("two-way", "one-way")

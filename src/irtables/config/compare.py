@@ -7,7 +7,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from irtables.base.names import ALL_TEST_NAMES, CORRECTION_NAMES, FAMILY_NAMES, PROCEDURE_NAMES
+from irtables.base.names import (
+    ALL_TEST_NAMES,
+    ANOVA_DESIGNS,
+    CORRECTION_NAMES,
+    FAMILY_NAMES,
+    PROCEDURE_NAMES,
+)
 from irtables.config.reader import TomlReader
 from irtables.config.tables import section_layout
 
@@ -46,6 +52,7 @@ class CompareSettings:
     interval: str = "none"
     power: float = 0.8
     differences: tuple[float, ...] = DEFAULT_DIFFERENCES
+    anova_design: str = "two-way"  # the ANOVA-based topic-set size: two-way | one-way
     zero_method: str = "wilcox"  # Wilcoxon's zero differences: wilcox | pratt | zsplit
 
     @property
@@ -160,6 +167,7 @@ def parse_compare(r: TomlReader, t: Mapping[str, Any], w: str = "compare") -> Co
         interval=r.choice(t, w, "interval", INTERVALS, d.interval),
         power=_fraction(r, t, "power", d.power, w),
         differences=tuple(float(x) for x in differences),
+        anova_design=r.choice(t, w, "anova_design", ANOVA_DESIGNS, d.anova_design),
         zero_method=r.choice(t, w, "zero_method", ("wilcox", "pratt", "zsplit"), d.zero_method),
     )
 

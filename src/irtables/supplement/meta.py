@@ -89,10 +89,10 @@ def meta_files(pooled: list[list[str]], studies: list[list[str]]) -> dict[str, s
     return {"meta_analysis.md": page, "meta_analysis.csv": to_csv(META_CSV_HEADER, rows)}
 
 
-def tss_header(differences: Sequence[float]) -> tuple[str, ...]:
-    """Columns of the topic-set-size table, one per planned difference."""
+def tss_header(differences: Sequence[float], design: str = "two-way") -> tuple[str, ...]:
+    """Columns of the topic-set-size table, one per planned difference and design."""
     planned = tuple(f"n for Δ={d:g}" for d in differences)
-    anova = tuple(f"n ANOVA for Δ={d:g}" for d in differences)
+    anova = tuple(f"n {design} ANOVA for Δ={d:g}" for d in differences)
     return ("Dataset", "Metric", "Systems", "Topics", "σ_d", "MDD", *planned, *anova)
 
 
@@ -102,7 +102,7 @@ def tss_columns(differences: Sequence[float]) -> tuple[str, ...]:
     return ("Dataset", "Metric", "Systems", "Topics", "σ_d", "MDD", *deltas, *deltas)
 
 
-def tss_header_tex(differences: Sequence[float]) -> str:
+def tss_header_tex(differences: Sequence[float], design: str = "two-way") -> str:
     """The LaTeX header of the topic-set-size table, in two rows: a column per planned
     difference under a heading per design, so that the table fits the page (the
     Markdown's ``n ANOVA for Δ=0.02`` headings, set in one row, were 250 pt too wide)."""
@@ -110,7 +110,7 @@ def tss_header_tex(differences: Sequence[float]) -> str:
     first = 7  # the first column of topics needed
     groups = " & ".join(
         rf"\multicolumn{{{k}}}{{c}}{{{title}}}"
-        for title in (r"Topics for $\Delta$, paired $t$", r"Topics for $\Delta$, ANOVA")
+        for title in (r"$n$, paired $t$", rf"$n$, {design} ANOVA")
     )
     rules = "".join(rf"\cmidrule(lr){{{start}-{start + k - 1}}}" for start in (first, first + k))
     deltas = " & ".join(f"{d:g}" for d in differences)
@@ -147,12 +147,30 @@ def tss_note(sizes: Sequence[TopicSetSize]) -> str:
         f"{t.power:g}; Sakai 2016): σ_d = √(2 V_E), the standard deviation of per-topic "
         "differences estimated from the two-way ANOVA residual V_E of all systems of the "
         "dataset; MDD, the minimum difference the topics at hand detect with that power; "
-        "then the number of topics needed to detect each difference Δ; n ANOVA, the topics "
-        "needed by the two-way ANOVA of all the dataset's systems to detect a range Δ of "
-        "their means (Sakai 2016's ANOVA-based design: noncentral F with k − 1 and "
-        "(k − 1)(n − 1) degrees of freedom, noncentrality nΔ²/(2 V_E)). A design computed from the "
-        "data at hand plans the next test collection; it is not post-hoc power of the "
-        "tests that ran."
+        "then the number of topics needed to detect each difference Δ; "
+        f"{anova_design_text(t.design)} "
+        "A design computed from the data at hand plans the next test collection; it is not "
+        "post-hoc power of the tests that ran."
+    )
+
+
+def anova_design_text(design: str) -> str:
+    """What the ANOVA-based columns of the topic-set-size table are, named as they are."""
+    if design == "one-way":
+        return (
+            "n one-way ANOVA, the topics needed by the one-way ANOVA of all the dataset's "
+            "systems to detect a range Δ of their means, Sakai 2016's ANOVA-based design as "
+            "he defines it: noncentral F with k − 1 and k(n − 1) degrees of freedom, "
+            "noncentrality nΔ²/(2 σ²), σ² the within-system variance (the one-way ANOVA's "
+            "V_E, the topics not taken out)."
+        )
+    return (
+        "n two-way ANOVA, the topics needed by the two-way (system × topic) ANOVA of all "
+        "the dataset's systems to detect a range Δ of their means: noncentral F with k − 1 "
+        "and (k − 1)(n − 1) degrees of freedom, noncentrality nΔ²/(2 V_E), V_E its residual "
+        "variance. This adapts Sakai 2016's ANOVA-based design, which is one-way (error df "
+        'k(n − 1), the within-system variance; [compare] anova_design = "one-way"), to '
+        "the two-way model the tests use."
     )
 
 
