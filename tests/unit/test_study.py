@@ -423,3 +423,22 @@ def test_load_results_on_a_config_study_points_to_load_study(tmp_path: Path) -> 
     root = runs_study(tmp_path)
     with pytest.raises(InputError, match=r"skipped as not results: .*tiny\.qrels.*load_study"):
         load_results(root)
+
+
+def test_study_compare_in_a_notebook_shows_display_names_on_one_line_a_row(
+    tmp_path: Path,
+) -> None:
+    """``study.compare(...)`` in a notebook showed ids (dl19, AP, dense) and let the words
+    wrap (a row over four lines, the method clipped)."""
+    import re as regex
+
+    study = load_study(_dumps(tmp_path / "study", NAMED))
+    found = study.compare()
+    page = found._repr_html_()
+    body = page.split("<tbody>", 1)[1]
+    assert "TREC DL 2019" in body and "Dense" in body and "MAP" in body
+    assert "dl19" not in body and ">dense<" not in body and ">AP<" not in body
+    cells = regex.findall(r"<td style=\"([^\"]*)\">", body)
+    assert cells and all("white-space: nowrap" in style for style in cells)
+    md = found._repr_markdown_()
+    assert "TREC DL 2019" in md and "dl19" not in md

@@ -138,11 +138,15 @@ def _display_rows(
 _TEXT = {"dataset", "metric", "system", "baseline", "method"}
 
 
-def comparisons_html(comparisons: ComparisonSet, digits: int = 4) -> str:
-    """The terminal / Markdown table as an HTML table with the legend as its caption.
+def comparisons_html(
+    comparisons: ComparisonSet, digits: int = 4, *, names: DisplayNames | None = None
+) -> str:
+    """The terminal / Markdown table as an HTML table with the legend as its caption;
+    with ``names``, datasets, systems and metrics as the tables show them.
 
-    Every string is escaped; alignment is inline (words left, numbers right and kept on
-    one line), so the table reads the same in a notebook with no style sheet.
+    Every string is escaped; alignment is inline (words left, numbers right), and no
+    cell wraps (a row is one line; a wide table scrolls), so the table reads the same in
+    a notebook with no style sheet.
 
     Examples
     --------
@@ -154,7 +158,8 @@ def comparisons_html(comparisons: ComparisonSet, digits: int = 4) -> str:
     import html
 
     def cell(tag: str, label: str, text: str) -> str:
-        style = "text-align: left" if label in _TEXT else "text-align: right; white-space: nowrap"
+        align = "left" if label in _TEXT else "right"
+        style = f"text-align: {align}; white-space: nowrap"
         return f'<{tag} style="{style}">{html.escape(text)}</{tag}>'
 
     labels = [label for _, label in _shown(comparisons)]
@@ -166,7 +171,7 @@ def comparisons_html(comparisons: ComparisonSet, digits: int = 4) -> str:
             for label, v in zip(labels, row, strict=True)
         )
         + "</tr>"
-        for row in _display_rows(comparisons, digits)
+        for row in _display_rows(comparisons, digits, names)
     ]
     legend = html.escape(_legend(comparisons))
     return "\n".join(

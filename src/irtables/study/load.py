@@ -128,7 +128,8 @@ class Study:
 
         settings = self.compare_settings(baseline=baseline, **changes)
         missing = cast(MissingPolicy, self.config.output.missing)
-        return compare_with(self.results, settings, missing=missing, progress=progress)
+        found = compare_with(self.results, settings, missing=missing, progress=progress)
+        return replace(found, names=self.config.display_names())  # a notebook shows them
 
     def lint(self, *, tolerance: float | None = None, limit: int | None = None) -> LintReport:
         """What ``irtables lint`` reports: every per-query value (result files and evaluated
