@@ -436,7 +436,7 @@ def _context(
 
     dn, sn = config.dataset_name, config.system_name
     primary = [p for p in analyses if p.metric == _primary(analyses, p.dataset)]
-    comparisons = built.comparisons
+    per_table = built.per_table()
     return {
         "generated_tex": header_line("%"),
         "generated_md": header_line("<!--") + " -->",
@@ -445,11 +445,13 @@ def _context(
             for t in built.tables
         ],
         "significance": (
-            report.significance_rows(comparisons, dn, sn, floor=config.output.pvalue_floor)
-            if comparisons
+            report.significance_rows(
+                per_table[0], dn, sn, floor=config.output.pvalue_floor, tables=per_table[1]
+            )
+            if per_table is not None and per_table[0].results
             else []
         ),
-        "sig_header": report.SIG_HEADER_TEX,
+        "sig_header": ("Table", *report.SIG_HEADER_TEX),  # significance_rows with tables
         "wtl": report.wtl_rows(analyses, dn, sn),
         "wtl_header": report.WTL_HEADER,
         "failures": report.change_rows(primary, TOP_CHANGES, dn, sn),
