@@ -4,6 +4,7 @@ hypothesis, from many simulated studies: the numbers the statistics guide quotes
 Run by hand (minutes on one core; not part of the tests):
 
     .venv/bin/python docs/scripts/bootstrap_level.py sym 10 500 11    # 100,000 studies
+    .venv/bin/python docs/scripts/bootstrap_level.py sym 20 300 12    # 60,000 studies
     .venv/bin/python docs/scripts/bootstrap_level.py skew 10 200 13   # 40,000 studies
     .venv/bin/python docs/scripts/bootstrap_level.py skew 20 200 14
 
