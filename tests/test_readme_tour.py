@@ -98,14 +98,29 @@ def test_every_tour_command_runs_in_a_fresh_copy(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert (root / "results" / "tables" / "table1.tex").is_file()
-    # "-f latex -o paper/": LaTeX tables, and the tests behind their markers
-    paper = sorted(p.name for p in (root / "paper").iterdir())
+    # "-f latex -o results/tables/paper/": LaTeX tables, and the tests behind their markers
+    paper = sorted(p.name for p in (root / "results" / "tables" / "paper").iterdir())
     others = {n for n in paper if not n.endswith(".tex")}
     assert others == {"significance.csv", "significance.md", ".irtables-written.json"}
     assert "table1.tex" in paper and "ablation.tex" in paper
     # the supplement of the tour, and the check that finds it current
     assert (root / "results" / "supplement" / "manifest.json").is_file()
     assert "irtables check results/ -o results/supplement" in readme_commands()
+
+
+def test_the_tour_writes_only_into_folders_git_ignores() -> None:
+    """Run in a clone, the tour must leave ``git status`` clean: every ``-o`` folder of
+    its commands is ignored (``paper/`` was not)."""
+    if shutil.which("git") is None or not (REPO / ".git").exists():
+        pytest.skip("not a git checkout")
+    targets = [
+        m.group(1) for c in readme_commands() if (m := re.search(r"\s-o\s+(\S+)", c)) is not None
+    ]
+    assert targets
+    for target in targets:
+        probe = target.rstrip("/") + "/table1.tex"
+        found = subprocess.run(["git", "check-ignore", "-q", probe], cwd=REPO, check=False)
+        assert found.returncode == 0, f"{target} is not ignored by .gitignore"
 
 
 def test_the_diff_example_compares_the_last_commit(tmp_path: Path) -> None:

@@ -7,6 +7,8 @@ one line and exits with status 2. Library code never calls ``sys.exit``.
 from __future__ import annotations
 
 import difflib
+import os
+import sys
 from collections.abc import Iterable
 
 
@@ -65,12 +67,45 @@ class OverwriteError(OutputError):
     """Refusing to overwrite a file that irtables did not generate (or that was edited)."""
 
 
+#: The folder of irtables' modules: frames there are irtables' own.
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` for :func:`warnings.warn` called by the caller of this function
+    that points at the first frame outside irtables: the user's call (their script or
+    notebook cell), not irtables' own source line.
+
+    Examples
+    --------
+    >>> user_stacklevel()  # called from outside irtables: the caller itself
+    1
+    """
+    frame = sys._getframe(1)
+    level = 1
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
 class IrtablesWarning(UserWarning):
     """Base class of the warnings irtables emits."""
 
 
 class PolicyWarning(IrtablesWarning):
-    """A missing-query policy changed the data (dropped or zero-filled queries)."""
+    """A missing-query policy changed the data (dropped or zero-filled queries).
+
+    ``dataset`` and ``metric`` name what it changed and ``change`` says how (the message
+    after ``dataset/metric: ``), so that the warnings of one change over many metrics can
+    be given as one (:func:`irtables.model.results.merged_warnings`).
+    """
+
+    def __init__(
+        self, message: str, *, dataset: str = "", metric: str = "", change: str = ""
+    ) -> None:
+        super().__init__(message)
+        self.dataset, self.metric, self.change = dataset, metric, change
 
 
 class DataWarning(IrtablesWarning):

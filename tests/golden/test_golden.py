@@ -14,8 +14,7 @@ import pytest
 
 from irtables.errors import LayoutWarning
 from irtables.render import FORMATS, render
-from irtables.stats.report import format_comparisons
-from irtables.study.pipeline import resolve_study
+from irtables.study.pipeline import resolve_study, significance_files
 from irtables.tables import build_all
 from irtables.tables.model import TableModel
 
@@ -62,9 +61,7 @@ def _render_all() -> dict[str, str]:
         for fmt, spec in FORMATS.items():
             out[f"layouts/{model.name}.{spec.suffix}"] = render(model, fmt)
     assert built.comparisons is not None  # the example configures a baseline
-    names = config.display_names()  # as `irtables tables` writes them
-    out["significance.csv"] = format_comparisons(built.comparisons, "csv", names=names)
-    out["significance.md"] = format_comparisons(built.comparisons, "markdown", names=names)
+    out.update(significance_files(built, config))  # as `irtables tables` writes them
     return out
 
 

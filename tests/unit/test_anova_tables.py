@@ -66,7 +66,7 @@ def test_compare_anova_writes_csv_latex_and_markdown(tmp_path: Path) -> None:
     out = tmp_path / "anova.csv"
     res = runner.invoke(main, ["compare", str(data), "--anova", "-o", str(out)])
     assert res.exit_code == 0, res.output
-    assert "d1, AP: 4 systems x 25 topics" in res.output
+    assert res.stdout == f"  written  {out}\n"  # the tables go to the file only
     rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
     ref = statsmodels_table(rs, "d2", "nDCG@10")
     got = next(
@@ -82,6 +82,30 @@ def test_compare_anova_writes_csv_latex_and_markdown(tmp_path: Path) -> None:
     assert "| systems" in format_anova(anova_tables(rs), "markdown")
     res = runner.invoke(main, ["compare", str(data), "--format", "latex", "-o", str(tex)])
     assert res.exit_code == 2 and res.output.startswith("Error: ")
+
+
+def test_compare_anova_headings_show_display_names(tmp_path: Path) -> None:
+    """Headings name datasets and metrics as the tables do (they showed ``d1, AP``)."""
+    data = tmp_path / "results.csv"
+    study().frame.to_csv(data, index=False)
+    config = tmp_path / "irtables.toml"
+    config.write_text('[[datasets]]\nid = "d1"\nname = "TREC DL 2019"\n')
+    res = CliRunner().invoke(main, ["compare", str(data), "--config", str(config), "--anova"])
+    assert res.exit_code == 0, res.output
+    assert "TREC DL 2019, MAP: 4 systems x 25 topics" in res.stdout
+    assert "TREC DL 2019, NDCG@10: 4 systems x 25 topics" in res.stdout
+    assert "d1, AP" not in res.stdout
+
+
+def test_compare_o_writes_the_report_to_the_file_only(tmp_path: Path) -> None:
+    data = tmp_path / "results.csv"
+    study().frame.to_csv(data, index=False)
+    out = tmp_path / "tests.csv"
+    res = CliRunner().invoke(main, ["compare", str(data), "--baseline", "s0", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert res.stdout == f"  written  {out}\n"
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert len(rows) == 2 * (3 + 2)  # two metrics; 3 systems against s0 on d1, 2 on d2
 
 
 def test_es_e_of_tukey_and_dunnett_is_the_difference_over_the_residual_sd() -> None:

@@ -288,8 +288,9 @@ def test_markdown_and_csv_put_a_measure_without_cutoff_in_its_own_column() -> No
     # one system: nothing to compare, nothing bold
     assert [c.strip() for c in ap.strip("|").split("|")] == ["MAP", "a", "", "", "0.750"]
     csv = render(model, "csv").splitlines()
-    assert csv[0] == "Metric,System,K=1,K=5,no cutoff"  # no comment line: pandas reads it
-    assert csv[-1] == "MAP,a,,,0.750"
+    # no comment line: pandas reads it; the ids after the values
+    assert csv[0] == "Metric,System,K=1,K=5,no cutoff,Metric id,System id"
+    assert csv[-1] == "MAP,a,,,0.750,AP,a"
     html = render(model, "html")
     assert '<td class="num span" colspan="2">0.750</td>' in html
 

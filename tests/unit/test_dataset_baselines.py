@@ -3,6 +3,8 @@ intervals, and the supplement's meta-analysis and topic-set-size outputs."""
 
 from __future__ import annotations
 
+import csv
+import io
 import shutil
 from pathlib import Path
 
@@ -81,6 +83,34 @@ def test_tables_mark_each_dataset_against_its_own_baseline_and_say_so() -> None:
         (g.label, r.key) for g in table1.groups for r in g.rows if any(c.markers for c in r.cells)
     }
     assert ("Third", "dense") not in marked and ("Third", "splade") not in marked
+
+
+def test_a_dataset_of_one_system_without_a_baseline_is_named_not_left_empty() -> None:
+    """A per-dataset baseline that does not name a one-system dataset: the caption listed
+    it with no baseline ("(d1: bm25; d2: dense; Fourth: )") in every format and the
+    notebook; it says that the dataset has no markers."""
+    rows = study().frame
+    one = rows[(rows["dataset"] == "d1") & (rows["system"] == "bm25")].assign(dataset="d4")
+    rs = ResultSet.from_frame(pd.concat([rows, one], ignore_index=True))
+    cfg = parse_config(
+        {
+            "compare": {"baseline": {"d1": "bm25", "d2": "dense"}},
+            "tables": {"main": {"metrics": ["NDCG@10", "MAP"]}},
+            "datasets": [{"id": "d3", "name": "Third"}, {"id": "d4", "name": "Fourth"}],
+        }
+    )
+    table1 = build_all(rs, cfg).tables[0]
+    shown = {
+        "latex": render(table1, "latex"),
+        "markdown": render(table1, "markdown"),
+        "html": render(table1, "html"),
+        "notebook": table1._repr_html_() + table1._repr_markdown_(),
+    }
+    for where, text in shown.items():
+        flat = " ".join(text.split())
+        assert "the baseline of each dataset (d1: bm25; d2: dense)" in flat, where
+        assert "Fourth: )" not in flat and "Fourth: ;" not in flat, where
+        assert "No markers on Fourth: no baseline is configured for it." in flat, where
 
 
 def test_global_baseline_missing_from_one_dataset_gives_a_caption_not_an_error() -> None:
@@ -199,5 +229,13 @@ def test_supplement_pools_comparisons_across_datasets(tmp_path: Path) -> None:
     assert "| NDCG@10  | dense    | bm25       | 2   |" in meta
     methods = next(o.data.decode() for o in built.outputs if o.path == "methods.md")
     assert "random-effects" in methods and "DerSimonian" in methods
+    # two datasets: every pooled interval is HKSJ's t (1 df) floored at the normal one,
+    # and the text, the Markdown and the CSV say so
+    assert "floored at the variance of the normal interval" in methods and "Röver" in methods
+    assert "its variance at least the normal one (Röver et al. 2015" in meta
+    rows = list(csv.DictReader(io.StringIO(files["meta_analysis.csv"].decode())))
+    pooled = [r for r in rows if r["Dataset"] == "pooled"]
+    assert pooled and {r["interval"] for r in pooled} == {"HKSJ t, 1 df (≥ normal)"}
+    assert {r["interval"] for r in rows if r["Dataset"] != "pooled"} == {""}
     bib = files["references.bib"].decode()
     assert "@article{dersimonian1986" in bib and "@article{sakai2016" in bib

@@ -150,3 +150,62 @@ def test_markdown_of_identical_report() -> None:
     results = load_results(RESULTS / "cacm")
     text = format_diff(diff(results, results, labels=("a", "b")), "markdown")
     assert text.endswith("No differences.\n")
+
+
+def _rows(metric: str, shift: float = 0.0) -> pd.DataFrame:
+    values = {"a": [0.5, 0.25, 0.75], "b": [0.6, 0.3, 0.7]}
+    return pd.DataFrame(
+        [
+            ("dl19", s, str(q), m, v + shift * (s == "b" and m == metric))
+            for s, vs in values.items()
+            for q, v in enumerate(vs)
+            for m in (metric, "P@10")
+        ],
+        columns=["dataset", "system", "query", "metric", "value"],
+    )
+
+
+def test_a_measure_at_another_threshold_is_another_measure_not_a_change() -> None:
+    """After ``relevance = 2``, AP became AP(rel=2): diff paired them as one measure whose
+    values moved (Table 1's MAP column); they appear and disappear, named by display name."""
+    from irtables.config import parse_config
+    from irtables.model import ResultSet
+
+    config = parse_config(
+        {
+            "datasets": [{"id": "dl19", "name": "TREC DL 2019"}],
+            "tables": {"main": {"metrics": ["MAP", "P@10"]}},
+            "compare": {"baseline": "a"},
+        }
+    )
+    old = ResultSet.from_frame(_rows("AP"))
+    new = ResultSet.from_frame(_rows("AP(rel=2)", shift=0.1))
+    report = diff(old, new, old_config=config, new_config=config)
+    assert {(p.kind, p.item, p.change) for p in report.presence} == {
+        ("metric", "dl19/AP", "removed"),
+        ("metric", "dl19/AP(rel=2)", "added"),
+    }
+    assert report.means == ()  # P@10 did not move; AP and AP(rel=2) are not compared
+    assert not [c for c in report.cells if c.column == "MAP"]
+    text = format_diff(report, "terminal")
+    assert "- metric TREC DL 2019/AP\n" in text and "+ metric TREC DL 2019/AP(rel=2)\n" in text
+
+
+def test_table_s1_cells_name_their_dataset() -> None:
+    from irtables.config import parse_config
+    from irtables.model import ResultSet
+
+    config = parse_config(
+        {
+            "datasets": [{"id": "dl19", "name": "TREC DL 2019"}],
+            "tables": {"main": {"metrics": ["P@10"]}, "k_breakdown": {"metrics": ["P"]}},
+        }
+    )
+    report = diff(
+        ResultSet.from_frame(_rows("P@5")),
+        ResultSet.from_frame(_rows("P@5", shift=0.1)),
+        old_config=config,
+        new_config=config,
+    )
+    titles = {c.title for c in report.cells if c.table.startswith("tableS1")}
+    assert titles == {"Table S1 (TREC DL 2019)"}

@@ -66,7 +66,7 @@ def test_load_study_keeps_the_files_own_means(tmp_path: Path) -> None:
         ("dl20", "bm25"),
     ]
     summary = study.summary
-    assert list(summary.columns) == ["dataset", "system", "metric", "value", "path"]
+    assert list(summary.columns) == ["dataset", "system", "metric", "value", "path", "num_q"]
     ap = summary[summary["metric"] == "AP"]
     assert ap[["dataset", "system", "value"]].values.tolist() == [["dl19", "bm25", 0.1875]]
 

@@ -78,9 +78,9 @@ def test_markdown_output_marks_best_and_second() -> None:
 def test_csv_has_plain_numbers_and_markers_in_their_own_column() -> None:
     text = render(_model(system="x"), "csv")
     assert text.splitlines() == [
-        "Dataset,System,MAP,MAP markers,P@10,best,second_best",
-        "data_set #1,x,0.500,†,,MAP,",
-        "data_set #1,plain,0.400,,0.100,,MAP",
+        "Dataset,System,MAP,MAP markers,P@10,best,second_best,System id",
+        "data_set #1,x,0.500,†,,MAP,,s",
+        "data_set #1,plain,0.400,,0.100,,MAP,t",
     ]
 
 
@@ -89,9 +89,9 @@ def test_csv_flags_name_the_bold_and_underlined_columns_of_each_row() -> None:
     rows = (Row("a", "A", cells), Row("b", "B", (Cell(0.4, "0.400"), Cell(0.2, "0.200"))))
     model = replace(_model(), groups=(RowGroup(None, rows),), stub=("System",))
     assert render(model, "csv").splitlines() == [
-        "System,MAP,P@10,best",  # nothing underlined: no second_best column
-        "A,0.500,0.300,MAP; P@10",
-        "B,0.400,0.200,",
+        "System,MAP,P@10,best,System id",  # nothing underlined: no second_best column
+        "A,0.500,0.300,MAP; P@10,a",
+        "B,0.400,0.200,,b",
     ]
 
 

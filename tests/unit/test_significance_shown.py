@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 import pandas as pd
+import pytest
 from statsmodels.stats.multitest import multipletests
 
 from irtables.config import parse_config
@@ -106,3 +107,55 @@ def test_a_constant_difference_gets_no_marker_from_tukey_in_a_table() -> None:
     assert not any(c.markers for g in table.groups for r in g.rows for c in r.cells)
     methods = {r.method for r in built.by_table["shown"]}
     assert methods == {"undefined: constant differences on every topic (zero residual variance)"}
+
+
+def test_each_caption_states_its_family_and_significance_backs_every_table() -> None:
+    """Table 1 of four of six systems is corrected over the 3 comparisons it shows,
+    Table S1 over all 5: each caption says its own family size, and significance.csv
+    holds a row per (table, comparison) with that table's adjusted p-value (Holm by
+    statsmodels on the table's own raw p-values)."""
+    import csv
+    import io
+
+    from scipy import stats
+
+    from irtables.study.pipeline import significance_files
+
+    rs = study()
+    d1 = rs.frame[rs.frame["dataset"] == "d1"]
+    rs = ResultSet.from_frame(d1.reset_index(drop=True))
+    shown = ["bm25", "splade", "fuse2", "fuse3"]
+    cfg = parse_config(
+        {
+            "compare": {"baseline": "bm25", "family": "metric"},
+            "tables": {"main": {"metrics": ["NDCG@10"], "systems": shown}},
+        }
+    )
+    built = build_all(rs, cfg)  # type: ignore[arg-type]
+    captions = {t.title: t.full_caption for t in built.tables}
+    family = "Holm correction over the {} comparisons of each dataset and metric"
+    assert family.format(3) in captions["Table 1"]
+    assert family.format(5) in captions["Table S1"]
+
+    rows = list(csv.DictReader(io.StringIO(significance_files(built, cfg)["significance.csv"])))
+
+    def values(system: str) -> np.ndarray:
+        one = d1[(d1["system"] == system) & (d1["metric"] == "nDCG@10")].sort_values("query")
+        return one["value"].to_numpy()
+
+    every = [s for s in SYSTEMS if s != "bm25"]
+    for title, systems in (("Table 1", shown[1:]), ("Table S1", every)):
+        raw = [stats.ttest_rel(values(s), values("bm25")).pvalue for s in systems]
+        expected = dict(zip(systems, multipletests(raw, method="holm")[1], strict=True))
+        got = {
+            r["system"]: float(r["pvalue_adjusted"])
+            for r in rows
+            if r["table"] == title and r["metric"] == "nDCG@10"
+        }
+        assert got.keys() == expected.keys(), title
+        for s in systems:
+            assert got[s] == pytest.approx(expected[s], rel=1e-9), (title, s)
+    # the same comparison, in two families: two rows, two adjusted p-values
+    both = [r for r in rows if r["system"] == "fuse3" and r["metric"] == "nDCG@10"]
+    assert sorted(r["table"] for r in both) == ["Table 1", "Table S1"]
+    assert both[0]["pvalue_adjusted"] != both[1]["pvalue_adjusted"]

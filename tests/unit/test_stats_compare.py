@@ -195,8 +195,11 @@ def test_cli_compare_prints_and_writes(tmp_path: Path) -> None:
     ]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
-    assert "randomization" in result.output and "written" in result.output
+    assert result.stdout == f"  written  {out}\n"  # -o: the report goes to the file only
     first = out.read_bytes()
+    assert b",randomization," in first
+    printed = CliRunner().invoke(main, args[:-2])
+    assert printed.exit_code == 0 and "randomization" in printed.stdout
     assert CliRunner().invoke(main, args).exit_code == 0
     assert out.read_bytes() == first  # seeded: byte-identical
     bad = CliRunner().invoke(main, ["compare", str(tmp_path / "res"), "--baseline", "zz"])

@@ -9,8 +9,10 @@ topics) fails. Tests whose p-values are discrete (sign, Wilcoxon exact, enumerat
 randomization) cannot reach exactly 5% at every n: the sign test is checked against its
 exact attainable size instead (below 5%, by the binomial distribution).
 
-The studentized bootstrap is slightly conservative with few topics (4.2% at n = 10 over
-20,000 studies): its case runs 10,000 studies (standard error 0.2%), in blocks of 200
+The studentized bootstrap is slightly conservative with few topics on these symmetric
+differences (4.0% at n = 10 over 100,000 studies, docs/scripts/bootstrap_level.py; on
+skewed differences its level exceeds 5% at n <= 20, as the t-test's does): its case here
+runs 10,000 studies (standard error 0.2%), in blocks of 200
 that share one set of 999 resamples (one matrix product per block, a seed per block),
 and so does the randomization test. Run time: about two minutes on one core (marked
 slow).

@@ -241,7 +241,7 @@ def test_topic_set_sizes_carry_the_anova_design_of_all_systems() -> None:
         (0.1, _scan_anova_topics(3, ve, 0.1)),
     )
     header = tss_header((0.05, 0.1))
-    assert header[-2:] == ("n ANOVA for Δ=0.05", "n ANOVA for Δ=0.1")
+    assert header[-2:] == ("n two-way ANOVA for Δ=0.05", "n two-way ANOVA for Δ=0.1")
     assert tss_rows([t], str)[0][-1] == f"{t.needed_anova[1][1]:,}"
     assert "not post-hoc power" in tss_note([t])
 
@@ -311,3 +311,92 @@ def test_min_detectable_difference_equals_brentq_on_a_grid(alternative: str) -> 
             ref = brentq(gap, 0.0, high, xtol=1e-12, rtol=1e-12) * 0.3
             ours = min_detectable_difference(0.3, n, power=power, alternative=alternative)
             assert ours == pytest.approx(ref, rel=1e-10, abs=0), (n, power)
+
+
+def _sakai_table_5_1() -> np.ndarray:
+    """Sakai's Table 5.1 (20 topics x systems X, Y, Z, nDCG@5), from the fixtures."""
+    import csv
+
+    from tests.conftest import require_fixtures
+
+    folder = require_fixtures() / "sakai_book_table5_1"
+    columns = []
+    for name in ("X", "Y", "Z"):
+        with (folder / f"{name}.csv").open(encoding="utf-8") as f:
+            columns.append([float(r["ndcg@5"]) for r in csv.DictReader(f)])
+    return np.array(columns).T
+
+
+def _one_way_topics(k: int, variance: float, diff: float, alpha: float, power: float) -> int:
+    """Sakai's one-way ANOVA-based design, by brute force with scipy.stats.ncf: the
+    smallest n whose F(k - 1, k(n - 1)) test has the power, noncentrality n diff²/(2σ²)."""
+    n = 2
+    while True:
+        df1, df2 = k - 1, k * (n - 1)
+        crit = stats.f.ppf(1 - alpha, df1, df2)
+        if stats.ncf.sf(crit, df1, df2, n * diff**2 / (2 * variance)) >= power:
+            return n
+        n += 1
+
+
+def test_sakais_one_way_design_as_he_defines_it() -> None:
+    """``anova_design = "one-way"``: error df k(n - 1) and the within-system variance,
+    which is statsmodels' one-way ANOVA residual mean square on Sakai's Table 5.1; the
+    topics needed equal a brute-force search over scipy's noncentral F, and exceed the
+    two-way design's (which takes the topic variance out)."""
+    import pandas as pd
+    import statsmodels.formula.api as smf
+    from statsmodels.stats.anova import anova_lm
+
+    from irtables.model import ResultSet
+    from irtables.stats.topicset import topic_set_sizes, within_variance
+
+    x = _sakai_table_5_1()
+    n, k = x.shape
+    frame = pd.DataFrame(
+        {
+            "dataset": "sakai",
+            "system": np.repeat(["X", "Y", "Z"], n),
+            "query": [f"Q{i + 1}" for i in range(n)] * k,
+            "metric": "nDCG@5",
+            "value": x.T.ravel(),
+        }
+    )
+    one_way = anova_lm(smf.ols("value ~ C(system)", data=frame).fit())
+    assert within_variance(x) == pytest.approx(one_way.loc["Residual", "mean_sq"], rel=1e-12)
+    rs = ResultSet.from_frame(frame)
+    (sakai,) = topic_set_sizes(rs, design="one-way", differences=(0.1, 0.2))
+    (two,) = topic_set_sizes(rs, differences=(0.1, 0.2))
+    assert sakai.design == "one-way" and two.design == "two-way"
+    variance = one_way.loc["Residual", "mean_sq"]
+    for (diff, got), (_, blocked) in zip(sakai.needed_anova, two.needed_anova, strict=True):
+        assert got == _one_way_topics(k, variance, diff, 0.05, 0.8)
+        assert got is not None and blocked is not None and got > blocked
+    # the two-way residual variance is the book's 0.0219
+    assert two.anova_variance == pytest.approx(0.0219, abs=5e-5)
+
+
+def test_the_supplement_names_the_design_it_ran() -> None:
+    from irtables.config import parse_config
+    from irtables.model import ResultSet
+    from irtables.stats.topicset import topic_set_sizes
+    from irtables.supplement.meta import tss_header, tss_note
+
+    x = _sakai_table_5_1()
+    rows = [
+        ("s", name, f"Q{i}", "AP", float(x[i, j]))
+        for j, name in enumerate("XYZ")
+        for i in range(20)
+    ]
+    import pandas as pd
+
+    rs = ResultSet.from_frame(
+        pd.DataFrame(rows, columns=["dataset", "system", "query", "metric", "value"])
+    )
+    config = parse_config({"compare": {"anova_design": "one-way"}})
+    sizes = topic_set_sizes(rs, design=config.compare.anova_design)
+    note = tss_note(sizes)
+    assert "Sakai 2016's ANOVA-based design as he defines it" in note and "k(n − 1)" in note
+    assert "n one-way ANOVA for Δ=0.05" in tss_header((0.05,), "one-way")
+    two = tss_note(topic_set_sizes(rs))
+    assert "two-way (system × topic) ANOVA" in two and "adapts Sakai 2016" in two

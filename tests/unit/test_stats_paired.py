@@ -50,7 +50,7 @@ def test_t_test_equals_scipy(a: np.ndarray, b: np.ndarray, alternative: str) -> 
 def test_wilcoxon_equals_scipy_with_the_same_method(
     a: np.ndarray, b: np.ndarray, zero_method: str, correction: bool
 ) -> None:
-    d = a - b
+    d = np.round(a - b, 10)  # equal up to rounding is a tie (values below 1: NOISE = 1e-10)
     if zero_method == "wilcox" and not (d != 0).any():
         pytest.skip("all zero")
     ours = wilcoxon(a, b, zero_method=zero_method, correction=correction)  # type: ignore[arg-type]
@@ -69,6 +69,24 @@ def test_wilcoxon_chooses_and_records_its_method() -> None:
     assert big.method.startswith("normal approximation")
     forced = wilcoxon([0.3, 0.5, 0.4, 0.9], [0.2, 0.2, 0.2, 0.2], method="approx")
     assert forced.method.startswith("normal approximation")
+
+
+def test_wilcoxon_ranks_differences_equal_up_to_rounding_as_ties() -> None:
+    """P@10 differences 0.3 - 0.1 and 0.2 - 0.0 differ in their last bit: ranked as they
+    are, there are no ties and the exact method was chosen (p = 0.6406); on the
+    differences rounded to 1e-10 they tie, and scipy's normal approximation with the tie
+    correction gives 0.9432."""
+    a = np.array([0.4, 0.8, 0.4, 0.3, 0.9, 0.9, 0.0, 0.5])
+    b = np.array([0.3, 0.7, 0.5, 0.5, 0.6, 0.7, 0.1, 0.7])
+    ref = stats.wilcoxon(np.round(a - b, 10), method="approx", correction=True)
+    ours = wilcoxon(a, b)
+    assert ours.method == "normal approximation, continuity correction, zero_method=wilcox"
+    assert ours.statistic == ref.statistic == 17.0
+    assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+    assert round(ours.pvalue, 4) == 0.9432
+    # rounding error alone is a zero difference, not a win
+    tiny = wilcoxon([0.3, 0.5, 0.7], [0.1 + 0.2, 0.5, 0.7])
+    assert tiny.method == ALL_ZERO and tiny.pvalue == 1.0
 
 
 def test_wilcoxon_matches_scipy_default_on_large_n() -> None:

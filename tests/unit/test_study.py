@@ -8,6 +8,7 @@ arithmetic on them, never from the code under test alone.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -293,13 +294,15 @@ NAMED = (
 def test_compare_and_significance_show_display_names_and_keep_ids(tmp_path: Path) -> None:
     # before: `compare` and significance.md printed AP, dl19 and raw run ids
     root = _dumps(tmp_path / "study", NAMED)
-    code, text = _run("compare", str(root), "-o", str(tmp_path / "c.csv"))
+    code, text = _run("compare", str(root))
     assert code == 0, text
     rows = [line.split() for line in text.splitlines() if line.startswith("TREC DL 2019")]
     assert {(r[3], r[4], r[5]) for r in rows} == {
         ("MAP", "Dense", "BM25"),
         ("P@10", "Dense", "BM25"),
     }
+    code, text = _run("compare", str(root), "-o", str(tmp_path / "c.csv"))
+    assert code == 0, text
     csv = (tmp_path / "c.csv").read_text().splitlines()
     header = csv[0].split(",")
     first = dict(zip(header, csv[1].split(","), strict=True))
@@ -354,9 +357,9 @@ def test_diff_never_puts_a_no_cutoff_measure_under_a_k(tmp_path: Path) -> None:
         (tmp_path / side / "d" / "dense.tsv").write_text(text)
     code, out = _run("diff", str(tmp_path / "old"), str(tmp_path / "new"))
     assert code == 0, out
-    s1 = [line.split() for line in out.splitlines() if line.startswith("Table S1 ")]
+    s1 = [line.split() for line in out.splitlines() if line.startswith("Table S1 (d) ")]
     assert s1, out
-    assert [(r[2], r[4]) for r in s1 if r[2] == "MAP"] == [("MAP", "K=5…K=10")]
+    assert [(r[3], r[5]) for r in s1 if r[3] == "MAP"] == [("MAP", "K=5…K=10")]
 
 
 def test_lint_names_datasets_and_systems_as_the_tables_do(tmp_path: Path) -> None:
@@ -383,8 +386,9 @@ def test_a_table_has_its_own_test_correction_and_family(tmp_path: Path) -> None:
     assert "Holm correction" in tables["table1"].full_caption
     s1 = tables["tableS1-dl19"].full_caption
     assert "Wilcoxon signed-rank test" in s1 and "Bonferroni correction" in s1
-    assert "over the comparisons of each dataset)" in s1
-    assert "over the comparisons of each dataset and metric" in tables["table1"].full_caption
+    assert re.search(r"over the [\d to]+ comparisons? of each dataset\)", s1)
+    caption = tables["table1"].full_caption
+    assert re.search(r"over the [\d to]+ comparisons? of each dataset and metric", caption)
     assert "Tukey HSD" in tables["beir"].full_caption
     tests = {(r.test, r.correction) for r in study.tables().comparisons.results}  # type: ignore[union-attr]
     assert ("t", "holm") in tests and ("wilcoxon", "bonferroni") in tests
@@ -419,3 +423,22 @@ def test_load_results_on_a_config_study_points_to_load_study(tmp_path: Path) -> 
     root = runs_study(tmp_path)
     with pytest.raises(InputError, match=r"skipped as not results: .*tiny\.qrels.*load_study"):
         load_results(root)
+
+
+def test_study_compare_in_a_notebook_shows_display_names_on_one_line_a_row(
+    tmp_path: Path,
+) -> None:
+    """``study.compare(...)`` in a notebook showed ids (dl19, AP, dense) and let the words
+    wrap (a row over four lines, the method clipped)."""
+    import re as regex
+
+    study = load_study(_dumps(tmp_path / "study", NAMED))
+    found = study.compare()
+    page = found._repr_html_()
+    body = page.split("<tbody>", 1)[1]
+    assert "TREC DL 2019" in body and "Dense" in body and "MAP" in body
+    assert "dl19" not in body and ">dense<" not in body and ">AP<" not in body
+    cells = regex.findall(r"<td style=\"([^\"]*)\">", body)
+    assert cells and all("white-space: nowrap" in style for style in cells)
+    md = found._repr_markdown_()
+    assert "TREC DL 2019" in md and "dl19" not in md

@@ -263,3 +263,19 @@ def test_query_count_is_the_union_of_the_systems_queries() -> None:
     )
     results = ResultSet.from_frame(frame)
     assert [results.query_count(d) for d in ("a", "b", "none")] == [3, 1, 0]
+
+
+@pytest.mark.latex
+def test_a_no_pdf_rerun_keeps_the_earlier_pdf_and_says_so(compiled: Path, tmp_path: Path) -> None:
+    """--no-pdf does not ask to replace supplement.pdf: it stays where it is (it was moved
+    into .irtables-aside/), and a note says it was kept."""
+    study = tmp_path / "study"
+    shutil.copytree(compiled, study)
+    pdf = study / "supplement" / "supplement.pdf"
+    before = pdf.read_bytes()
+    run = make_supplement(study, pdf=False)
+    assert pdf.read_bytes() == before
+    assert not (study / "supplement" / ".irtables-aside").exists()
+    assert any("supplement.pdf is kept from an earlier build" in n for n in run.notes)
+    statuses = {w.path.name: w.status for w in run.written}
+    assert statuses["supplement.pdf"] == "unchanged"

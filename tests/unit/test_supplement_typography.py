@@ -62,6 +62,10 @@ def test_supplement_tex_sets_math_in_the_header_and_the_caption_skip() -> None:
     header = "Dataset & Metric & System & Baseline & $\\Delta$ & 95\\% CI & $p$ & "
     assert header + "$p_{\\mathrm{adj}}$ &  & $d_z$ \\\\" in tex
     assert "d\\_z" not in tex
+    # a row per table and comparison: Table 1's rows with its own family, then Table S1's
+    assert "Table & " + header in tex
+    assert "\nTable 1 & TREC CAsT 2021 & NDCG@10 & ANCE & BM25 & " in tex
+    assert "\nTable S1 & TREC CAsT 2021 & NDCG@10 & ANCE & BM25 & " in tex
     assert "\\usepackage[tableposition=top]{caption}" in tex  # skip below a top caption
     assert re.search(r"& \\textless\{\} 0\.001 & \+ & 0\.\d\d \\\\", tex)
     off = replace(config, output=replace(config.output, pvalue_floor=0.0))

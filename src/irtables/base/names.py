@@ -6,3 +6,9 @@ statistics (numpy, scipy). The tests and corrections are named by their records
 from __future__ import annotations
 
 FAMILY_NAMES: tuple[str, ...] = ("metric", "dataset", "table", "all")
+
+#: The designs of the ANOVA-based topic-set size (``[compare] anova_design``):
+#: ``two-way`` (systems x topics, topics as blocks: error df (k - 1)(n - 1), the residual
+#: variance) and ``one-way`` (Sakai 2016's design as he defines it: systems only, error df
+#: k(n - 1), the within-system variance).
+ANOVA_DESIGNS: tuple[str, ...] = ("two-way", "one-way")

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TypeGuard
 
 from irtables.base.paths import is_relative_path
-from irtables.errors import DataWarning
+from irtables.errors import DataWarning, user_stacklevel
 
 RECORD = ".irtables-written.json"
 SCHEMA = 1
@@ -105,7 +105,7 @@ def read_record(folder: Path, *, warn: bool = True) -> Record:
         warnings.warn(
             f"{path}: ignored {len(record.dropped)} entries irtables did not write: {shown}",
             DataWarning,
-            stacklevel=2,
+            stacklevel=user_stacklevel(),
         )
     return record
 
@@ -195,7 +195,7 @@ def file_sha256(path: Path) -> str:
 
 def _untrusted(path: Path, reason: str, warn: bool) -> Record:
     if warn:
-        warnings.warn(f"{path}: ignored: {reason}", DataWarning, stacklevel=3)
+        warnings.warn(f"{path}: ignored: {reason}", DataWarning, stacklevel=user_stacklevel())
     return Record(dropped=(reason,))
 
 
@@ -245,7 +245,7 @@ def warn_if_changed(path: Path, entry: Entry) -> bool:
             f"{path}: not read as results: {RECORD} lists it as written by irtables "
             f"{entry.by}, and it has changed since (remove it from {RECORD} to read it)",
             DataWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )
         return True
     return False

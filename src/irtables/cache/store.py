@@ -34,7 +34,7 @@ import numpy as np
 from irtables._version import __version__
 from irtables.base.paths import new_file
 from irtables.base.record import file_sha256
-from irtables.errors import DataWarning
+from irtables.errors import DataWarning, user_stacklevel
 from irtables.evaluator.semantics import SEMANTICS
 from irtables.evaluator.values import Options, RunValues
 
@@ -132,7 +132,7 @@ class Cache:
             warnings.warn(
                 f"{folder} is not a folder of this study: runs are evaluated without the cache",
                 DataWarning,
-                stacklevel=2,
+                stacklevel=user_stacklevel(),
             )
             return None
         return cls(folder)
@@ -176,7 +176,7 @@ class Cache:
                 (self.folder / ".gitignore").write_text(_GITIGNORE)
             _write_entry(self.path(request), request, values)
         except OSError as exc:
-            warnings.warn(f"cache not written ({exc})", DataWarning, stacklevel=2)
+            warnings.warn(f"cache not written ({exc})", DataWarning, stacklevel=user_stacklevel())
 
 
 def warn_damaged(path: Path, reason: str) -> None:
@@ -184,7 +184,7 @@ def warn_damaged(path: Path, reason: str) -> None:
     warnings.warn(
         f"{path}: cache entry not used ({reason}): the run is evaluated again",
         DataWarning,
-        stacklevel=3,
+        stacklevel=user_stacklevel(),
     )
 
 

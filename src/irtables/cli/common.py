@@ -99,10 +99,16 @@ def handle_errors(func: F) -> F:
                     raise
                 raise _CliError(error_message(e)) from e
             finally:
-                for message in dict.fromkeys(str(w.message) for w in caught):  # each once
+                from irtables.model.results import merged_warnings
+
+                for message in merged_warnings([_as_warning(w.message) for w in caught]):
                     click.echo(f"Warning: {printable(message)}", err=True)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _as_warning(message: Warning | str) -> Warning:
+    return message if isinstance(message, Warning) else Warning(message)
 
 
 class LayoutsInHelp(click.Command):

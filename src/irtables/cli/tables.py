@@ -97,6 +97,7 @@ def tables(
             force=request.force,
             progress=tested,
             base=base,
+            own=study.files,
         )
     finally:
         finish()
@@ -224,9 +225,11 @@ def compare(
         found = anova_tables(
             study.results, missing=cast(MissingPolicy, study.config.output.missing)
         )
-        click.echo(format_anova(found, "terminal"), nl=False)
-        if output is not None:
-            text = format_anova(found, fmt)
+        shown = study.config.display_names()
+        if output is None:
+            click.echo(format_anova(found, "terminal", names=shown), nl=False)
+        else:
+            text = format_anova(found, fmt, names=shown)
             status = write_atomic(output, text, by="compare", force=request.force)
             click.echo(f"{status:>9}  {output}")
         return
@@ -245,8 +248,9 @@ def compare(
     comps = study.compare(settings=settings, progress=update)
     finish()
     names = study.config.display_names()
-    click.echo(format_comparisons(comps, "terminal", names=names), nl=False)
-    if output is not None:
+    if output is None:
+        click.echo(format_comparisons(comps, "terminal", names=names), nl=False)
+    else:
         status = write_atomic(
             output, format_comparisons(comps, fmt, names=names), by="compare", force=request.force
         )

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from irtables.base.names import FAMILY_NAMES
+from irtables.base.names import ANOVA_DESIGNS, FAMILY_NAMES
 from irtables.base.procedures import correction_names, is_procedure, names_of_tests
 from irtables.config.reader import TomlReader
 from irtables.config.tables import section_layout
@@ -47,6 +47,7 @@ class CompareSettings:
     interval: str = "none"
     power: float = 0.8
     differences: tuple[float, ...] = DEFAULT_DIFFERENCES
+    anova_design: str = "two-way"  # the ANOVA-based topic-set size: two-way | one-way
     zero_method: str = "wilcox"  # Wilcoxon's zero differences: wilcox | pratt | zsplit
 
     @property
@@ -164,6 +165,7 @@ def parse_compare(r: TomlReader, t: Mapping[str, Any], w: str = "compare") -> Co
         interval=r.choice(t, w, "interval", INTERVALS, d.interval),
         power=_fraction(r, t, "power", d.power, w),
         differences=tuple(float(x) for x in differences),
+        anova_design=r.choice(t, w, "anova_design", ANOVA_DESIGNS, d.anova_design),
         zero_method=r.choice(t, w, "zero_method", ("wilcox", "pratt", "zsplit"), d.zero_method),
     )
 

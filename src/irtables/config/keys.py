@@ -102,6 +102,9 @@ DESCRIPTIONS: dict[str, dict[str, str | Callable[[], str]]] = {
         "(`0.512 ± 0.021`) or bounds (`0.512 [0.491, 0.533]`).",
         "power": "Power (1 − β) the supplement's topic-set-size table plans for.",
         "differences": "Differences of means the topic-set-size table plans topics for.",
+        "anova_design": "The ANOVA-based topic-set size: two-way (systems × topics, the "
+        "residual variance, as the tests; default) or one-way (Sakai 2016's design as he "
+        "defines it: the within-system variance, error df k(n − 1); 3–7× more topics).",
         "zero_method": "Wilcoxon's treatment of zero differences: wilcox (dropped), pratt "
         "(ranked, then dropped) or zsplit (split between the signs), as scipy names them.",
     },

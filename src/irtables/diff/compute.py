@@ -18,8 +18,8 @@ that leaves the mean unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import numpy as np
@@ -27,6 +27,7 @@ import pandas as pd
 
 from irtables.config import Config
 from irtables.diff.metadata import MetadataChange
+from irtables.errors import UnknownNameError
 from irtables.measures import parse_measure
 from irtables.model import KEY, ResultSet
 from irtables.model.names import DisplayNames
@@ -286,13 +287,13 @@ def _presence(merged: pd.DataFrame) -> Iterator[Presence]:
         ("metric", ["dataset", "metric"]),
         ("query", ["dataset", "query"]),
     )
+    both = set(merged.loc[has_old, "dataset"]) & set(merged.loc[has_new, "dataset"])
     for kind, cols in levels:
         old = set(merged.loc[has_old, cols].itertuples(index=False, name=None))
         new = set(merged.loc[has_new, cols].itertuples(index=False, name=None))
-        parent = {tuple(k[: len(cols) - 1]) for k in old & new} if len(cols) > 1 else None
         for change, items in (("removed", old - new), ("added", new - old)):
             for item in sorted(items):
-                if parent is not None and tuple(item[:1]) not in parent:
+                if kind != "dataset" and item[0] not in both:
                     continue  # its dataset appeared or disappeared: said already
                 yield Presence(kind, "/".join(item), change)  # type: ignore[arg-type]
 
@@ -309,9 +310,16 @@ def _cell_changes(
     old_tables = {t.name: t for t in old_built.tables}
     new_tables = {t.name: t for t in new_built.tables}
     listed = {m.system for m in means}
+    moved = _moved_thresholds(old, new)
     out: list[CellChange] = []
     for name in sorted(old_tables.keys() & new_tables.keys()):
-        out += _table_changes(old_tables[name], new_tables[name], listed, tolerance)
+        table = new_tables[name]
+        skip = _other_measures(table, moved, new_cfg.dataset_name)
+        title = table.title
+        if table.layout == "k_breakdown" and len(table.datasets) == 1:  # Table S1 of one
+            title = f"{title} ({new_cfg.dataset_name(table.datasets[0])})"
+        changes = _table_changes(old_tables[name], table, listed, tolerance, skip)
+        out += [replace(c, title=title) for c in changes]
     numbers = number_changes(
         cite_table_set(old_built, old_cfg).texts(), cite_table_set(new_built, new_cfg).texts()
     )
@@ -334,6 +342,44 @@ def number_changes(old: dict[str, str], new: dict[str, str]) -> tuple[NumberChan
     return tuple(
         NumberChange(k, old.get(k, ""), new.get(k, "")) for k in keys if old.get(k) != new.get(k)
     )
+
+
+def _bases(results: ResultSet) -> dict[tuple[str, str], int]:
+    """(dataset, measure without its relevance threshold) -> the threshold of its values."""
+    out = {}
+    for dataset in results.datasets():
+        for metric in results.metrics(dataset):
+            try:
+                m = parse_measure(metric)
+            except UnknownNameError:
+                continue
+            out[(dataset, replace(m, rel=None).name)] = m.rel or 1
+    return out
+
+
+def _moved_thresholds(old: ResultSet, new: ResultSet) -> set[tuple[str, str]]:
+    """(dataset, measure) shown in the tables at one relevance threshold on one side and
+    another on the other (``AP`` -> ``AP(rel=2)``): different measures, not a change."""
+    before, after = _bases(old), _bases(new)
+    return {k for k in before.keys() & after.keys() if before[k] != after[k]}
+
+
+def _other_measures(
+    table: TableModel, moved: set[tuple[str, str]], name: Callable[[str], str]
+) -> Callable[[tuple[str, str, str]], bool]:
+    """Whether a cell (group, row, column keys) shows a measure whose threshold moved: a
+    column of that measure in the group of its dataset, or any cell of a table of that
+    dataset alone (Table S1)."""
+    if not moved:
+        return lambda key: False
+    alone = len(table.datasets) == 1 and any(d == table.datasets[0] for d, _ in moved)
+    by_group = {(name(d), base) for d, base in moved}
+
+    def skip(key: tuple[str, str, str]) -> bool:
+        group, _, columns = key
+        return alone or any((group, c) in by_group for c in columns.split("+"))
+
+    return skip
 
 
 def table_presence(old: list[str], new: list[str]) -> list[Presence]:
@@ -369,16 +415,21 @@ def _cells(table: TableModel) -> dict[tuple[str, str, str], tuple[str, str, Cell
 
 
 def _table_changes(
-    old: TableModel, new: TableModel, listed: set[str], tolerance: float
+    old: TableModel,
+    new: TableModel,
+    listed: set[str],
+    tolerance: float,
+    skip: Callable[[tuple[str, str, str]], bool] = lambda key: False,
 ) -> list[CellChange]:
-    """Cells whose text, bold, underline or markers differ.
+    """Cells whose text, bold, underline or markers differ (but those ``skip`` says show
+    another measure on each side).
 
     With a tolerance, a value-only change in the row of a system without any listed mean
     change is a rounding flip of a change below the tolerance: not listed.
     """
     before, after = _cells(old), _cells(new)
     out = []
-    for key in (k for k in before if k in after):  # in table order
+    for key in (k for k in before if k in after and not skip(k)):  # in table order
         (row, column, a), (_, _, b) = before[key], after[key]
         what = tuple(
             w

@@ -87,8 +87,20 @@ def _cell_row(c: CellChange) -> list[str]:
     return [c.title or c.table, c.group, c.row, c.column, c.old, c.new, ", ".join(c.what)]
 
 
-def _presence_line(p: Presence) -> str:
-    return f"{'+' if p.change == 'added' else '-'} {p.kind} {p.item}"
+def _presence_line(p: Presence, names: DisplayNames) -> str:
+    return f"{'+' if p.change == 'added' else '-'} {p.kind} {_shown_item(p, names)}"
+
+
+def _shown_item(p: Presence, names: DisplayNames) -> str:
+    """The item as the tables name it: the dataset's and system's display names (a
+    metric keeps its canonical name: ``AP`` and ``AP(rel=2)`` are both labelled MAP)."""
+    if p.kind == "table":
+        return p.item
+    dataset, _, rest = p.item.partition("/")
+    shown = names.dataset(dataset)
+    if not rest:
+        return shown
+    return f"{shown}/{names.system(rest) if p.kind == 'system' else rest}"
 
 
 def _legend(report: DiffReport) -> str:
@@ -112,7 +124,7 @@ def _terminal(report: DiffReport, color: bool) -> str:
         lines += [_legend(report)]
     if report.presence:
         lines += ["", "Appeared (+) or disappeared (-):"]
-        lines += [f"  {_presence_line(p)}" for p in report.presence]
+        lines += [f"  {_presence_line(p, report.names)}" for p in report.presence]
     if report.cells:
         rows = [_cell_row(c) for c in report.cells]
         lines += ["", "Table cells that change (**best**, _second_, markers):"]
@@ -159,7 +171,10 @@ def _markdown(report: DiffReport) -> str:
         out += ["", _legend(report) + ".", ""]
     if report.presence:
         out += ["### Appeared or disappeared", ""]
-        out += [f"- {p.change} {p.kind} {code_span(p.item)}" for p in report.presence] + [""]
+        out += [
+            f"- {p.change} {p.kind} {code_span(_shown_item(p, report.names))}"
+            for p in report.presence
+        ] + [""]
     if report.cells:
         # old and new are Markdown already: bold best, italic second, markers
         rows = [_cell_row(x) for x in report.cells]

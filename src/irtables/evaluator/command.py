@@ -15,7 +15,7 @@ from typing import Literal
 
 import click
 
-from irtables.errors import DataWarning, InputError
+from irtables.errors import DataWarning, InputError, user_stacklevel
 from irtables.evaluator.jobs import check_run_names
 from irtables.evaluator.output import format_trec_eval, format_tsv
 from irtables.evaluator.plan import LONG_INPUT_BYTES, Batch, evaluate_batches
@@ -107,7 +107,7 @@ def _warn_num_rel_quirk(values: Sequence[RunValues], relevance: int) -> None:
             f"num_rel lines (and the TSV's NumRel(rel={relevance})) count grade >= "
             f"{relevance}: {per_query} in all",
             DataWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )
 
 

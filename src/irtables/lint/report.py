@@ -145,7 +145,7 @@ def lint(
         summary = study.summary
         sgrid = _summary_grid(summary, tolerance)
         summary_hits = run_checks(sgrid, means=True)
-        summary_hits += _mean_hits(grid, sgrid)
+        summary_hits += _mean_hits(grid, sgrid, _judged(summary, sgrid))
         paths.update(_summary_paths(summary))
         checked += len(summary)
     found = _violations(grid, hits, paths, limit, per_query=True)
@@ -285,8 +285,29 @@ def _decimals(values: FloatArray) -> IntArray:
 # --- the files' own means --------------------------------------------------------------------
 
 
-def _mean_hits(grid: Grid, sgrid: Grid) -> list[Hit]:
-    """The mean (or, for counts, the sum) of per-query values against each ``all`` row."""
+def _judged(summary: pd.DataFrame, sgrid: Grid) -> FloatArray:
+    """The ``num_q`` of each row of the summary grid: the queries its file's means average
+    over, where the file says (NaN where it does not)."""
+    if "num_q" not in summary.columns:
+        return np.full(len(sgrid.row_block), np.nan)
+    known = summary.dropna(subset=["num_q"]).drop_duplicates(["dataset", "system"])
+    stated = {
+        (str(d), str(s)): float(n)
+        for d, s, n in zip(known["dataset"], known["system"], known["num_q"], strict=True)
+    }
+    return np.array(
+        [stated.get(sgrid.blocks[int(b)], np.nan) for b in sgrid.row_block], dtype=np.float64
+    )
+
+
+def _mean_hits(grid: Grid, sgrid: Grid, judged: FloatArray) -> list[Hit]:
+    """The mean (or, for counts, the sum) of per-query values against each ``all`` row.
+
+    ``judged`` holds the ``num_q`` of each row of ``sgrid`` (NaN: unknown). A file whose
+    ``num_q`` exceeds its per-query values is ``trec_eval -c`` output: its means divide by
+    ``num_q`` (a judged query the run lacks scores 0), and its number of relevant documents
+    counts those queries' too, so it is at least the sum of the per-query values.
+    """
     index = {name: j for j, name in enumerate(grid.names)}
     where = {b: i for i, b in enumerate(grid.blocks)}
     to_block = np.array([where.get(b, -1) for b in sgrid.blocks], dtype=np.int64)
@@ -305,15 +326,25 @@ def _mean_hits(grid: Grid, sgrid: Grid) -> list[Hit]:
         known = (row_block >= 0) & ~np.isnan(stated)
         b = np.where(known, row_block, 0)
         n = counts[b]
+        complete = judged > n  # trec_eval -c: every judged query, the run's or not
+        over = np.where(complete, judged, n)
         with np.errstate(invalid="ignore", divide="ignore"):
-            got = sums[b] if is_count else sums[b] / n
+            got = sums[b] if is_count else sums[b] / over
         tol = grid.block_eps[b] * (n if is_count else 1) + sgrid.eps + 1e-9
-        bad = known & (n > 0) & (np.abs(got - stated) > tol)
+        gap = got - stated
+        if is_count and measure.family == "NumRel":  # -c adds the missing queries' relevant
+            gap = np.where(complete, np.maximum(gap, 0.0), gap)
+        bad = known & (n > 0) & (np.abs(gap) > tol)
         how = "sum" if is_count else "mean"
         for r in np.flatnonzero(bad):
+            of = f"{n[r]} per-query values"
+            if complete[r] and not is_count:
+                of += f" over the file's num_q = {int(judged[r])} queries (trec_eval -c)"
+            elif complete[r]:
+                of += f" (trec_eval -c, num_q = {int(judged[r])})"
             text = (
-                f"the file's own {name} = {fmt(stated[r])}, but the {how} of its "
-                f"{n[r]} per-query values is {fmt(got[r])}"
+                f"the file's own {name} = {fmt(stated[r])}, but the {how} of its {of} is "
+                f"{fmt(got[r])}"
             )
             vals = np.array([[stated[r], got[r]]])
             message = lambda _x, t=text: t  # noqa: E731

@@ -40,7 +40,9 @@ class Parsed:
     per key column) and ``values``. Row ``i`` sits on physical line ``lines[i]`` of the
     file, or on ``first_line + i`` when ``lines`` is None; both are None for formats
     without lines (Parquet, JSON). ``summary`` holds the file's own means (columns
-    ``metric``, ``value``, ``line`` and maybe ``system``).
+    ``metric``, ``value``, ``line`` and maybe ``system``); ``num_q``, the number of
+    queries those means average over where the file says it (trec_eval's ``num_q all``:
+    more than the file's queries when ``trec_eval -c`` averaged over every judged query).
     """
 
     frame: pd.DataFrame | None = None
@@ -48,6 +50,7 @@ class Parsed:
     first_line: int | None = None
     summary: pd.DataFrame | None = None
     runid: str | None = None
+    num_q: int | None = None
     factors: Mapping[str, Factor] | None = None
     values: npt.NDArray[np.float64] | None = None
 
@@ -91,6 +94,9 @@ class LoadedFile:
         ``[system], metric, value``; None otherwise (see :attr:`summary`).
     runid : str or None
         The ``runid`` line of a trec_eval dump, if any (not used as the system name).
+    num_q : int or None
+        The queries the file's own means average over, where it says (trec_eval's
+        ``num_q all``; with ``trec_eval -c`` every judged query, the run's or not).
     system, dataset : str or None
         Filled in by :func:`~irtables.loaders.load_study` for files without such columns.
     seed : str or None
@@ -107,6 +113,7 @@ class LoadedFile:
     values: npt.NDArray[np.float64]
     own_means: pd.DataFrame | None = None
     runid: str | None = None
+    num_q: int | None = None
     system: str | None = None
     dataset: str | None = None
     seed: str | None = None

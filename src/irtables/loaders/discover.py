@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from irtables.base.record import Record, recorded_outputs, warn_if_changed
-from irtables.errors import InputError
+from irtables.errors import InputError, user_stacklevel
 from irtables.loaders.base import LoadedFile, check_name
 from irtables.loaders.detect import RunOrQrelsError, UnknownFormatError
 from irtables.loaders.registry import load_file
@@ -49,7 +49,7 @@ IGNORED_SUFFIXES = (".md", ".tex")
 #: a dataset folder, only these and names without a results extension are skipped when
 #: their format cannot be told; any other such file is an error.
 NOT_RESULTS_BY_NAME = frozenset({"readme", "notes", "license", "changelog", "todo"})
-SUMMARY = ("dataset", "system", "metric", "value", "path")
+SUMMARY = ("dataset", "system", "metric", "value", "path", "num_q")
 LAYOUT = "DIR/<dataset>/<system>.<ext>, DIR/<dataset>/<system>/<seed>.<ext> or result files in DIR"
 
 
@@ -82,7 +82,8 @@ class Study:
 
     @property
     def summary(self) -> pd.DataFrame:
-        """The files' own means (trec_eval ``all`` rows): dataset, system, metric, value, path."""
+        """The files' own means (trec_eval ``all`` rows): dataset, system, metric, value,
+        path, and num_q, the queries they average over where the file says (else NaN)."""
         import pandas as pd
 
         parts = []
@@ -94,14 +95,18 @@ class Study:
                 part.insert(0, "system", f.system)
             part.insert(0, "dataset", f.dataset)
             part["path"] = f.path
+            part["num_q"] = float(f.num_q) if f.num_q is not None else float("nan")
             parts.append(part[list(SUMMARY)])
         if not parts:
-            empty = {c: pd.Series([], dtype=float if c == "value" else str) for c in SUMMARY}
+            floats = ("value", "num_q")
+            empty = {c: pd.Series([], dtype=float if c in floats else str) for c in SUMMARY}
             return pd.DataFrame(empty)
         out = pd.concat(parts, ignore_index=True)
         if any(f.seed is not None for f in self.files):  # a system's runs: their mean
             keys = ["dataset", "system", "metric"]
-            out = out.groupby(keys, sort=False).agg(value=("value", "mean"), path=("path", "first"))
+            out = out.groupby(keys, sort=False).agg(
+                value=("value", "mean"), path=("path", "first"), num_q=("num_q", "first")
+            )
             out = out.reset_index()
         return out
 
@@ -518,7 +523,7 @@ def _note_left_out(root: Path, walk: _Walk) -> None:
         f"not read as results: {shown} (listed as irtables' outputs in {RECORD}; remove "
         "them from it to read them)",
         DataWarning,
-        stacklevel=4,
+        stacklevel=user_stacklevel(),
     )
 
 

@@ -67,6 +67,7 @@ def finish(parsed: Parsed, path: str, fmt: str, *, bounds: bool = True) -> Loade
         values=values,
         own_means=own,
         runid=parsed.runid,
+        num_q=parsed.num_q,
         shape=shape,
     )
 

@@ -3,7 +3,9 @@
 trec_eval writes ``measure<TAB>query<TAB>value`` (the measure name padded with spaces),
 a ``runid`` line, ``num_q``/``relstring`` lines and one ``all`` row per measure with the
 mean; ir_measures writes ``query<TAB>measure<TAB>value``. ``all`` rows become the
-file's summary; ``runid``, ``num_q`` and ``relstring`` lines are not measures.
+file's summary; ``runid``, ``num_q`` and ``relstring`` lines are not measures, but the
+``num_q all`` line says how many queries the means average over (with ``trec_eval -c``,
+every judged query, including those the run lacks).
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ def read_trec_eval(data: bytes, path: str) -> Parsed:
     ('bm25', [['301', 'P_10', '0.5']], 2)
     >>> p.summary[["metric", "value"]].values.tolist()
     [['P_10', 0.5]]
+    >>> read_trec_eval(b"P_10\\t301\\t0.5\\nnum_q\\tall\\t2\\nP_10\\tall\\t0.25\\n", "c.txt").num_q
+    2
     """
     return _read_three(data, path, TREC_EVAL_FIELDS)
 
@@ -85,7 +89,13 @@ def _read_three(data: bytes, path: str, fields: tuple[str, ...]) -> Parsed:
         }
     )
     lines = rows[keep.to_numpy(zero_copy_only=False)]
-    return Parsed(frame=frame, lines=lines, summary=summary, runid=_runid(measure, values))
+    return Parsed(
+        frame=frame,
+        lines=lines,
+        summary=summary,
+        runid=_runid(measure, values),
+        num_q=_num_q(measure, query, values),
+    )
 
 
 def _runid(measure: pa.ChunkedArray, values: pa.ChunkedArray) -> str | None:
@@ -93,12 +103,25 @@ def _runid(measure: pa.ChunkedArray, values: pa.ChunkedArray) -> str | None:
     return str(found[0].as_py()) if len(found) else None
 
 
+def _num_q(measure: pa.ChunkedArray, query: pa.ChunkedArray, values: pa.ChunkedArray) -> int | None:
+    """The ``num_q all`` line's count: the queries the ``all`` rows average over."""
+    at = pc.and_(pc.equal(measure, "num_q"), pc.equal(query, SUMMARY_QUERY))
+    found = pc.filter(values, at)
+    return _count(str(found[0].as_py())) if len(found) else None
+
+
+def _count(text: str) -> int | None:
+    """A whole number of queries, or None for anything else (the line is then not used)."""
+    text = text.strip()
+    return int(text) if text.isdigit() else None
+
+
 def _slow(data: bytes, path: str, fields: tuple[str, ...]) -> Parsed:
     """Exact line-by-line parse; raises with the line of the first problem."""
     rows: dict[str, list[object]] = {"query": [], "metric": [], "value": []}
     summary: dict[str, list[object]] = {"metric": [], "value": [], "line": []}
     lines: list[int] = []
-    runid = None
+    runid, num_q = None, None
     m_at, q_at = fields.index("measure"), fields.index("query")
     for line, parts in records(data, path, delimiter="\t", quoting=False):
         if len(parts) != 3:
@@ -106,6 +129,8 @@ def _slow(data: bytes, path: str, fields: tuple[str, ...]) -> Parsed:
         measure, query, text = parts[m_at].strip(), parts[q_at], parts[2]
         if measure in TREC_EVAL_NON_MEASURES:
             runid = text if measure == "runid" and runid is None else runid
+            if measure == "num_q" and query == SUMMARY_QUERY and num_q is None:
+                num_q = _count(text)
             continue
         value = _number(text, path, line)
         if query == SUMMARY_QUERY:
@@ -122,6 +147,7 @@ def _slow(data: bytes, path: str, fields: tuple[str, ...]) -> Parsed:
         lines=np.array(lines, dtype=np.int64),
         summary=pd.DataFrame(summary).astype({"value": "float64", "line": "int64"}),
         runid=runid,
+        num_q=num_q,
     )
 
 

@@ -32,7 +32,7 @@ import pyarrow.csv as pacsv
 
 from irtables.base.arrow import from_numpy, to_numpy
 from irtables.base.numbers import check_finite, parse_number
-from irtables.errors import DataWarning, InputError
+from irtables.errors import DataWarning, InputError, user_stacklevel
 from irtables.loaders.base import check_name
 from irtables.loaders.ir_metadata import read_header
 from irtables.loaders.source import (
@@ -454,7 +454,7 @@ def _not_empty(run: Run) -> Run:
             f"{run.source}: run {run.name} is empty (no ranked documents): it scores 0 "
             "or is left out, depending on the queries' policy",
             DataWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )
     return run
 

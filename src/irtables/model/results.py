@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from irtables.errors import InputError, PolicyWarning, QueryMismatchError
+from irtables.errors import InputError, PolicyWarning, QueryMismatchError, user_stacklevel
 from irtables.model.factor import (
     Factor,
     combine_codes,
@@ -575,13 +575,45 @@ def _resolve_gaps(
             + " (choose a policy: --missing intersect or --missing zero)"
         )
     action = "dropped" if missing == "intersect" else "scored 0 for missing systems on"
+    change = f"{missing} {action} {len(incomplete)} queries: {_preview(list(incomplete))}"
     warnings.warn(
-        f"{dataset}/{metric}: {missing} {action} {len(incomplete)} queries: "
-        f"{_preview(list(incomplete))}",
-        PolicyWarning,
-        stacklevel=3,
+        PolicyWarning(
+            f"{dataset}/{metric}: {change}", dataset=dataset, metric=metric, change=change
+        ),
+        stacklevel=user_stacklevel(),
     )
     return incomplete
+
+
+def merged_warnings(caught: Sequence[Warning]) -> list[str]:
+    """The messages of ``caught``, each once, in order; the :class:`PolicyWarning` of one
+    change to one dataset's queries over several metrics given once, naming the metrics
+    (``trec_eval -c`` files lacking a query: one line, not one per metric).
+
+    Examples
+    --------
+    >>> w = [PolicyWarning("d/AP: x", dataset="d", metric="AP", change="x"),
+    ...      PolicyWarning("d/P@5: x", dataset="d", metric="P@5", change="x"), Warning("y")]
+    >>> merged_warnings(w)
+    ['d (AP, P@5): x', 'y']
+    """
+    groups: dict[object, list[str]] = {}
+    firsts: dict[object, Warning] = {}
+    for w in caught:
+        if isinstance(w, PolicyWarning) and w.change:
+            key: object = (w.dataset, w.change)
+            groups.setdefault(key, []).append(w.metric)
+        else:
+            key = str(w)
+        firsts.setdefault(key, w)
+    out = []
+    for key, w in firsts.items():
+        metrics = list(dict.fromkeys(groups.get(key, ())))
+        if len(metrics) > 1 and isinstance(w, PolicyWarning):
+            out.append(f"{w.dataset} ({', '.join(metrics)}): {w.change}")
+        else:
+            out.append(str(w))
+    return out
 
 
 def _duplicated_row(results: ResultSet) -> int | None:

@@ -73,8 +73,8 @@ def render(
     ...     (RowGroup(None, (Row("a", "BM25_x", (Cell(0.5, "0.500", best=True),)),)),),
     ...     "Caption.", "tab:t")
     >>> print(render(model, "csv"), end="")
-    System,MAP,best
-    BM25_x,0.500,MAP
+    System,MAP,best,System id
+    BM25_x,0.500,MAP,a
     """
     return format_module(fmt).render_table(model, template_dirs, latex)
 

@@ -22,8 +22,9 @@ def typeset(text: str) -> str:
 
 def render_table(model: TableModel, dirs: Sequence[str | Path], _: object) -> str:
     """The displayed numbers; markers and an ablation's Δ in columns of their own, and
-    which columns each row has bold (``best``) and underlined (``second_best``). Numbers
-    are the model's, in plain ASCII (``-0.034``), for a program to read."""
+    which columns each row has bold (``best``) and underlined (``second_best``), then the
+    ids of the labels (``Dataset id``, ``System id``). Numbers are the model's, in plain
+    ASCII (``-0.034``), for a program to read."""
     from irtables.base.texttable import csv_text
     from irtables.render.flat import flat_cells, flat_headers, has_spans
     from irtables.tables.numbers import MISSING
@@ -59,6 +60,10 @@ def render_table(model: TableModel, dirs: Sequence[str | Path], _: object) -> st
     header += [name for name, rows_flags in flags.items() if any(rows_flags)]
     if model.description_header:
         header.append(model.description_header)
+    # the ids of the group's and the row's labels (a dataset's, a system's), after them all
+    group_ids = (grouped or len(model.stub) > 1) and any(g.key for g in model.groups)
+    header += [f"{'Group' if grouped else model.stub[0]} id"] if group_ids else []
+    header.append(f"{model.stub[-1]} id")  # the row's id: a system's, or a parameter's
     lines: list[list[str]] = []
     for i, (group, row, shown, marks, deltas) in enumerate(rows):
         stub = [group.label or "", row.label][-len(model.stub) - int(grouped) :]
@@ -69,6 +74,8 @@ def render_table(model: TableModel, dirs: Sequence[str | Path], _: object) -> st
         line = [*stub, *values]
         if model.description_header:
             line.append(row.description or "")
+        line += [group.key or ""] if group_ids else []
+        line.append(row.key)
         lines.append(line)
     return csv_text(header, lines)  # no comment line: pandas.read_csv reads it as it is
 

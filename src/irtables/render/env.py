@@ -10,6 +10,7 @@ from pathlib import Path
 import jinja2
 
 from irtables.base.formats import FORMATS
+from irtables.render.fit import type_size
 
 
 def builtin_template_dir() -> Path:
@@ -56,4 +57,6 @@ def _environment(fmt: str, user_dirs: tuple[str, ...]) -> jinja2.Environment:
     for record in FORMATS.values():  # every format's escape, for a page that mixes them
         if record.filter is not None:
             env.filters[record.filter] = import_module(record.module).escape
+    if fmt == "latex":
+        env.globals["type_size"] = type_size  # the supplement's tables fit the page
     return env

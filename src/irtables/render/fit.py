@@ -147,3 +147,49 @@ def float_height(rows: int, caption: str, footnote: str, wide: bool) -> float:
     caption_pt = CAPTION_SKIP_PT + CAPTION_LINE_PT * lines("Table 10: " + caption, CAPTION_CHAR_PT)
     notes_pt = FOOTNOTE_LINE_PT * lines(footnote, FOOTNOTE_CHAR_PT) + (4.0 if footnote else 0.0)
     return caption_pt + rows * ROW_PT + RULES_PT + notes_pt
+
+
+#: Text width of the supplement's page (10 pt article, letter paper, 2 cm margins).
+PAGE_TEXT_WIDTH_PT = 500.0
+#: LaTeX's type sizes in a 10 pt article, largest first: the size in points times the
+#: width of its font's glyphs relative to the 9 pt font's (Computer Modern's smaller
+#: optical sizes are wider: a digit is 0.514 em in cmr9, 0.531 in cmr8, 0.569 in cmr7
+#: and 0.681 in cmr5, from their TFM files).
+TYPE_SIZES = (
+    ("small", 9.0),
+    ("footnotesize", 8.0 * 0.531 / 0.514),
+    ("scriptsize", 7.0 * 0.569 / 0.514),
+    ("tiny", 5.0 * 0.681 / 0.514),
+)
+
+
+def type_size(
+    rows: Sequence[Sequence[str]],
+    *,
+    largest: str = "small",
+    tabcolsep_pt: float = TABCOLSEP_PT,
+    line_pt: float = PAGE_TEXT_WIDTH_PT,
+) -> str:
+    """The largest LaTeX type size, at most ``largest``, in which a table of these rows
+    (plain text, header included) is estimated to fit a line of ``line_pt`` points; the
+    smallest size when none does.
+
+    Examples
+    --------
+    >>> type_size([["a", "0.512"]])
+    'small'
+    >>> type_size([["x" * 36] * 3])
+    'scriptsize'
+    """
+    names = [name for name, _ in TYPE_SIZES]
+    if largest not in names:
+        raise ValueError(f"unknown type size {largest!r}; one of {', '.join(names)}")
+    count = max((len(r) for r in rows), default=0)
+    widest = [
+        max((text_width(r[i]) for r in rows if i < len(r)), default=0.0) for i in range(count)
+    ]
+    for name, size in TYPE_SIZES[names.index(largest) :]:
+        scale = size / FONT_PT
+        if sum(w * scale + 2 * tabcolsep_pt for w in widest) <= line_pt:
+            return name
+    return TYPE_SIZES[-1][0]

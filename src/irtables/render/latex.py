@@ -15,7 +15,7 @@ import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from irtables.errors import LayoutWarning
+from irtables.errors import LayoutWarning, user_stacklevel
 from irtables.render.columns import LatexColumns, column_spans, marker_pads, placed_cells
 from irtables.render.escape import escape_latex
 from irtables.render.fit import (
@@ -111,7 +111,7 @@ def warn_layout(model: TableModel, width: float, *, wide: bool) -> None:
             f"{where}: LaTeX will scale it to {size / TABLE_TYPE_PT:.0%} to fit the {line}, "
             f"about {size:.1f} pt type; {fix}show fewer systems or columns, or split it",
             LayoutWarning,
-            stacklevel=2,
+            stacklevel=user_stacklevel(),
         )
     rows = (
         1
@@ -127,7 +127,7 @@ def warn_layout(model: TableModel, width: float, *, wide: bool) -> None:
             f"({TEXT_HEIGHT_PT:.0f} pt in acmart sigconf), so LaTeX may move it to the end "
             f"or lose it; {fix}show fewer rows (systems, metrics) or split it",
             LayoutWarning,
-            stacklevel=2,
+            stacklevel=user_stacklevel(),
         )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from irtables.stats.result import Outcome, PairedTestResult
@@ -11,6 +11,8 @@ from irtables.stats.rows import COLUMNS, comparison_row
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from irtables.model.names import DisplayNames
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,8 @@ class Comparisons:
     without_baseline: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: the resamples the test drew (0: a test that draws none)
     resamples: int = 0
+    #: The study's display names, for a notebook's view (``study.compare`` sets them).
+    names: DisplayNames | None = field(default=None, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.results)
@@ -43,13 +47,13 @@ class Comparisons:
         """How a notebook shows the comparisons: the Markdown report with its legend."""
         from irtables.stats.report import format_comparisons
 
-        return format_comparisons(self, "markdown").split("\n", 1)[1]
+        return format_comparisons(self, "markdown", names=self.names).split("\n", 1)[1]
 
     def _repr_html_(self) -> str:
         """The Markdown report's table as HTML (pandas escapes every string)."""
         from irtables.stats.report import comparisons_html
 
-        return comparisons_html(self)
+        return comparisons_html(self, names=self.names)
 
     def __iter__(self) -> Iterator[PairedTestResult]:
         return iter(self.results)

@@ -48,6 +48,25 @@ def is_noise(sd: float, magnitude: float) -> bool:
     return sd <= NOISE * max(1.0, magnitude)
 
 
+def snapped(d: FloatArray) -> FloatArray:
+    """The differences on a grid of the tolerance every test uses (:data:`NOISE` times
+    the largest absolute difference, at least 1): differences equal up to floating-point
+    rounding become equal, and rounding error becomes zero. Wilcoxon ranks these, so
+    that ``0.3 - 0.1`` and ``0.2 - 0.0`` tie as they do on paper.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> d = snapped(np.array([0.3 - 0.1, 0.2 - 0.0, 0.1 - 0.1 + 1e-17]))
+    >>> bool(d[0] == d[1]), float(d[2])
+    (True, 0.0)
+    """
+    if not d.size:
+        return d
+    step = NOISE * max(1.0, float(np.abs(d).max()))
+    return np.round(d / step) * step
+
+
 def is_constant(d: FloatArray, sd: float | None = None) -> bool:
     """Whether differences are constant, exactly or up to floating-point rounding.
 

@@ -30,6 +30,8 @@ from irtables.stats.result import PairedTestResult
 FloatArray = npt.NDArray[np.float64]
 METHOD = "DerSimonian–Laird random effects"
 HKSJ = "Hartung–Knapp–Sidik–Jonkman"
+#: Röver et al.'s (2015) modification of HKSJ, in words: its scale factor is at least 1.
+HKSJ_FLOOR = "variance at least the normal one, Röver et al. 2015"
 #: The interval is HKSJ's by default with fewer collections than this.
 HKSJ_BELOW = 5
 INTERVALS: tuple[str, ...] = ("auto", "normal", "hksj")
@@ -246,9 +248,11 @@ def method_of(pooled: Pooled) -> str:
 
     Examples
     --------
-    >>> method_of(random_effects([0.3, 0.5, 0.1], [0.01, 0.02, 0.015], interval="auto"))
-    'DerSimonian–Laird random effects, Hartung–Knapp–Sidik–Jonkman interval (t, 2 df)'
+    >>> m = method_of(random_effects([0.3, 0.5, 0.1], [0.01, 0.02, 0.015], interval="auto"))
+    >>> print(m)  # doctest: +NORMALIZE_WHITESPACE
+    DerSimonian–Laird random effects, Hartung–Knapp–Sidik–Jonkman interval (t, 2 df; variance
+    at least the normal one, Röver et al. 2015)
     """
     if pooled.interval == "hksj":
-        return f"{METHOD}, {HKSJ} interval (t, {pooled.df} df)"
+        return f"{METHOD}, {HKSJ} interval (t, {pooled.df} df; {HKSJ_FLOOR})"
     return METHOD

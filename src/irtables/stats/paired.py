@@ -31,6 +31,7 @@ from irtables.stats.effect import (
     cohens_dz,
     is_constant,
     percentile_interval,
+    snapped,
     t_interval,
 )
 from irtables.stats.resampling import (
@@ -196,7 +197,9 @@ def wilcoxon(
 
     ``method="auto"`` takes the exact distribution when there are fewer than
     :data:`WILCOXON_EXACT_BELOW` (50, as R) differences, no ties and no zeros, else the normal
-    approximation (with continuity correction unless ``correction=False``). Zero
+    approximation (with continuity correction unless ``correction=False``). The
+    differences are ranked as :func:`~irtables.stats.effect.snapped` gives them: equal up
+    to floating-point rounding is a tie, rounding error a zero. Zero
     differences follow ``zero_method``: ``wilcox`` drops them, ``pratt`` ranks then
     drops them, ``zsplit`` splits their ranks between the signs. The statistic is
     scipy's (min(W+, W-) two-sided, W+ one-sided).
@@ -210,16 +213,21 @@ def wilcoxon(
     x, y, d = _prepare(a, b, alternative)
     if zero_method not in ZERO_METHODS:
         raise UnknownNameError(unknown_name_message("zero_method", zero_method, ZERO_METHODS))
-    if not d.any():
+    ranked = snapped(d)  # differences equal up to rounding tie; rounding error is zero
+    if not ranked.any():
         return _result("wilcoxon", x, y, d, alternative, method=ALL_ZERO, statistic=0.0, pvalue=1.0)
-    chosen = _wilcoxon_method(d, method)
+    chosen = _wilcoxon_method(ranked, method)
     res = _scipy_stats().wilcoxon(
-        d, zero_method=zero_method, correction=correction, alternative=alternative, method=chosen
+        ranked,
+        zero_method=zero_method,
+        correction=correction,
+        alternative=alternative,
+        method=chosen,
     )
     label = "exact" if chosen == "exact" else "normal approximation"
     if chosen == "approx":
         label += ", continuity correction" if correction else ", no continuity correction"
-    if chosen == "approx" or (d == 0).any():
+    if chosen == "approx" or (ranked == 0).any():
         label += f", zero_method={zero_method}"
     stat, p = float(res.statistic), float(res.pvalue)
     return _result("wilcoxon", x, y, d, alternative, method=label, statistic=stat, pvalue=p)

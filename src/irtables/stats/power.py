@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from irtables.base.names import ANOVA_DESIGNS
 from irtables.errors import InputError
 from irtables.stats.paired import check_alternative
 
@@ -147,14 +148,18 @@ def min_detectable_difference(
     return _root(gap, 0.0, high) * sd_diff
 
 
-def anova_power(systems: int, n: int, effect: float, *, alpha: float = 0.05) -> float:
-    """Power of the two-way ANOVA's F test of ``systems`` systems on ``n`` topics when the
-    best and worst system means differ by ``effect`` residual standard deviations.
+def anova_power(
+    systems: int, n: int, effect: float, *, alpha: float = 0.05, design: str = "two-way"
+) -> float:
+    """Power of the ANOVA's F test of ``systems`` systems on ``n`` topics when the best
+    and worst system means differ by ``effect`` error standard deviations.
 
-    Sakai's (2016) ANOVA-based design: ``F`` follows the noncentral F distribution with
-    ``(k - 1, (k - 1)(n - 1))`` degrees of freedom and noncentrality
-    ``lambda = n effect^2 / 2`` (``effect = minD / sigma``), the least favourable
-    configuration for a range ``minD`` (two systems apart, the others halfway).
+    ``F`` follows the noncentral F distribution with ``(k - 1, df_E)`` degrees of freedom
+    and noncentrality ``lambda = n effect^2 / 2`` (``effect = minD / sigma``), the least
+    favourable configuration for a range ``minD`` (two systems apart, the others halfway),
+    as in Sakai's (2016) ANOVA-based design. ``design="one-way"`` is Sakai's design as he
+    defines it, ``df_E = k(n - 1)``; ``"two-way"`` takes the topics out of the error, as
+    the tests do: ``df_E = (k - 1)(n - 1)``.
 
     Examples
     --------
@@ -163,19 +168,30 @@ def anova_power(systems: int, n: int, effect: float, *, alpha: float = 0.05) -> 
     """
     from scipy.special import fdtri, ncfdtr  # not scipy.stats: a sixth of a second to import
 
+    if design not in ANOVA_DESIGNS:
+        raise InputError(f"unknown ANOVA design {design!r}; one of {', '.join(ANOVA_DESIGNS)}")
     if n < 2 or systems < 2:
         return 0.0
-    df1, df2 = systems - 1, (systems - 1) * (n - 1)
+    df1 = systems - 1
+    df2 = df1 * (n - 1) if design == "two-way" else systems * (n - 1)
     crit = float(fdtri(df1, df2, 1.0 - alpha))
     return min(1.0, max(0.0, 1.0 - float(ncfdtr(df1, df2, n * effect * effect / 2.0, crit))))
 
 
 def anova_topics_needed(
-    systems: int, variance: float, difference: float, *, alpha: float = 0.05, power: float = 0.8
+    systems: int,
+    variance: float,
+    difference: float,
+    *,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    design: str = "two-way",
 ) -> int | None:
-    """The fewest topics with which the two-way ANOVA of ``systems`` systems detects a
-    range ``difference`` of system means at ``alpha`` with the given power, the residual
-    variance being ``variance`` (Sakai 2016's ANOVA-based topic-set size).
+    """The fewest topics with which the ANOVA of ``systems`` systems detects a range
+    ``difference`` of system means at ``alpha`` with the given power, the error variance
+    being ``variance`` (the ANOVA-based topic-set size; ``design`` as in
+    :func:`anova_power`: the two-way residual variance, or for ``one-way`` the
+    within-system variance, as Sakai 2016).
 
     None when more than :data:`MAX_TOPICS` would be needed.
 
@@ -194,7 +210,7 @@ def anova_topics_needed(
     effect = difference / math.sqrt(variance)
 
     def enough(n: int) -> bool:
-        return anova_power(systems, n, effect, alpha=alpha) >= power
+        return anova_power(systems, n, effect, alpha=alpha, design=design) >= power
 
     low, high = 1, 2  # enough(high) once found; power grows with n
     while not enough(high):

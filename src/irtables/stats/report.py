@@ -6,6 +6,7 @@ Pure: returns strings; the CLI writes them.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -135,11 +136,15 @@ def _display_rows(
 _TEXT = {"dataset", "metric", "system", "baseline", "method"}
 
 
-def comparisons_html(comparisons: ComparisonSet, digits: int = 4) -> str:
-    """The terminal / Markdown table as an HTML table with the legend as its caption.
+def comparisons_html(
+    comparisons: ComparisonSet, digits: int = 4, *, names: DisplayNames | None = None
+) -> str:
+    """The terminal / Markdown table as an HTML table with the legend as its caption;
+    with ``names``, datasets, systems and metrics as the tables show them.
 
-    Every string is escaped; alignment is inline (words left, numbers right and kept on
-    one line), so the table reads the same in a notebook with no style sheet.
+    Every string is escaped; alignment is inline (words left, numbers right), and no
+    cell wraps (a row is one line; a wide table scrolls), so the table reads the same in
+    a notebook with no style sheet.
 
     Examples
     --------
@@ -151,7 +156,8 @@ def comparisons_html(comparisons: ComparisonSet, digits: int = 4) -> str:
     import html
 
     def cell(tag: str, label: str, text: str) -> str:
-        style = "text-align: left" if label in _TEXT else "text-align: right; white-space: nowrap"
+        align = "left" if label in _TEXT else "right"
+        style = f"text-align: {align}; white-space: nowrap"
         return f'<{tag} style="{style}">{html.escape(text)}</{tag}>'
 
     labels = [label for _, label in _shown(comparisons)]
@@ -163,7 +169,7 @@ def comparisons_html(comparisons: ComparisonSet, digits: int = 4) -> str:
             for label, v in zip(labels, row, strict=True)
         )
         + "</tr>"
-        for row in _display_rows(comparisons, digits)
+        for row in _display_rows(comparisons, digits, names)
     ]
     legend = html.escape(_legend(comparisons))
     return "\n".join(
@@ -185,8 +191,13 @@ def format_comparisons(
     digits: int = 4,
     *,
     names: DisplayNames | None = None,
+    tables: Sequence[str] | None = None,
 ) -> str:
     """Render comparisons as a terminal table, a Markdown table or CSV (every field).
+
+    ``tables`` names the table each comparison backs the markers of (one title a row, a
+    first column ``table``): a comparison that two tables show, corrected in each
+    table's own family, is then a row of each.
 
     With ``names`` (the study's display names), the terminal and Markdown tables show
     datasets, systems and metrics as the tables do (metrics by their label, ``MAP``) and
@@ -209,6 +220,9 @@ def format_comparisons(
         columns = _columns(comparisons)
         if names is not None:
             columns.update(_named(columns, names))
+        if tables is not None:
+            header.insert(0, "table")
+            columns["table"] = list(tables)
         return csv_text(
             header, ([_csv_text(columns[c][i]) for c in header] for i in range(len(comparisons)))
         )
@@ -217,6 +231,9 @@ def format_comparisons(
         for row in _display_rows(comparisons, digits, names)
     ]
     headers = [label for _, label in _shown(comparisons)]
+    if tables is not None:
+        rows = [[title, *row] for title, row in zip(tables, rows, strict=True)]
+        headers.insert(0, "table")
     legend = _legend(comparisons)
     if fmt == "markdown":  # names from the data stay text
         table = markdown_table(rows, [escape_markdown(h) for h in headers])

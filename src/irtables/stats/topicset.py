@@ -12,6 +12,9 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
+
 from irtables.model import MissingPolicy, ResultSet
 from irtables.stats.anova import two_way_anova
 from irtables.stats.power import anova_topics_needed, min_detectable_difference, topics_needed
@@ -27,8 +30,10 @@ class TopicSetSize:
     ``sd_diff = sqrt(2 V_E)``; ``mdd`` is the minimum detectable difference with
     ``topics`` topics; ``needed`` pairs each planned difference with the topics it needs
     (None: more than :data:`~irtables.stats.power.MAX_TOPICS`); ``needed_anova`` the
-    same for Sakai's ANOVA-based design of all ``systems`` at once, the difference read
-    as the range of the system means and ``V_E`` as the variance
+    same for the ANOVA-based design of all ``systems`` at once, the difference read as
+    the range of the system means: on the two-way design (error variance ``V_E``, as the
+    tests), or ``design="one-way"``, Sakai's (2016) design as he defines it (the
+    within-system variance, topics not taken out)
     (:func:`~irtables.stats.power.anova_topics_needed`).
 
     A design computed from the same data it would be applied to is a plan for the next
@@ -47,6 +52,11 @@ class TopicSetSize:
     mdd: float | None
     needed: tuple[tuple[float, int | None], ...]
     needed_anova: tuple[tuple[float, int | None], ...] = ()
+    #: The ANOVA design of ``needed_anova`` (:data:`~irtables.base.names.ANOVA_DESIGNS`)
+    #: and its error variance: the two-way residual ``V_E``, or the one-way within-system
+    #: variance of Sakai's design.
+    design: str = "two-way"
+    anova_variance: float | None = None
 
 
 def topic_set_sizes(
@@ -60,6 +70,7 @@ def topic_set_sizes(
     differences: Sequence[float] = DEFAULT_DIFFERENCES,
     alternative: str = "two-sided",
     missing: MissingPolicy = "error",
+    design: str = "two-way",
 ) -> tuple[TopicSetSize, ...]:
     """One :class:`TopicSetSize` per (dataset, metric) with at least two systems and topics.
 
@@ -95,6 +106,7 @@ def topic_set_sizes(
                 continue
             ve = two_way_anova(aligned.values).residual_variance
             sd = math.sqrt(2.0 * ve)
+            error = ve if design == "two-way" else within_variance(aligned.values)
             out.append(
                 TopicSetSize(
                     dataset=dataset,
@@ -117,9 +129,33 @@ def topic_set_sizes(
                         for d in differences
                     ),
                     needed_anova=tuple(
-                        (float(d), anova_topics_needed(len(names), ve, d, alpha=alpha, power=power))
+                        (
+                            float(d),
+                            anova_topics_needed(
+                                len(names), error, d, alpha=alpha, power=power, design=design
+                            ),
+                        )
                         for d in differences
                     ),
+                    design=design,
+                    anova_variance=error,
                 )
             )
     return tuple(out)
+
+
+def within_variance(values: npt.ArrayLike) -> float:
+    """The one-way ANOVA's error variance of a (topics x systems) matrix: the pooled
+    variance of each system's scores around its own mean, ``sum (x - mean_j)^2 / (k(n-1))``
+    (the topics are not taken out: Sakai 2016's variance for the ANOVA-based design).
+
+    Examples
+    --------
+    >>> round(within_variance([[0.2, 0.4], [0.4, 0.6]]), 12)
+    0.02
+    """
+    x = np.asarray(values, dtype=np.float64)
+    n, k = x.shape
+    if n < 2:
+        return 0.0
+    return float(((x - x.mean(axis=0)) ** 2).sum() / (k * (n - 1)))

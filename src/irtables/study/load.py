@@ -144,7 +144,8 @@ class Study:
         elif baseline is not None or changes:
             raise TypeError("compare() takes settings or their changes, not both")
         missing = cast(MissingPolicy, self.config.output.missing)
-        return compare_with(self.results, settings, missing=missing, progress=progress)
+        found = compare_with(self.results, settings, missing=missing, progress=progress)
+        return replace(found, names=self.config.display_names())  # a notebook shows them
 
     def lint(self, *, tolerance: float | None = None, limit: int | None = None) -> LintReport:
         """What ``irtables lint`` reports: every per-query value (result files and evaluated

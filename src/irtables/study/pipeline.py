@@ -14,8 +14,10 @@ from irtables.study.load import load_study
 
 if TYPE_CHECKING:  # imported where used: reading a study does not wait for the tables' code
     from irtables.lint import LintReport
+    from irtables.loaders.discover import Study as Files
     from irtables.model.names import DisplayNames
     from irtables.output.writers import Written
+    from irtables.tables.build import TableSet
 
 #: What :func:`write_tables` imports, for a command to import while it reads the results.
 TABLE_MODULES = (
@@ -65,6 +67,7 @@ def write_tables(
     force: bool = False,
     progress: Callable[[int, int], None] | None = None,
     base: Path | None = None,
+    own: Files | None = None,
 ) -> list[Written]:
     """Build every configured table and write it in each format into ``outdir``.
 
@@ -73,9 +76,12 @@ def write_tables(
 
     With significance markers, the comparisons behind them are written too, as
     ``significance.csv`` (every field) and ``significance.md``. Every file is checked
-    before any is written (:func:`~irtables.output.writers.write_files`).
+    before any is written (:func:`~irtables.output.writers.write_files`). The lint checks
+    of ``irtables lint`` run beside the tables, on the results and on the own means
+    (trec_eval ``all`` rows) of the study's files ``own``, if given; a violation is a warning.
     """
     from concurrent.futures import ThreadPoolExecutor
+    from dataclasses import replace
 
     from irtables.lint import lint
     from irtables.output.writers import write_files
@@ -88,7 +94,8 @@ def write_tables(
     with short_switch_interval(), ThreadPoolExecutor(max_workers=1) as pool:
         # The lint checks (numpy over the whole layout) run beside the tables; their
         # warning still comes first: the tables' warnings are held until it is given.
-        checked = pool.submit(lint, results, limit=1)
+        source = replace(own, results=results) if own is not None else results
+        checked = pool.submit(lint, source, limit=1)
         try:
             with warnings.catch_warnings(record=True) as held:
                 files = _table_files(results, config, formats, template_dirs, progress)
@@ -138,7 +145,6 @@ def _table_files(
     from irtables.base.filenames import file_stems
     from irtables.render import FORMATS
     from irtables.render.configured import render_configured
-    from irtables.stats.report import format_comparisons
     from irtables.study.citable import numbers_of
     from irtables.tables import build_all
 
@@ -150,11 +156,7 @@ def _table_files(
         for model in built.tables:
             text = render_configured(model, fmt, config, template_dirs)
             files[f"{stems[model.name]}.{ext}"] = text
-    if built.comparisons is not None:
-        for fmt, ext in (("csv", "csv"), ("markdown", "md")):
-            files[f"significance.{ext}"] = format_comparisons(
-                built.comparisons, fmt, names=config.display_names()
-            )
+    files.update(significance_files(built, config))
     files.update(numbers_of(built, config, formats or config.output.formats, taken=files))
     return files
 
@@ -191,12 +193,29 @@ def reproduction_files(
     return files
 
 
+def significance_files(built: TableSet, config: Config) -> dict[str, str]:
+    """``significance.csv`` (every field) and ``significance.md``: a row per table and
+    comparison behind its markers (:meth:`~irtables.tables.build.TableSet.per_table`);
+    none without tests."""
+    from irtables.stats.report import format_comparisons
+
+    per_table = built.per_table()
+    if per_table is None:
+        return {}
+    comparisons, titles = per_table
+    names = config.display_names()
+    return {
+        f"significance.{ext}": format_comparisons(comparisons, fmt, names=names, tables=titles)
+        for fmt, ext in (("csv", "csv"), ("markdown", "md"))
+    }
+
+
 def warn_lint(
     results: ResultSet, *, report: LintReport | None = None, names: DisplayNames | None = None
 ) -> None:
     """Emit one :class:`~irtables.errors.DataWarning` if ``irtables lint`` would complain
     (``report``: its report, if already made)."""
-    from irtables.errors import DataWarning
+    from irtables.errors import DataWarning, user_stacklevel
     from irtables.lint import lint
 
     report = lint(results, limit=1) if report is None else report
@@ -206,5 +225,5 @@ def warn_lint(
             f"lint: {report.summary()} (run `irtables lint` on the results for all); "
             f"first: {first}",
             DataWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )

@@ -21,8 +21,10 @@ from irtables.supplement.meta import (
     meta_files,
     meta_rows,
     study_rows,
+    tss_columns,
     tss_files,
     tss_header,
+    tss_header_tex,
     tss_note,
     tss_rows,
 )
@@ -41,6 +43,7 @@ class AcrossSummary:
     power: float
     alternative: str
     differences: tuple[float, ...]
+    anova_design: str = "two-way"
 
 
 @dataclass
@@ -77,7 +80,8 @@ def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Acro
         )
     sizes = _sizes(results, config, metrics)
     s = config.compare
-    header, rows, note = tss_header(s.differences), tss_rows(sizes, dn), tss_note(sizes)
+    header = tss_header(s.differences, s.anova_design)
+    rows, note = tss_rows(sizes, dn), tss_note(sizes)
     if sizes:
         for name, text in tss_files(header, rows, note).items():
             out.outputs.append(Output(name, text.encode("utf-8")))
@@ -88,7 +92,8 @@ def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Acro
         "meta_study_header": STUDY_HEADER,
         "meta_note": META_NOTE,
         "tss": rows,
-        "tss_header": header,
+        "tss_header": tss_header_tex(s.differences, s.anova_design),
+        "tss_columns": tss_columns(s.differences),
         "tss_note": note,
     }
     out.summary = AcrossSummary(
@@ -98,6 +103,7 @@ def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Acro
         power=s.power,
         alternative=_alternative(config),
         differences=s.differences,
+        anova_design=s.anova_design,
     )
     return out
 
@@ -144,4 +150,5 @@ def _sizes(results: ResultSet, config: Config, metrics: list[str]) -> tuple[Topi
         differences=s.differences,
         alternative=_alternative(config),
         missing=missing_policy(config),
+        design=s.anova_design,
     )

@@ -21,8 +21,8 @@ from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
 from irtables.render import render
 from irtables.render.latex import latex_options
-from irtables.stats.report import format_comparisons
 from irtables.study.citable import numbers_of
+from irtables.study.pipeline import significance_files
 from irtables.supplement import figures as fig
 from irtables.supplement import report
 from irtables.supplement.across import across_datasets
@@ -173,10 +173,7 @@ def _tables(
             ext = FORMATS[fmt].suffix
             text = render(model, fmt, template_dirs=dirs, latex=latex)
             out.append(_text(f"tables/{stems[model.name]}.{ext}", text))
-    if built.comparisons is not None:
-        for fmt, ext in (("csv", "csv"), ("markdown", "md")):
-            text = format_comparisons(built.comparisons, fmt, names=config.display_names())
-            out.append(_text(f"significance.{ext}", text))
+    out += [_text(name, text) for name, text in significance_files(built, config).items()]
     # the numbers of the tables, citable from a paper: tables/numbers.json, numbers.tex
     for name, text in numbers_of(built, config, SUPPLEMENT_FORMATS, taken=stems.values()).items():
         out.append(_text(f"tables/{name}", text))
@@ -463,7 +460,7 @@ def _context(
 
     dn, sn = config.dataset_name, config.system_name
     primary = [p for p in analyses if p.metric == _primary(analyses, p.dataset)]
-    comparisons = built.comparisons
+    per_table = built.per_table()
     return {
         "generated_tex": header_line("%"),
         "generated_md": header_line("<!--") + " -->",
@@ -472,11 +469,13 @@ def _context(
             for t in built.tables
         ],
         "significance": (
-            report.significance_rows(comparisons, dn, sn, floor=config.output.pvalue_floor)
-            if comparisons
+            report.significance_rows(
+                per_table[0], dn, sn, floor=config.output.pvalue_floor, tables=per_table[1]
+            )
+            if per_table is not None and per_table[0].results
             else []
         ),
-        "sig_header": report.SIG_HEADER_TEX,
+        "sig_header": ("Table", *report.SIG_HEADER_TEX),  # significance_rows with tables
         "wtl": report.wtl_rows(analyses, dn, sn),
         "wtl_header": report.WTL_HEADER,
         "failures": report.change_rows(primary, TOP_CHANGES, dn, sn),

@@ -25,7 +25,7 @@ from contextlib import ExitStack
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from irtables.errors import IrtablesWarning
+from irtables.errors import IrtablesWarning, user_stacklevel
 from irtables.supplement.figures import render_all
 from irtables.workers.executor import available_cores, make_executor, worker_count
 from irtables.workers.leftovers import mark_multiprocessing_folder
@@ -166,7 +166,7 @@ class FigureDrawing:
         warnings.warn(
             f"figures drawn in one process: worker processes failed ({error})",
             IrtablesWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )
         self.close()
         self._sent = []

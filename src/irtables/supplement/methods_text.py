@@ -280,8 +280,10 @@ def _across(m: MethodsModel) -> tuple[Block, ...]:
         "of the between-dataset variance $\\tau^2$, and $I^2$ is the share of the variation "
         "between datasets that is heterogeneity rather than chance. With fewer than five "
         "datasets the interval and $p$-value of the pooled effect use the "
-        "Hartung–Knapp–Sidik–Jonkman variance and a $t$ distribution with $k-1$ degrees of "
-        "freedom, as the normal interval is too narrow with so few. "
+        "Hartung–Knapp–Sidik–Jonkman variance, floored at the variance of the normal "
+        "interval (Röver, Knapp and Friede's 2015 modification: the HKSJ scale factor is at "
+        "least 1), and a $t$ distribution with $k-1$ degrees of freedom, as the normal "
+        "interval is too narrow with so few. "
         f"{m.meta_comparisons} comparisons are pooled; the forest plots show every "
         "dataset's effect."
     )
@@ -299,15 +301,33 @@ def _power(m: MethodsModel) -> tuple[Block, ...]:
         "differences is estimated as $\\sqrt{2 V_E}$ from the residual variance $V_E$ of a "
         "two-way ANOVA of all the dataset's systems (the mean, over the pairs of systems, of "
         "the variance of their differences); power uses the noncentral t distribution. "
-        "Beside it, Sakai's ANOVA-based design gives the number of topics with which the "
-        "two-way ANOVA of all $k$ systems of the dataset detects a range $\\Delta$ of their "
-        "means: the smallest $n$ for which the noncentral $F$ distribution with $k-1$ and "
-        "$(k-1)(n-1)$ degrees of freedom and noncentrality $\\lambda = n\\Delta^2/(2V_E)$ "
-        "exceeds the critical value with that power. These designs are computed from the "
+        f"{_anova_design(p.anova_design)} These designs are computed from the "
         "data at hand to plan future test collections; they are not post-hoc power of the "
         "tests reported here."
     )
     return (Block((text,)),)
+
+
+def _anova_design(design: str) -> str:
+    """The ANOVA-based topic-set size, named as it was run."""
+    if design == "one-way":
+        return (
+            "Beside it, Sakai's ANOVA-based design, as he defines it, gives the number of "
+            "topics with which the one-way ANOVA of all $k$ systems of the dataset detects a "
+            "range $\\Delta$ of their means: the smallest $n$ for which the noncentral $F$ "
+            "distribution with $k-1$ and $k(n-1)$ degrees of freedom and noncentrality "
+            "$\\lambda = n\\Delta^2/(2\\hat\\sigma^2)$, $\\hat\\sigma^2$ the within-system "
+            "variance, exceeds the critical value with that power."
+        )
+    return (
+        "Beside it, an ANOVA-based design gives the number of topics with which the "
+        "two-way (system $\\times$ topic) ANOVA of all $k$ systems of the dataset detects a "
+        "range $\\Delta$ of their means: the smallest $n$ for which the noncentral $F$ "
+        "distribution with $k-1$ and $(k-1)(n-1)$ degrees of freedom and noncentrality "
+        "$\\lambda = n\\Delta^2/(2V_E)$ exceeds the critical value with that power. This "
+        "adapts Sakai's ANOVA-based design, which is one-way ($k(n-1)$ degrees of freedom, "
+        "the within-system variance), to the two-way model of the tests."
+    )
 
 
 def _table_notes(m: MethodsModel) -> tuple[Block, ...]:

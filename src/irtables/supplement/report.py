@@ -83,13 +83,19 @@ def _change_row(p: PerQuery, kind: str, c: QueryChange, dataset: Names, system: 
 
 
 def significance_rows(
-    c: Comparisons, dataset: Names, system: Names, *, floor: float = 0.0
+    c: Comparisons,
+    dataset: Names,
+    system: Names,
+    *,
+    floor: float = 0.0,
+    tables: Sequence[str] | None = None,
 ) -> list[list[str]]:
     """Every comparison with the difference, its interval, raw and adjusted p (as
     :func:`pvalue` with ``floor`` prints them), the marker (``+`` better, ``−`` worse)
-    in a column of its own, and d_z."""
+    in a column of its own, and d_z; with ``tables``, the title of the table each row
+    backs first (:meth:`~irtables.tables.build.TableSet.per_table`)."""
     rows = []
-    for r in c.results:
+    for i, r in enumerate(c.results):
         ci = f"[{number(r.ci.low)}, {number(r.ci.high)}]" if r.ci is not None else ""
         sig = {"better": "+", "worse": "−"}.get(r.outcome(c.alpha), "")
         rows.append(
@@ -106,6 +112,8 @@ def significance_rows(
                 number(r.effect_size, 2),
             ]
         )
+        if tables is not None:
+            rows[-1].insert(0, tables[i])
     return rows
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from irtables._version import __version__
-from irtables.base.record import sha256_hex
+from irtables.base.record import read_record, sha256_hex
 from irtables.config import Config
 from irtables.model import ResultSet
 from irtables.output.aside import aside_note
@@ -100,6 +100,13 @@ def make_supplement(
     compiling = pdf and pdflatex_available()
     if pdf and not compiling:
         notes.append(f"{PDF} was not compiled: pdflatex was not found.")
+    kept = None if compiling else _earlier_pdf(target)
+    if kept is not None:  # not asked to replace it: kept as it is, not moved aside
+        outputs.append(Output(PDF, kept))
+        notes.append(
+            f"{PDF} is kept from an earlier build (not compiled in this run): it may not "
+            "show these sources; compile supplement.tex, or rerun without --no-pdf."
+        )
     with ThreadPoolExecutor(1) as latex:  # pdflatex runs while the indexes are rendered
         sources = [(o.path, o.data) for o in outputs if o.path.endswith((".tex", ".pdf"))]
         if compiling and progress is not None:
@@ -178,6 +185,17 @@ def _manifest(
             for path, data in configured_run_metadata(config, base).values()
         },
     )
+
+
+def _earlier_pdf(target: Path) -> bytes | None:
+    """The PDF an earlier build wrote into ``target``, if it is still what it wrote
+    (the record of written files says so); None otherwise."""
+    entry = read_record(target, warn=False).files.get(PDF) if target.is_dir() else None
+    path = target / PDF
+    if entry is None or entry.by != "supplement" or not path.is_file() or path.is_symlink():
+        return None
+    data = path.read_bytes()
+    return data if sha256_hex(data) == entry.sha256 else None
 
 
 def _write(

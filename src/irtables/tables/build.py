@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from irtables.config import Config
 from irtables.config.tables import TableSpec
-from irtables.errors import DroppedMetricWarning
+from irtables.errors import DroppedMetricWarning, user_stacklevel
 from irtables.model import ResultSet
 from irtables.stats import Comparisons, PairedTestResult
 from irtables.tables.configured import build_configured
@@ -55,6 +55,36 @@ class TableSet:
     queries: Mapping[str, int] = field(default_factory=dict)
     #: The systems of each dataset, in display order.
     systems: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def per_table(self) -> tuple[Comparisons, tuple[str, ...]] | None:
+        """Every comparison behind each table's markers, a row per (table, comparison),
+        as that table's family corrected it, and the title of the table of each row; the
+        tables in order. None without tests.
+
+        Table 1 of chosen systems is tested over the systems it shows, Table S1 over
+        all: a comparison both show is a row of each, with its own adjusted p-value.
+        """
+        if self.comparisons is None:
+            return None
+        rows: list[PairedTestResult] = []
+        titles: list[str] = []
+        covered = {id(r) for c in self.by_table.values() for r in c.results}
+        rest = tuple(r for r in self.comparisons.results if id(r) not in covered)
+        for t in self.tables:
+            own = self.by_table.get(t.name)
+            if own is None and t.layout != "ablation":
+                continue  # no markers
+            pool = own.results if own is not None else rest  # the ablation's own tests
+            keys = {r.key for g in t.groups for r in g.rows} | {c.key for c in t.columns}
+            systems = keys if any(r.system in keys for r in pool) else None
+            for r in pool:
+                shown = systems is None or (
+                    r.system in systems and (own is not None or r.baseline in systems)
+                )
+                if r.dataset in t.datasets and r.metric in t.metrics and shown:
+                    rows.append(r)
+                    titles.append(t.title or t.name)
+        return replace(self.comparisons, results=tuple(rows)), tuple(titles)
 
 
 def build_all(
@@ -153,7 +183,7 @@ def _warn_dropped(means: Means, config: Config) -> None:
             f"{'it' if len(dropped) == 1 else 'them'} (set tables.main.metrics to choose "
             "the columns)",
             DroppedMetricWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )
 
 

@@ -115,8 +115,9 @@ def build_main(
             (system, [m.get(dataset, system, m.metrics.resolve(dataset, c)) for c in columns])
             for system in m.systems[dataset]
         ]
+        name = config.dataset_name(dataset)
         groups.append(
-            _group(config, config.dataset_name(dataset), rows, columns, dataset, markers, m)
+            replace(_group(config, name, rows, columns, dataset, markers, m), key=dataset)
         )
     if spec.average_row and len(m.datasets) > 1:
         groups.append(_average_group(config, spec, m, columns))
@@ -231,7 +232,8 @@ def _k_table(
         cols = (
             [Measure(family.family, k, None, family.param) for k in ks] if span == 1 else [family]
         )
-        groups.append(_group(config, family.base_label, rows, cols, dataset, markers, m, span=span))
+        group = _group(config, family.base_label, rows, cols, dataset, markers, m, span=span)
+        groups.append(replace(group, key=family.name))
     caption = spec.caption or "All measures at every cutoff K on {dataset}."
     name = config.dataset_name(dataset)
     slug = file_slugs([*m.datasets, dataset])[dataset]  # names data: never raw in a path

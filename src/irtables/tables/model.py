@@ -94,10 +94,12 @@ class Row:
 
 @dataclass(frozen=True)
 class RowGroup:
-    """Rows that share a label (a dataset in Table 1, a metric in Table S1)."""
+    """Rows that share a label (a dataset in Table 1, a metric in Table S1); ``key``, the
+    id of what the label names (the dataset's id, the measure family's), if any."""
 
     label: str | None
     rows: tuple[Row, ...]
+    key: str | None = None
 
 
 @dataclass(frozen=True)

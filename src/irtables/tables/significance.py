@@ -198,9 +198,10 @@ def legend(
     else:
         how = f"{test}, {c.alternative}, α = {c.alpha:g}; {correction_phrase(c.correction)}"
         if c.correction != "none":
-            how += f" {family_phrase(c)}"
+            how += f" {family_phrase(c, sized=True, datasets=datasets)}"
     missing = _missing_sentence(sig, datasets, config)
-    tested = [d for d in datasets if d not in _untested(sig)]
+    untested = _untested(sig, datasets)
+    tested = [d for d in datasets if d not in untested]
     if datasets and not tested:
         return missing
     if sig.uses_letters:
@@ -213,18 +214,41 @@ def legend(
     if config is not None and s.dataset_baselines and tested:
         names = _per_dataset_names(s, tested, config)
     if c.alternative != "two-sided":
-        return f"{_one_sided(sig, names, test)} {missing}".strip()
+        return f"{_one_sided(sig, names, test, datasets)} {missing}".strip()
     text = f"{s.better} and {s.worse}: significantly better and worse than {names} ({how})."
     return f"{text} {missing}".strip()
 
 
-def family_phrase(c: Comparisons) -> str:
+def family_phrase(c: Comparisons, *, sized: bool = False, datasets: Sequence[str] = ()) -> str:
     """How the correction's family reads in a caption; a family of the whole table says
-    its size ("over all 12 comparisons of the table")."""
+    its size ("over all 12 comparisons of the table"). ``sized``: every family says its
+    size, as the comparisons of ``datasets`` (default: all) were corrected ("over the 3
+    comparisons of each dataset and metric", "over the 3 to 5 comparisons of ...").
+
+    Examples
+    --------
+    >>> from irtables.stats.result import PairedTestResult
+    >>> r = PairedTestResult(test="t", method="t", n=9, mean_diff=0.1, statistic=1.0,
+    ...                      pvalue=0.3, family_size=3, dataset="d")
+    >>> c = Comparisons((r, replace(r, dataset="e", family_size=5)), "t", "holm", "metric", 0.05)
+    >>> family_phrase(c, sized=True, datasets=["d"])
+    'over the 3 comparisons of each dataset and metric'
+    >>> family_phrase(c, sized=True)
+    'over the 3 to 5 comparisons of each dataset and metric'
+    """
     if c.family in ("table", "all") and c.results:
         size = max(r.family_size or 0 for r in c.results)
         return f"over all {size} comparisons of the table"
-    return FAMILY_NAMES.get(c.family, "per family")
+    phrase = FAMILY_NAMES.get(c.family, "per family")
+    shown = set(datasets)
+    sizes = sorted(
+        {r.family_size for r in c.results if r.family_size and (not shown or r.dataset in shown)}
+    )
+    if not sized or not sizes or not phrase.startswith("over the comparisons"):
+        return phrase
+    count = str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]}"
+    noun = "comparison" if count == "1" else "comparisons"
+    return phrase.replace("over the comparisons", f"over the {count} {noun}", 1)
 
 
 def possible_outcomes(c: Comparisons) -> tuple[str, ...]:
@@ -239,7 +263,7 @@ def possible_outcomes(c: Comparisons) -> tuple[str, ...]:
     return tuple(o for o in ("better", "worse") if o in found)
 
 
-def _one_sided(sig: Significance, names: str, test: str) -> str:
+def _one_sided(sig: Significance, names: str, test: str, datasets: Sequence[str]) -> str:
     """The legend of a one-sided test: only the marks it can give, and which side it tests."""
     s, c = sig.settings, sig.comparisons
     side = "higher" if c.alternative == "greater" else "lower"
@@ -248,7 +272,7 @@ def _one_sided(sig: Significance, names: str, test: str) -> str:
         f"baseline, α = {c.alpha:g}; {correction_phrase(c.correction)}"
     )
     if c.correction != "none" and not is_procedure(c.test):
-        how += f" {family_phrase(c)}"
+        how += f" {family_phrase(c, sized=True, datasets=datasets)}"
     marks = possible_outcomes(c)
     if len(marks) == 2:
         symbols = f"{s.better} and {s.worse}"
@@ -259,9 +283,17 @@ def _one_sided(sig: Significance, names: str, test: str) -> str:
     return f"{symbols}: {meaning} than {names} ({how})."
 
 
-def _untested(sig: Significance) -> dict[str, tuple[str, ...]]:
-    """Datasets not compared with (all of) their baselines -> the baselines they lack."""
-    return dict(sig.comparisons.without_baseline)
+def _untested(sig: Significance, datasets: Sequence[str] = ()) -> dict[str, tuple[str, ...]]:
+    """Datasets not compared with (all of) their baselines -> the baselines they lack;
+    of ``datasets``, those without a baseline of their own (a per-dataset baseline that
+    does not name them, and no global one; even with one system) -> ()."""
+    out = dict(sig.comparisons.without_baseline)
+    s = sig.settings
+    if s.dataset_baselines and not s.all_pairs:
+        for d in datasets:
+            if not s.baselines_of(d):
+                out.setdefault(d, ())
+    return out
 
 
 def _per_dataset_names(s: CompareSettings, datasets: Sequence[str], config: Config) -> str:
@@ -276,7 +308,7 @@ def _missing_sentence(sig: Significance, datasets: Sequence[str], config: Config
     """ "No markers on CACM: it has no run of BM25." for each dataset without its baseline."""
     if config is None or not datasets:
         return ""
-    untested = _untested(sig)
+    untested = _untested(sig, datasets)
     out = []
     for d in datasets:
         if d not in untested:
