@@ -101,7 +101,11 @@ def test_a_hand_edited_ledger_never_deletes_a_users_file(tmp_path: Path) -> None
     record = json.loads((sup / RECORD).read_text())
     record["files"]["NOTES.md"] = {"by": "supplement", "sha256": sha256_hex(b"my notes\n")}
     (sup / RECORD).write_text(json.dumps(record))
-    again = _invoke("supplement", str(results), "-o", str(sup), "--no-pdf")
+    # nothing changed: the rerun only says so, and the file stays where it is
+    same = _invoke("supplement", str(results), "-o", str(sup), "--no-pdf")
+    assert same.exit_code == 0 and "moved aside" not in same.output, same.output
+    assert notes.read_text() == "my notes\n"
+    again = _invoke("supplement", str(results), "-o", str(sup), "--no-pdf", "--rebuild")
     assert again.exit_code == 0, again.output
     assert "removed" not in again.output
     assert (sup / ASIDE / "NOTES.md").read_text() == "my notes\n"

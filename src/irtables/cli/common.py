@@ -10,7 +10,7 @@ import sys
 import threading
 import warnings
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -191,6 +191,12 @@ FORCE_OPT = click.option(
     is_flag=True,
     help="Overwrite output files that irtables did not generate (its own it rewrites anyway).",
 )
+REBUILD_OPT = click.option(
+    "--rebuild",
+    is_flag=True,
+    help="Build every output again, even when nothing changed since the last build "
+    "(by default a rerun with nothing stale only says so).",
+)
 JOBS_OPT = click.option(
     "-j",
     "--jobs",
@@ -255,6 +261,15 @@ def resolve_for_command(
     )
     print_skipped(study.skipped, verbose=verbose)
     return study
+
+
+def print_unchanged(paths: Sequence[Path], notes: Sequence[str] = ()) -> None:
+    """What a rerun with nothing to do prints: ``unchanged`` for every output, then the
+    notes of the build it kept."""
+    for path in paths:
+        click.echo(f"{'unchanged':>9}  {printable(str(path))}")
+    for note in notes:
+        click.echo(f"Note: {printable(note)}", err=True)
 
 
 def print_skipped(skipped: tuple[Path, ...], *, verbose: bool) -> None:

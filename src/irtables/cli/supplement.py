@@ -10,12 +10,14 @@ from irtables.cli.common import (
     CONFIG_OPT,
     FORCE_OPT,
     JOBS_OPT,
+    REBUILD_OPT,
     RESULTS_ARG,
     SCHEDULER_OPT,
     VERBOSE_OPT,
     handle_errors,
     main,
     print_skipped,
+    print_unchanged,
     printable,
     stage_progress,
 )
@@ -40,6 +42,7 @@ SUPPLEMENT_OUT_OPT = click.option(
     help="Folder of templates that override the built-in ones by name.",
 )
 @click.option("--no-pdf", is_flag=True, help="Do not compile supplement.pdf.")
+@REBUILD_OPT
 @FORCE_OPT
 @JOBS_OPT
 @SCHEDULER_OPT
@@ -51,6 +54,7 @@ def supplement_cmd(
     outdir: Path | None,
     template_dir: Path | None,
     no_pdf: bool,
+    rebuild: bool,
     force: bool,
     jobs: int,
     scheduler: str | None,
@@ -59,9 +63,25 @@ def supplement_cmd(
     """Write the supplementary material: tables, tests, per-query analysis, figures,
     methods text with references.bib, supplement.tex (and .pdf) and manifest.json.
 
-    Deterministic: a rerun on the same inputs rewrites nothing. `irtables check` tells
-    whether the folder is still current.
+    Deterministic: a rerun on the same inputs rewrites nothing, and when nothing is stale
+    for `irtables check` (and the options are the same) it only says so (--rebuild builds
+    anyway).
     """
+    from irtables.supplement.pdf import pdflatex_available
+    from irtables.supplement.rerun import unchanged_build
+
+    options = {"pdf": not no_pdf and pdflatex_available()}
+    extra = [template_dir] if template_dir else []
+    same = (
+        None
+        if rebuild
+        else unchanged_build(
+            results, config_path=config_path, outdir=outdir, options=options, template_dirs=extra
+        )
+    )
+    if same is not None:
+        print_unchanged(same.paths, same.notes)
+        return
     from irtables.supplement.run import make_supplement
 
     update, finish = stage_progress()

@@ -16,12 +16,14 @@ from irtables.cli.common import (
     JOBS_OPT,
     MISSING_OPT,
     NO_CACHE_OPT,
+    REBUILD_OPT,
     RESULTS_ARG,
     SCHEDULER_OPT,
     VERBOSE_OPT,
     LayoutsInHelp,
     handle_errors,
     main,
+    print_unchanged,
     printable,
     progress_bar,
     resolve_for_command,
@@ -67,6 +69,7 @@ from irtables.render import FORMATS
     help="Mark significant differences from this system; repeatable; DATASET=SYSTEM for "
     "one dataset (default: compare.baseline of the config; none: no markers).",
 )
+@REBUILD_OPT
 @FORCE_OPT
 @JOBS_OPT
 @SCHEDULER_OPT
@@ -82,6 +85,7 @@ def tables(
     missing: str | None,
     template_dir: Path | None,
     baselines: tuple[str, ...],
+    rebuild: bool,
     force: bool,
     jobs: int,
     scheduler: str | None,
@@ -95,8 +99,29 @@ def tables(
     and CSV (or the -f formats, html included), and prints what it wrote. Best values are
     bold, decided on the displayed (rounded) numbers. Datasets given as qrels + runs are
     evaluated in parallel when it pays (--jobs); a run whose file, qrels and options did
-    not change since the last time comes from the cache.
+    not change since the last time comes from the cache. When no input, option, template
+    or output changed since the last run, it only says so (--rebuild builds anyway).
     """
+    from irtables.supplement.rerun import unchanged_build, write_tables_manifest
+
+    extra = [template_dir] if template_dir else []
+    options = {"formats": formats, "input_format": input_format, "missing": missing}
+    options["baselines"] = baselines
+    same = (
+        None
+        if rebuild
+        else unchanged_build(
+            results,
+            config_path=config_path,
+            outdir=outdir,
+            options=options,
+            template_dirs=extra,
+            tables=True,
+        )
+    )
+    if same is not None:
+        print_unchanged(same.paths)
+        return
     from irtables.base.preload import preload
     from irtables.render.configured import template_dirs_for
     from irtables.study.pipeline import TABLE_MODULES, write_tables
@@ -122,13 +147,13 @@ def tables(
                 config, compare=config.compare.with_baselines(baselines), table_compares=own
             )
         target = outdir or base / config.output.dir
-        extra = [template_dir] if template_dir else []
+        dirs = template_dirs_for(config, base, extra)
         written = write_tables(
             rs,
             config,
             target,
             formats=formats or None,
-            template_dirs=template_dirs_for(config, base, extra),
+            template_dirs=dirs,
             force=force,
             progress=tested,
         )
@@ -136,6 +161,7 @@ def tables(
         finish()
     for item in written:
         click.echo(f"{item.status:>9}  {printable(str(item.path))}")
+    write_tables_manifest(results, study.config, base, target, written, options, dirs, force=force)
 
 
 @main.command("compare")

@@ -42,6 +42,8 @@ class Manifest:
     notes: tuple[str, ...] = field(default=())
     #: dataset id -> how irtables evaluated its runs (trec_eval version, -l, -M, -c)
     evaluation: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: the command's options that shape the outputs (:mod:`irtables.supplement.rerun`)
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> str:
         """Stable JSON: sorted keys, two-space indent, a final newline."""
@@ -58,6 +60,7 @@ class Manifest:
             "outputs": dict(self.outputs),
             "notes": list(self.notes),
             "evaluation": {k: dict(v) for k, v in self.evaluation.items()},
+            "options": dict(self.options),
         }
         return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False, default=str) + "\n"
 
@@ -82,6 +85,7 @@ class Manifest:
                 outputs=_hashes(data["outputs"]),
                 notes=tuple(str(n) for n in data.get("notes", ())),
                 evaluation=dict(data.get("evaluation", {})),
+                options=dict(data.get("options", {})),
             )
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
             raise InputError(f"not an irtables manifest ({e})", path=source) from None
@@ -124,9 +128,17 @@ def hash_inputs(paths: list[Path], outdir: Path) -> dict[str, str]:
     return {relative(p, outdir): file_sha256(p) for p in sorted(set(paths))}
 
 
-def read_manifest(outdir: Path) -> Manifest | None:
-    """The manifest of ``outdir``, or None when there is none (or it is not a regular file)."""
-    path = outdir / MANIFEST
+def hash_templates(folders: list[Path], outdir: Path) -> dict[str, str]:
+    """Relative path -> SHA-256 of every file in the user's template folders (a missing
+    folder holds none)."""
+    files = [p for d in folders if d.is_dir() for p in d.rglob("*") if p.is_file()]
+    return hash_inputs(files, outdir)
+
+
+def read_manifest(outdir: Path, name: str = MANIFEST) -> Manifest | None:
+    """The manifest ``name`` of ``outdir``, or None when there is none (or it is not a
+    regular file)."""
+    path = outdir / name
     if not path.is_file() or path.is_symlink():
         return None
     try:

@@ -7,7 +7,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from irtables._version import __version__
 from irtables.base.record import sha256_hex
 from irtables.config import Config
 from irtables.model import ResultSet
@@ -17,10 +16,11 @@ from irtables.study.load import load_study
 from irtables.supplement.build import build_supplement, readme
 from irtables.supplement.drawing import warm_up
 from irtables.supplement.index_page import index_page
-from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, relative
+from irtables.supplement.manifest import MANIFEST, Manifest
 from irtables.supplement.outputs import Output
 from irtables.supplement.pdf import compile_pdf, pdflatex_available
-from irtables.supplement.study import config_file, default_outdir, input_files
+from irtables.supplement.rerun import build_manifest, options_record
+from irtables.supplement.study import default_outdir
 
 Progress = Callable[[str, int, int], None]
 PR_MEASURES = tuple(f"IPrec@{i / 10:g}" for i in range(11))
@@ -96,7 +96,11 @@ def make_supplement(
             outputs.append(Output(PDF, pending.result()))  # a LaTeX error is raised here
             if progress is not None:
                 progress("pdflatex", 1, 1)
-    manifest = _manifest(results_path, config, base, target, outputs, notes)
+    hashes = {o.path: sha256_hex(o.data) for o in outputs}
+    options = options_record({"pdf": compiling}, dirs, target)
+    manifest = build_manifest(
+        results_path, config, base, target, hashes, notes=notes, options=options
+    )
     written = _write(target, outputs, manifest, force=force)
     return SupplementRun(target, tuple(written), tuple(notes), study.skipped)
 
@@ -125,37 +129,6 @@ def _pr_results(
         progress=evaluated,
         jobs=workers,
         scheduler=scheduler or config.scheduler,
-    )
-
-
-def _manifest(
-    results_path: str | Path,
-    config: Config,
-    base: Path,
-    target: Path,
-    outputs: Sequence[Output],
-    notes: Sequence[str],
-) -> Manifest:
-    path = config_file(config)
-    return Manifest(
-        version=__version__,
-        results=relative(Path(results_path), target),
-        config=relative(path, target) if path is not None else None,
-        config_sha256=sha256_hex(path.read_bytes()) if path is not None else None,
-        settings=dict(config.raw),
-        inputs=hash_inputs(input_files(results_path, config, base), target),
-        outputs={o.path: sha256_hex(o.data) for o in outputs},
-        notes=tuple(notes),
-        evaluation={
-            d.id: {
-                "trec_eval": d.trec_eval,
-                "relevance": d.relevance,
-                "depth": d.depth,
-                "complete": d.complete,
-            }
-            for d in config.datasets
-            if d.evaluated
-        },
     )
 
 
