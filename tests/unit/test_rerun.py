@@ -132,6 +132,12 @@ def _edit_input(study: Path) -> None:
         f.write("1 Q0 extra-doc 999 -5.0 tiny\n")
 
 
+def _better_run(study: Path) -> None:
+    """Run b ranks query 1's relevant documents first now: its numbers change."""
+    ranking = ["1 Q0 d1 1 0.9 b", "1 Q0 d2 2 0.8 b", "1 Q0 d3 3 0.1 b", "2 Q0 d4 1 1.0 b"]
+    (study / "runs" / "b.run").write_text("\n".join(ranking) + "\n")
+
+
 def _edit_config(study: Path) -> None:
     config = study / "irtables.toml"
     config.write_text(config.read_text() + "alpha = 0.01\n")  # a key of [compare]
@@ -196,3 +202,38 @@ def test_a_template_of_the_supplement_is_an_input(
     _run("supplement", str(study), "--no-pdf", "--templates", str(templates))
     assert work["supplement"] == 1
     assert check_supplement(study)[1] == []
+
+
+def test_pdflatex_runs_only_when_a_source_it_reads_changed(
+    study: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pdflatex is replaced by a function of its sources (as pdflatex is): counted."""
+    import hashlib
+
+    import irtables.supplement.pdf
+    import irtables.supplement.run
+
+    calls: list[int] = []
+
+    def fake_pdflatex(files: list[tuple[str, bytes]]) -> bytes:
+        calls.append(1)
+        digest = hashlib.sha256(repr(sorted(files)).encode()).hexdigest()
+        return f"%PDF-fake {digest}\n".encode()
+
+    for module in (irtables.supplement.pdf, irtables.supplement.run):
+        monkeypatch.setattr(module, "pdflatex_available", lambda: True)
+    monkeypatch.setattr(irtables.supplement.run, "compile_pdf", fake_pdflatex)
+    pdf = study / "supplement" / "supplement.pdf"
+    _run("supplement", str(study))
+    first = pdf.read_bytes()
+    assert len(calls) == 1
+    readme = study / "supplement" / "README.md"
+    readme.write_text(readme.read_text() + "edited\n")  # an output pdflatex does not read
+    _run("supplement", str(study), "--force")
+    assert len(calls) == 1 and pdf.read_bytes() == first
+    assert check_supplement(study)[1] == []
+    _better_run(study)  # Table 1 changes: pdflatex reads it
+    _run("supplement", str(study))
+    assert len(calls) == 2 and pdf.read_bytes() != first
+    _run("supplement", str(study), "--rebuild")
+    assert len(calls) == 3

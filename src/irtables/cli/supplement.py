@@ -96,6 +96,7 @@ def supplement_cmd(
             progress=update,
             workers=jobs or None,
             scheduler=scheduler or None,
+            rebuild=rebuild,
         )
     finally:
         finish()

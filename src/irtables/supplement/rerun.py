@@ -20,10 +20,18 @@ from typing import Any
 from irtables._version import __version__
 from irtables.base.record import file_sha256, sha256_hex
 from irtables.config import Config
+from irtables.errors import InputError
 from irtables.output.writers import Written, write_files
 from irtables.render.configured import template_dirs_for
 from irtables.supplement.check import check_build
-from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, hash_templates, relative
+from irtables.supplement.manifest import (
+    MANIFEST,
+    Manifest,
+    hash_inputs,
+    hash_templates,
+    read_manifest,
+    relative,
+)
 from irtables.supplement.study import config_file, input_files
 
 #: The manifest of ``irtables tables`` in its output folder.
@@ -127,6 +135,28 @@ def unchanged_build(
     manifest = checked.manifest
     names = sorted(manifest.outputs) + ([] if tables else [MANIFEST])
     return Unchanged(tuple(checked.target / n for n in names), tuple(manifest.notes))
+
+
+def kept_pdf(target: Path, sources: Sequence[tuple[str, bytes]], pdf: str) -> bytes | None:
+    """The bytes of the PDF in ``target`` if pdflatex would make it again: its manifest
+    records exactly these ``sources`` (the ``.tex`` and ``.pdf`` files pdflatex reads,
+    byte for byte) and the PDF there is the one recorded; else None (compile)."""
+    try:
+        manifest = read_manifest(target)
+    except InputError:
+        return None
+    if manifest is None or pdf not in manifest.outputs:
+        return None
+    recorded = {
+        p: h for p, h in manifest.outputs.items() if p.endswith((".tex", ".pdf")) and p != pdf
+    }
+    if recorded != {path: sha256_hex(data) for path, data in sources}:
+        return None
+    path = target / pdf
+    if path.is_symlink() or not path.is_file():
+        return None
+    data = path.read_bytes()
+    return data if sha256_hex(data) == manifest.outputs[pdf] else None
 
 
 def write_tables_manifest(

@@ -19,7 +19,7 @@ from irtables.supplement.index_page import index_page
 from irtables.supplement.manifest import MANIFEST, Manifest
 from irtables.supplement.outputs import Output
 from irtables.supplement.pdf import compile_pdf, pdflatex_available
-from irtables.supplement.rerun import build_manifest, options_record
+from irtables.supplement.rerun import build_manifest, kept_pdf, options_record
 from irtables.supplement.study import default_outdir
 
 Progress = Callable[[str, int, int], None]
@@ -48,6 +48,7 @@ def make_supplement(
     progress: Progress | None = None,
     workers: int | None = 1,
     scheduler: str | None = None,
+    rebuild: bool = False,
 ) -> SupplementRun:
     """Build the supplement of a study and write it into ``outdir`` with its manifest.
 
@@ -59,7 +60,9 @@ def make_supplement(
     (``None``: as many as the work pays for, at most one per core), or the runs on the
     Dask cluster of ``scheduler`` (:mod:`irtables.base.cluster`); a script that asks for more
     than one must guard its entry point with ``if __name__ == "__main__":``, as for any
-    :mod:`multiprocessing` code.
+    :mod:`multiprocessing` code. pdflatex runs only when a source it reads (``.tex``,
+    figure ``.pdf``) differs from what the manifest of ``outdir`` recorded, or ``rebuild``;
+    otherwise the PDF there, as recorded, is kept (pdflatex gives the same bytes).
     """
     warm_up(workers)  # the workers' fork server starts while the results are read
 
@@ -87,11 +90,14 @@ def make_supplement(
         notes.append(f"{PDF} was not compiled: pdflatex was not found.")
     with ThreadPoolExecutor(1) as latex:  # pdflatex runs while the indexes are rendered
         sources = [(o.path, o.data) for o in outputs if o.path.endswith((".tex", ".pdf"))]
-        if compiling and progress is not None:
+        kept = None if rebuild or not compiling else kept_pdf(target, sources, PDF)
+        if compiling and kept is None and progress is not None:
             progress("pdflatex", 0, 1)
-        pending = latex.submit(compile_pdf, sources) if compiling else None
+        pending = latex.submit(compile_pdf, sources) if compiling and kept is None else None
         outputs.append(readme(built, pdf=compiling, template_dirs=dirs))
         outputs.append(index_page(built, pdf=compiling, template_dirs=dirs))
+        if kept is not None:
+            outputs.append(Output(PDF, kept))
         if pending is not None:
             outputs.append(Output(PDF, pending.result()))  # a LaTeX error is raised here
             if progress is not None:
