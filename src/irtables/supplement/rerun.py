@@ -116,17 +116,20 @@ def unchanged_build(
     ``tables``: the build of ``irtables tables`` (its manifest :data:`TABLES_MANIFEST`,
     its folder ``output.dir`` by default), else of ``irtables supplement``.
     """
-    if tables:
-        checked = check_build(
-            results_path,
-            config_path=config_path,
-            outdir=outdir,
-            manifest_name=TABLES_MANIFEST,
-            default_target=lambda config, base: base / config.output.dir,
-            command="tables",
-        )
-    else:
-        checked = check_build(results_path, config_path=config_path, outdir=outdir)
+    try:  # a manifest that cannot be read is stale: the build writes a new one
+        if tables:
+            checked = check_build(
+                results_path,
+                config_path=config_path,
+                outdir=outdir,
+                manifest_name=TABLES_MANIFEST,
+                default_target=lambda config, base: base / config.output.dir,
+                command="tables",
+            )
+        else:
+            checked = check_build(results_path, config_path=config_path, outdir=outdir)
+    except InputError:
+        return None
     if checked.stale or checked.manifest is None:
         return None
     dirs = template_dirs_for(checked.config, checked.base, template_dirs)
