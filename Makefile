@@ -72,11 +72,12 @@ example-data: $(DEV)  ## regenerate results/ per-query files from the fixtures (
 docs: $(DOCS)  ## build the documentation site into site/ (mkdocs --strict; references generated from the code)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-bench: $(DEV)  ## run the benchmarks in bench/ (start-up, trec_eval, scaling, incremental, tables, evaluate, stats, supplement; slow)
+bench: $(DEV)  ## run the benchmarks in bench/ (start-up, trec_eval, scaling, incremental, reruns, tables, evaluate, stats, supplement; slow)
 	$(BIN)/python bench/bench_startup.py
 	$(BIN)/python bench/bench_trec.py
 	$(BIN)/python bench/bench_scaling.py
 	$(BIN)/python bench/bench_incremental.py
+	$(BIN)/python bench/bench_rerun.py
 	$(BIN)/python bench/bench_tables.py
 	$(BIN)/python bench/bench_evaluate.py
 	$(BIN)/python bench/bench_stats.py

@@ -148,6 +148,11 @@ def _edit_output(study: Path) -> None:
     methods.write_text(methods.read_text() + "\nedited\n")
 
 
+def _edit_qrels(study: Path) -> None:
+    with (study / "tiny.qrels").open("a") as f:
+        f.write("2 0 d8 1\n")  # one more relevant document for query 2
+
+
 def _new_run(study: Path) -> None:
     shutil.copy(study / "runs" / "a.run", study / "runs" / "c.run")
 
@@ -162,6 +167,7 @@ CHANGES: dict[str, Callable[[Path], None] | None] = {
     "nothing": None,
     "a run": _edit_input,
     "a new run": _new_run,
+    "a qrels file": _edit_qrels,
     "a config key": _edit_config,
     "an output edited": _edit_output,
 }
