@@ -243,3 +243,42 @@ def test_pdflatex_runs_only_when_a_source_it_reads_changed(
     assert len(calls) == 2 and pdf.read_bytes() != first
     _run("supplement", str(study), "--rebuild")
     assert len(calls) == 3
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_a_rerun_after_changes_gives_the_bytes_of_a_clean_build(
+    study: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Incremental (an output edited, then a run changed, the PDF kept once) and then a
+    clean build of a copy of the study: every file of both folders is the same."""
+    import hashlib
+
+    import irtables.supplement.pdf
+    import irtables.supplement.run
+
+    def fake_pdflatex(files: list[tuple[str, bytes]]) -> bytes:
+        return hashlib.sha256(repr(sorted(files)).encode()).hexdigest().encode()
+
+    for module in (irtables.supplement.pdf, irtables.supplement.run):
+        monkeypatch.setattr(module, "pdflatex_available", lambda: True)
+    monkeypatch.setattr(irtables.supplement.run, "compile_pdf", fake_pdflatex)
+    _run("supplement", str(study))
+    _run("tables", str(study))
+    _edit_output(study)
+    _run("supplement", str(study), "--force")
+    _better_run(study)
+    _run("supplement", str(study))
+    _run("tables", str(study))
+    clean = tmp_path / "clean"
+    shutil.copytree(study, clean, ignore=shutil.ignore_patterns("supplement", "tables", ".*"))
+    _run("supplement", str(clean))
+    _run("tables", str(clean))
+    for folder in ("supplement", "tables"):
+        assert _files(study / folder) == _files(clean / folder), folder
