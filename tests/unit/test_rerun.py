@@ -282,3 +282,17 @@ def test_a_rerun_after_changes_gives_the_bytes_of_a_clean_build(
     _run("tables", str(clean))
     for folder in ("supplement", "tables"):
         assert _files(study / folder) == _files(clean / folder), folder
+
+
+@pytest.mark.parametrize("command", ["tables", "supplement"])
+def test_a_rerun_that_does_nothing_gives_the_builds_warnings_again(
+    study: Path, work: Counter[str], command: str
+) -> None:
+    args = [command, str(study), *(["--no-pdf"] if command == "supplement" else [])]
+    first = _run(*args)
+    warned = [line for line in first.stderr.splitlines() if line.startswith("Warning:")]
+    assert warned  # the tiny study: run and qrels hold different queries
+    work.clear()
+    again = _run(*args)
+    assert work == Counter()
+    assert [line for line in again.stderr.splitlines() if line.startswith("Warning:")] == warned

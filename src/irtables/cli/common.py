@@ -263,13 +263,17 @@ def resolve_for_command(
     return study
 
 
-def print_unchanged(paths: Sequence[Path], notes: Sequence[str] = ()) -> None:
+def print_unchanged(
+    paths: Sequence[Path], notes: Sequence[str] = (), warned: Sequence[str] = ()
+) -> None:
     """What a rerun with nothing to do prints: ``unchanged`` for every output, then the
-    notes of the build it kept."""
+    notes and the warnings of the build it kept."""
     for path in paths:
         click.echo(f"{'unchanged':>9}  {printable(str(path))}")
     for note in notes:
         click.echo(f"Note: {printable(note)}", err=True)
+    for message in warned:
+        click.echo(f"Warning: {printable(message)}", err=True)
 
 
 def print_skipped(skipped: tuple[Path, ...], *, verbose: bool) -> None:

@@ -80,7 +80,7 @@ def supplement_cmd(
         )
     )
     if same is not None:
-        print_unchanged(same.paths, same.notes)
+        print_unchanged(same.paths, same.notes, same.warnings)
         return
     from irtables.supplement.run import make_supplement
 

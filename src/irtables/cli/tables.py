@@ -102,7 +102,7 @@ def tables(
     not change since the last time comes from the cache. When no input, option, template
     or output changed since the last run, it only says so (--rebuild builds anyway).
     """
-    from irtables.supplement.rerun import unchanged_build, write_tables_manifest
+    from irtables.supplement.rerun import kept_warnings, unchanged_build, write_tables_manifest
 
     extra = [template_dir] if template_dir else []
     options = {"formats": formats, "input_format": input_format, "missing": missing}
@@ -120,48 +120,51 @@ def tables(
         )
     )
     if same is not None:
-        print_unchanged(same.paths)
+        print_unchanged(same.paths, warned=same.warnings)
         return
     from irtables.base.preload import preload
     from irtables.render.configured import template_dirs_for
     from irtables.study.pipeline import TABLE_MODULES, write_tables
 
-    preload(TABLE_MODULES)  # while the results are read
-    evaluated, tested, finish = study_progress()
-    try:
-        study = resolve_for_command(
-            results,
-            config_path=config_path,
-            input_format=input_format,
-            missing=missing,
-            jobs=jobs,
-            no_cache=no_cache,
-            progress=evaluated,
-            verbose=verbose,
-            scheduler=scheduler,
-        )
-        rs, config, base = study.results, study.config, study.base
-        if baselines:  # over [compare] and every [tables.<name>.compare]
-            own = tuple((n, s.with_baselines(baselines)) for n, s in config.table_compares)
-            config = replace(
-                config, compare=config.compare.with_baselines(baselines), table_compares=own
+    with kept_warnings() as warned:  # kept in the manifest, for a rerun to give again
+        preload(TABLE_MODULES)  # while the results are read
+        evaluated, tested, finish = study_progress()
+        try:
+            study = resolve_for_command(
+                results,
+                config_path=config_path,
+                input_format=input_format,
+                missing=missing,
+                jobs=jobs,
+                no_cache=no_cache,
+                progress=evaluated,
+                verbose=verbose,
+                scheduler=scheduler,
             )
-        target = outdir or base / config.output.dir
-        dirs = template_dirs_for(config, base, extra)
-        written = write_tables(
-            rs,
-            config,
-            target,
-            formats=formats or None,
-            template_dirs=dirs,
-            force=force,
-            progress=tested,
-        )
-    finally:
-        finish()
-    for item in written:
-        click.echo(f"{item.status:>9}  {printable(str(item.path))}")
-    write_tables_manifest(results, study.config, base, target, written, options, dirs, force=force)
+            rs, config, base = study.results, study.config, study.base
+            if baselines:  # over [compare] and every [tables.<name>.compare]
+                own = tuple((n, s.with_baselines(baselines)) for n, s in config.table_compares)
+                config = replace(
+                    config, compare=config.compare.with_baselines(baselines), table_compares=own
+                )
+            target = outdir or base / config.output.dir
+            dirs = template_dirs_for(config, base, extra)
+            written = write_tables(
+                rs,
+                config,
+                target,
+                formats=formats or None,
+                template_dirs=dirs,
+                force=force,
+                progress=tested,
+            )
+        finally:
+            finish()
+        for item in written:
+            click.echo(f"{item.status:>9}  {printable(str(item.path))}")
+    write_tables_manifest(
+        results, study.config, base, target, written, options, dirs, warned=warned, force=force
+    )
 
 
 @main.command("compare")

@@ -44,6 +44,8 @@ class Manifest:
     evaluation: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     #: the command's options that shape the outputs (:mod:`irtables.supplement.rerun`)
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: the warnings the build gave, given again by a rerun that does nothing
+    warnings: tuple[str, ...] = field(default=())
 
     def to_json(self) -> str:
         """Stable JSON: sorted keys, two-space indent, a final newline."""
@@ -62,6 +64,8 @@ class Manifest:
             "evaluation": {k: dict(v) for k, v in self.evaluation.items()},
             "options": dict(self.options),
         }
+        if self.warnings:  # (absent when the build gave none)
+            data["warnings"] = list(self.warnings)
         return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False, default=str) + "\n"
 
     @classmethod
@@ -86,6 +90,7 @@ class Manifest:
                 notes=tuple(str(n) for n in data.get("notes", ())),
                 evaluation=dict(data.get("evaluation", {})),
                 options=dict(data.get("options", {})),
+                warnings=tuple(str(w) for w in data.get("warnings", ())),
             )
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
             raise InputError(f"not an irtables manifest ({e})", path=source) from None

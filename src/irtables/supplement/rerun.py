@@ -12,7 +12,9 @@ anything is stale, then compares the options: one rule decides "current" for bot
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,6 +66,7 @@ def build_manifest(
     *,
     notes: Sequence[str] = (),
     options: Mapping[str, Any] | None = None,
+    warned: Sequence[str] = (),
 ) -> Manifest:
     """The manifest of a build into ``target``: ``outputs`` maps each output's path
     (relative to ``target``) to its SHA-256; ``options`` come from :func:`options_record`."""
@@ -88,16 +91,34 @@ def build_manifest(
             if d.evaluated
         },
         options=dict(options or {}),
+        warnings=tuple(warned),
     )
 
 
 @dataclass(frozen=True)
 class Unchanged:
     """A build a rerun would make again byte for byte: its files (the manifest
-    ``manifest.json`` included, as a build lists it) and the notes it gave."""
+    ``manifest.json`` included, as a build lists it) and the notes and warnings it gave."""
 
     paths: tuple[Path, ...]
     notes: tuple[str, ...]
+    warnings: tuple[str, ...] = ()
+
+
+@contextmanager
+def kept_warnings() -> Iterator[list[str]]:
+    """Collect the messages of the warnings given inside (each once, in order) into the
+    list yielded, filled on leaving, and give the warnings again there: a build's
+    manifest keeps them, so that a rerun that does nothing still shows them."""
+    messages: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            yield messages
+        finally:
+            messages.extend(dict.fromkeys(str(w.message) for w in caught))
+    for w in caught:
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
 def unchanged_build(
@@ -137,7 +158,8 @@ def unchanged_build(
         return None
     manifest = checked.manifest
     names = sorted(manifest.outputs) + ([] if tables else [MANIFEST])
-    return Unchanged(tuple(checked.target / n for n in names), tuple(manifest.notes))
+    paths = tuple(checked.target / n for n in names)
+    return Unchanged(paths, tuple(manifest.notes), tuple(manifest.warnings))
 
 
 def kept_pdf(target: Path, sources: Sequence[tuple[str, bytes]], pdf: str) -> bytes | None:
@@ -171,11 +193,15 @@ def write_tables_manifest(
     options: Mapping[str, Any],
     template_dirs: Sequence[Path],
     *,
+    warned: Sequence[str] = (),
     force: bool = False,
 ) -> None:
     """Write :data:`TABLES_MANIFEST` into ``target`` after ``irtables tables`` wrote
-    ``written`` there with ``options`` and the user's ``template_dirs``."""
+    ``written`` there with ``options`` and the user's ``template_dirs``, giving the
+    warnings ``warned`` (:func:`kept_warnings`)."""
     outputs = {relative(w.path, target): file_sha256(w.path) for w in written}
     record = options_record(options, template_dirs, target)
-    manifest = build_manifest(results_path, config, base, target, outputs, options=record)
+    manifest = build_manifest(
+        results_path, config, base, target, outputs, options=record, warned=warned
+    )
     write_files(target, {TABLES_MANIFEST: manifest.to_json()}, by="tables", force=force)

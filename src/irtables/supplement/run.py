@@ -19,7 +19,7 @@ from irtables.supplement.index_page import index_page
 from irtables.supplement.manifest import MANIFEST, Manifest
 from irtables.supplement.outputs import Output
 from irtables.supplement.pdf import compile_pdf, pdflatex_available
-from irtables.supplement.rerun import build_manifest, kept_pdf, options_record
+from irtables.supplement.rerun import build_manifest, kept_pdf, kept_warnings, options_record
 from irtables.supplement.study import default_outdir
 
 Progress = Callable[[str, int, int], None]
@@ -70,42 +70,43 @@ def make_supplement(
         if progress is not None and stage == "evaluate":
             progress("runs evaluated", done, total)
 
-    study = load_study(
-        results_path,
-        config=config_path,
-        jobs=workers,
-        progress=evaluated,
-        scheduler=scheduler,
-    )
-    results, config, base = study.results, study.config, study.base
-    target = Path(outdir) if outdir is not None else default_outdir(base)
-    dirs = template_dirs_for(config, base, template_dirs)
-    pr = _pr_results(config, base, progress, workers, scheduler)
-    built = build_supplement(
-        results, config, pr_results=pr, template_dirs=dirs, progress=progress, workers=workers
-    )
-    outputs, notes = list(built.outputs), list(built.notes)
-    compiling = pdf and pdflatex_available()
-    if pdf and not compiling:
-        notes.append(f"{PDF} was not compiled: pdflatex was not found.")
-    with ThreadPoolExecutor(1) as latex:  # pdflatex runs while the indexes are rendered
-        sources = [(o.path, o.data) for o in outputs if o.path.endswith((".tex", ".pdf"))]
-        kept = None if rebuild or not compiling else kept_pdf(target, sources, PDF)
-        if compiling and kept is None and progress is not None:
-            progress("pdflatex", 0, 1)
-        pending = latex.submit(compile_pdf, sources) if compiling and kept is None else None
-        outputs.append(readme(built, pdf=compiling, template_dirs=dirs))
-        outputs.append(index_page(built, pdf=compiling, template_dirs=dirs))
-        if kept is not None:
-            outputs.append(Output(PDF, kept))
-        if pending is not None:
-            outputs.append(Output(PDF, pending.result()))  # a LaTeX error is raised here
-            if progress is not None:
-                progress("pdflatex", 1, 1)
+    with kept_warnings() as warned:  # kept in the manifest, for a rerun to give again
+        study = load_study(
+            results_path,
+            config=config_path,
+            jobs=workers,
+            progress=evaluated,
+            scheduler=scheduler,
+        )
+        results, config, base = study.results, study.config, study.base
+        target = Path(outdir) if outdir is not None else default_outdir(base)
+        dirs = template_dirs_for(config, base, template_dirs)
+        pr = _pr_results(config, base, progress, workers, scheduler)
+        built = build_supplement(
+            results, config, pr_results=pr, template_dirs=dirs, progress=progress, workers=workers
+        )
+        outputs, notes = list(built.outputs), list(built.notes)
+        compiling = pdf and pdflatex_available()
+        if pdf and not compiling:
+            notes.append(f"{PDF} was not compiled: pdflatex was not found.")
+        with ThreadPoolExecutor(1) as latex:  # pdflatex runs while the indexes are rendered
+            sources = [(o.path, o.data) for o in outputs if o.path.endswith((".tex", ".pdf"))]
+            kept = None if rebuild or not compiling else kept_pdf(target, sources, PDF)
+            if compiling and kept is None and progress is not None:
+                progress("pdflatex", 0, 1)
+            pending = latex.submit(compile_pdf, sources) if compiling and kept is None else None
+            outputs.append(readme(built, pdf=compiling, template_dirs=dirs))
+            outputs.append(index_page(built, pdf=compiling, template_dirs=dirs))
+            if kept is not None:
+                outputs.append(Output(PDF, kept))
+            if pending is not None:
+                outputs.append(Output(PDF, pending.result()))  # a LaTeX error is raised here
+                if progress is not None:
+                    progress("pdflatex", 1, 1)
     hashes = {o.path: sha256_hex(o.data) for o in outputs}
     options = options_record({"pdf": compiling}, dirs, target)
     manifest = build_manifest(
-        results_path, config, base, target, hashes, notes=notes, options=options
+        results_path, config, base, target, hashes, notes=notes, options=options, warned=warned
     )
     written = _write(target, outputs, manifest, force=force)
     return SupplementRun(target, tuple(written), tuple(notes), study.skipped)
