@@ -2,7 +2,12 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+# One install stamp per set of dependencies, each redone when pyproject.toml changes:
+# `make tables` needs irtables' runtime dependencies only, `make test` adds the dev extra,
+# `make docs` the docs extra (all into the same .venv).
+RUNTIME := $(VENV)/.installed-runtime
+DEV     := $(VENV)/.installed-dev
+DOCS    := $(VENV)/.installed-docs
 
 .DEFAULT_GOAL := help
 .PHONY: help install lint typecheck pytest test test-fast golden tables supplement example-data docs bench clean
@@ -10,19 +15,26 @@ STAMP  := $(VENV)/.installed
 help:  ## show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-14s %s\n", $$1, $$2}'
 
-$(STAMP): pyproject.toml
+$(RUNTIME): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,docs]'
-	@touch $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	@touch $@
 
-install: $(STAMP)  ## create .venv and install irtables with its test dependencies
+$(DEV): pyproject.toml $(RUNTIME)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@touch $@
 
-lint: $(STAMP)  ## ruff check and format check
+$(DOCS): pyproject.toml $(RUNTIME)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[docs]'
+	@touch $@
+
+install: $(DEV) $(DOCS)  ## create .venv and install irtables with its test and documentation dependencies
+
+lint: $(DEV)  ## ruff check and format check
 	$(BIN)/ruff check src tests bench results docs
 	$(BIN)/ruff format --check src tests bench results docs
 
-typecheck: $(STAMP)  ## mypy --strict on src/
+typecheck: $(DEV)  ## mypy --strict on src/
 	$(BIN)/mypy
 
 # Tests run on every core (pytest-xdist), in an order shuffled anew each run (pytest-randomly):
@@ -35,36 +47,37 @@ endif
 # beyond them spin while they wait (about a sixth of the suite's CPU time, measured on 2 cores).
 PYTEST := OPENBLAS_NUM_THREADS=1 $(BIN)/pytest -q -n auto -p randomly --randomly-seed=$(SEED)
 
-pytest: $(STAMP)  ## run the test suite only (every test, in parallel, random order)
+pytest: $(DEV)  ## run the test suite only (every test, in parallel, random order)
 	@echo "test order: random, seed $(SEED) (make test SEED=$(SEED) repeats it)"
 	$(PYTEST)
 
-test-fast: $(STAMP)  ## the tests without those marked slow (end-to-end, simulations): for the edit-test loop
+test-fast: $(DEV)  ## the tests without those marked slow (end-to-end, simulations): for the edit-test loop
 	@echo "test order: random, seed $(SEED)"
 	$(PYTEST) -m "not slow"
 
 test: lint typecheck pytest  ## lint + typecheck + tests (what CI runs)
 
-golden: $(STAMP)  ## rewrite the golden files from the current code (review the diff!)
+golden: $(DEV)  ## rewrite the golden files from the current code (review the diff!)
 	$(BIN)/pytest -q -p no:randomly tests/golden --update-golden
 
-tables: $(STAMP)  ## render the example in results/ into results/tables/
+tables: $(RUNTIME)  ## render the example in results/ into results/tables/
 	$(BIN)/irtables tables results/ -o results/tables
 
-supplement: $(STAMP)  ## the example's supplementary material (tables, tests, figures, methods, PDF) in results/supplement/
+supplement: $(RUNTIME)  ## the example's supplementary material (tables, tests, figures, methods, PDF) in results/supplement/
 	$(BIN)/irtables supplement results/ -o results/supplement
 
-example-data: $(STAMP)  ## regenerate results/ per-query files from the fixtures (pytrec_eval)
+example-data: $(DEV)  ## regenerate results/ per-query files from the fixtures (pytrec_eval)
 	$(BIN)/python results/make_example.py
 
-docs: $(STAMP)  ## build the documentation site into site/ (mkdocs --strict; references generated from the code)
+docs: $(DOCS)  ## build the documentation site into site/ (mkdocs --strict; references generated from the code)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-bench: $(STAMP)  ## run the benchmarks in bench/ (start-up, trec_eval, scaling, incremental, tables, evaluate, stats, supplement; slow)
+bench: $(DEV)  ## run the benchmarks in bench/ (start-up, trec_eval, scaling, incremental, reruns, tables, evaluate, stats, supplement; slow)
 	$(BIN)/python bench/bench_startup.py
 	$(BIN)/python bench/bench_trec.py
 	$(BIN)/python bench/bench_scaling.py
 	$(BIN)/python bench/bench_incremental.py
+	$(BIN)/python bench/bench_rerun.py
 	$(BIN)/python bench/bench_tables.py
 	$(BIN)/python bench/bench_evaluate.py
 	$(BIN)/python bench/bench_stats.py

@@ -151,7 +151,10 @@ def measure(study: Study, args: argparse.Namespace) -> dict[str, list[Step]] | s
                 ]
                 if args.cores:  # this many cores only (irtables sees them as all there are)
                     argv = ["taskset", "-c", f"0-{args.cores - 1}", *argv]
-                child = _run_from(source, [*argv, *options])
+                # --rebuild: a build each time (this checkout; without it a rerun with
+                # nothing changed only compares hashes, measured by bench_rerun.py)
+                rebuild = [] if source else ["--rebuild"]
+                child = _run_from(source, [*argv, *options, *rebuild])
                 if child.code != 0:
                     return (
                         f"`{label}` failed with exit status {child.code}:\n{child.stderr.strip()}"

@@ -206,7 +206,8 @@ def test_cli_no_cache_and_info(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["tables", str(root), "-f", "csv", "--no-cache", "-j", "1"])
     assert result.exit_code == 0, result.output
     assert not (root / CACHE_DIR_NAME).exists()
-    CliRunner().invoke(main, ["tables", str(root), "-f", "csv"])
+    # the tables are current: --rebuild evaluates again, through the cache this time
+    CliRunner().invoke(main, ["tables", str(root), "-f", "csv", "--rebuild"])
     info = CliRunner().invoke(main, ["cache", "info", str(root)])
     assert f"{N_RUNS} entries" in info.stdout
 

@@ -32,7 +32,7 @@ def test_tables_writes_all_formats_and_reports(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert names == sorted(
-        [".irtables-written.json", "numbers.json", "numbers.tex"]
+        [".irtables-written.json", ".irtables-tables.json", "numbers.json", "numbers.tex"]
         + [f"{t}.{e}" for t in ("table1", "tableS1-dl") for e in ("tex", "md", "csv")]
     )
     assert "written" in result.output

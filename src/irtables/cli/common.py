@@ -218,6 +218,12 @@ FORCE_OPT = study_option("force")
 JOBS_OPT = study_option("jobs")
 SCHEDULER_OPT = study_option("scheduler")
 NO_CACHE_OPT = study_option("cache")
+REBUILD_OPT = click.option(
+    "--rebuild",
+    is_flag=True,
+    help="Build every output again, even when nothing changed since the last build "
+    "(by default a rerun with nothing stale only says so).",
+)
 
 
 VERBOSE_OPT = click.option(
@@ -242,6 +248,19 @@ def resolve_for_command(
     study = open_study(request, progress=progress, bounds=bounds)
     print_skipped(study.skipped, verbose=verbose)
     return study
+
+
+def print_unchanged(
+    paths: Sequence[Path], notes: Sequence[str] = (), warned: Sequence[str] = ()
+) -> None:
+    """What a rerun with nothing to do prints: ``unchanged`` for every output, then the
+    notes and the warnings of the build it kept."""
+    for path in paths:
+        click.echo(f"{'unchanged':>9}  {printable(str(path))}")
+    for note in notes:
+        click.echo(f"Note: {printable(note)}", err=True)
+    for message in warned:
+        click.echo(f"Warning: {printable(message)}", err=True)
 
 
 def print_skipped(skipped: tuple[Path, ...], *, verbose: bool) -> None:

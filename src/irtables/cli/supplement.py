@@ -9,11 +9,13 @@ import click
 
 from irtables.cli.common import (
     CONFIG_OPT,
+    REBUILD_OPT,
     RESULTS_ARG,
     VERBOSE_OPT,
     handle_errors,
     main,
     print_skipped,
+    print_unchanged,
     printable,
     stage_progress,
 )
@@ -36,6 +38,7 @@ SUPPLEMENT_OUT_OPT = click.option(
 @study_options("config", "templates", "force", "jobs", "scheduler")
 @SUPPLEMENT_OUT_OPT
 @click.option("--no-pdf", is_flag=True, help="Do not compile supplement.pdf.")
+@REBUILD_OPT
 @VERBOSE_OPT
 @handle_errors
 def supplement_cmd(
@@ -43,19 +46,42 @@ def supplement_cmd(
     request: StudyRequest,
     outdir: Path | None,
     no_pdf: bool,
+    rebuild: bool,
     verbose: bool,
 ) -> None:
     """Write the supplementary material: tables, tests, per-query analysis, figures,
     methods text with references.bib, supplement.tex (and .pdf) and manifest.json.
 
-    Deterministic: a rerun on the same inputs rewrites nothing. `irtables check` tells
-    whether the folder is still current.
+    Deterministic: a rerun on the same inputs rewrites nothing, and when nothing is stale
+    for `irtables check` (and the options are the same) it only says so (--rebuild builds
+    anyway).
     """
+    from irtables.supplement.pdf import pdflatex_available
+    from irtables.supplement.rerun import unchanged_build
+
+    options = {"pdf": not no_pdf and pdflatex_available()}
+    extra = [request.templates] if request.templates else []
+    same = (
+        None
+        if rebuild
+        else unchanged_build(
+            request.path,
+            config_path=request.config,
+            outdir=outdir,
+            options=options,
+            template_dirs=extra,
+        )
+    )
+    if same is not None:
+        print_unchanged(same.paths, same.notes, same.warnings)
+        return
     from irtables.supplement.run import make_supplement
 
     update, finish = stage_progress()
     try:
-        done = make_supplement(request, outdir=outdir, pdf=not no_pdf, progress=update)
+        done = make_supplement(
+            request, outdir=outdir, pdf=not no_pdf, progress=update, rebuild=rebuild
+        )
     finally:
         finish()
     for item in done.written:

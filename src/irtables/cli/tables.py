@@ -16,6 +16,7 @@ from irtables.base.procedures import (
     names_of_tests,
 )
 from irtables.cli.common import (
+    REBUILD_OPT,
     RESULTS_ARG,
     VERBOSE_OPT,
     LayoutsInHelp,
@@ -23,6 +24,7 @@ from irtables.cli.common import (
     RecordOption,
     handle_errors,
     main,
+    print_unchanged,
     printable,
     progress_bar,
     resolve_for_command,
@@ -61,6 +63,7 @@ if TYPE_CHECKING:
     + ", ".join(DEFAULT_FORMATS[:-1])
     + f" and {DEFAULT_FORMATS[-1]}).",
 )
+@REBUILD_OPT
 @VERBOSE_OPT
 @handle_errors
 def tables(
@@ -68,6 +71,7 @@ def tables(
     request: StudyRequest,
     outdir: Path | None,
     formats: tuple[str, ...],
+    rebuild: bool,
     verbose: bool,
 ) -> None:
     """Write Table 1, Table S1 per dataset, the ablation and every [tables.<name>] table.
@@ -77,32 +81,58 @@ def tables(
     and CSV (or the -f formats, html included), and prints what it wrote. Best values are
     bold, decided on the displayed (rounded) numbers. Datasets given as qrels + runs are
     evaluated in parallel when it pays (--jobs); a run whose file, qrels and options did
-    not change since the last time comes from the cache.
+    not change since the last time comes from the cache. When no input, option, template
+    or output changed since the last run, it only says so (--rebuild builds anyway).
     """
+    from irtables.supplement.rerun import kept_warnings, unchanged_build, write_tables_manifest
+
+    extra = [request.templates] if request.templates else []
+    options = {"formats": formats, "input_format": request.input_format}
+    options |= {"missing": request.missing, "baselines": request.baselines}
+    same = (
+        None
+        if rebuild
+        else unchanged_build(
+            request.path,
+            config_path=request.config,
+            outdir=outdir,
+            options=options,
+            template_dirs=extra,
+            tables=True,
+        )
+    )
+    if same is not None:
+        print_unchanged(same.paths, warned=same.warnings)
+        return
     from irtables.study.pipeline import TABLE_MODULES, write_tables
     from irtables.workers.preload import preload
 
-    preload(TABLE_MODULES)  # while the results are read
-    evaluated, tested, finish = study_progress()
-    try:
-        study = resolve_for_command(request, progress=evaluated, verbose=verbose)
-        rs, config, base = study.results, study.config, study.base
-        target = outdir or base / config.output.dir
-        written = write_tables(
-            rs,
-            config,
-            target,
-            formats=formats or None,
-            template_dirs=study.template_dirs,
-            force=request.force,
-            progress=tested,
-            base=base,
-            own=study.files,
-        )
-    finally:
-        finish()
-    for item in written:
-        click.echo(f"{item.status:>9}  {printable(str(item.path))}")
+    with kept_warnings() as warned:  # kept in the manifest, for a rerun to give again
+        preload(TABLE_MODULES)  # while the results are read
+        evaluated, tested, finish = study_progress()
+        try:
+            study = resolve_for_command(request, progress=evaluated, verbose=verbose)
+            rs, config, base = study.results, study.config, study.base
+            target = outdir or base / config.output.dir
+            written = write_tables(
+                rs,
+                config,
+                target,
+                formats=formats or None,
+                template_dirs=study.template_dirs,
+                force=request.force,
+                progress=tested,
+                base=base,
+                own=study.files,
+            )
+        finally:
+            finish()
+        for item in written:
+            click.echo(f"{item.status:>9}  {printable(str(item.path))}")
+    write_tables_manifest(
+        request.path, study.config, study.base, target, written, options, study.template_dirs,
+        warned=warned, force=request.force,
+    )  # fmt: skip
 
 
 @main.command("compare")

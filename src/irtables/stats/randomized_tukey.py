@@ -38,7 +38,8 @@ Progress = Callable[[int, int], None]
 #: Enumerate every arrangement when there are at most this many (as many as the
 #: sign-flip randomization test enumerates: 2**EXACT_THRESHOLD, 2**20).
 EXACT_LIMIT = 1 << EXACT_THRESHOLD
-_CHUNK_ROWS = 1 << 13  # (trial, topic) rows permuted per numpy pass
+_CHUNK_ROWS = 1 << 13  # (trial, topic) rows permuted per numpy pass, up to 4,096 topics
+_PASS_ROWS = 1 << 16  # beyond: rows per pass (the draws stay one trial at a time)
 
 
 def randomized_tukey_hsd(
@@ -160,7 +161,7 @@ def _random_sums(
     ranges = np.empty(trials)
     diffs = np.empty((trials, len(idx)))
     for start, count in _trial_chunks(trials, n):
-        sums = _shuffled_sums(x, count, rng)
+        sums = _shuffled_sums(x, _draws(k, n, count, rng), count)
         ranges[start : start + count], diffs[start : start + count] = _summarise(sums, idx)
         if progress is not None:
             progress(start + count, trials)
@@ -168,31 +169,54 @@ def _random_sums(
 
 
 def _trial_chunks(trials: int, n: int) -> Iterator[tuple[int, int]]:
-    per = max(1, _CHUNK_ROWS // n)
+    """(first trial, trials) of each numpy pass: about :data:`_PASS_ROWS` rows each."""
+    per = max(1, _CHUNK_ROWS // n) if n <= _CHUNK_ROWS // 2 else max(1, _PASS_ROWS // n)
     for start in range(0, trials, per):
         yield start, min(per, trials - start)
 
 
-def _shuffled_sums(x: FloatArray, trials: int, rng: np.random.Generator) -> FloatArray:
+def _draws(k: int, n: int, trials: int, rng: np.random.Generator) -> list[npt.NDArray[np.uint8]]:
+    """The Fisher-Yates draws of ``trials`` trials: for ``i = k-1 .. 1`` (list position
+    ``k-1-i``), ``trials * n`` values uniform in ``0..i``, trial by trial.
+
+    Drawn in the order of the random stream the test has always used, so that a seed
+    gives the same p-values: up to ``_CHUNK_ROWS // 2`` topics, one call per ``i`` for
+    every row of the pass (``_CHUNK_ROWS // n`` trials); beyond, one trial at a time
+    (``i`` by ``i``), however many trials a pass then shuffles at once.
+    """
+    if n <= _CHUNK_ROWS // 2:
+        return [
+            rng.integers(0, i + 1, size=trials * n, dtype=np.uint8) for i in range(k - 1, 0, -1)
+        ]
+    out = [np.empty(trials * n, dtype=np.uint8) for _ in range(k - 1)]
+    for t in range(trials):
+        for i in range(k - 1, 0, -1):
+            out[k - 1 - i][t * n : (t + 1) * n] = rng.integers(0, i + 1, size=n, dtype=np.uint8)
+    return out
+
+
+def _shuffled_sums(x: FloatArray, draws: list[npt.NDArray[np.uint8]], trials: int) -> FloatArray:
     """``trials`` rows of column sums, each row of ``x`` shuffled independently per trial.
 
-    Fisher-Yates on all (trial, topic) rows at once: for position ``i = k-1 .. 1`` draw
-    ``r`` uniform in ``0..i`` and swap positions ``i`` and ``r``; position ``i`` is then
-    final, so only its column sum is kept.
+    Fisher-Yates on all (trial, topic) rows at once: for position ``i = k-1 .. 1`` take
+    the draw ``r`` in ``0..i`` and swap positions ``i`` and ``r``; position ``i`` is then
+    final, so only its column sum is kept. The rows are held position by position
+    (``k`` contiguous columns of ``trials * n``), so that each step reads and writes
+    whole columns.
     """
     n, k = x.shape
     rows = trials * n
-    flat = np.tile(x.ravel(), trials)
-    grid = flat.reshape(rows, k)
-    base = np.arange(rows, dtype=np.intp) * k
+    columns = np.tile(x.T, (1, trials))  # (k, rows): column j holds position j of every row
+    flat = columns.reshape(-1)
+    offset = np.arange(rows, dtype=np.intp)
     where = np.empty(rows, dtype=np.intp)
     sums = np.empty((trials, k))
     for i in range(k - 1, 0, -1):
-        r = rng.integers(0, i + 1, size=rows, dtype=np.uint8)
-        np.add(base, r, out=where)
+        np.multiply(draws[k - 1 - i], rows, out=where, dtype=np.intp)
+        where += offset
         chosen = flat.take(where)
         if i > 1:  # after the last draw, position 0 holds what is left: no need to move it
-            flat.put(where, grid[:, i])
+            flat[where] = columns[i]
         sums[:, i] = chosen.reshape(trials, n).sum(axis=1)
     # position 0: every row sums to the same total whatever the permutation
     sums[:, 0] = x.sum() - sums[:, 1:].sum(axis=1)

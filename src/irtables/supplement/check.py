@@ -1,9 +1,11 @@
 """``irtables check``: is a supplement current? Compares the inputs, the configuration,
-the irtables version and the outputs with what ``manifest.json`` recorded."""
+the user's templates, the irtables version and the outputs with what ``manifest.json``
+recorded. The same rule decides whether a rerun of ``supplement`` or ``tables`` has
+anything to do (:mod:`irtables.supplement.rerun`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -11,11 +13,19 @@ from typing import Literal
 from irtables._version import __version__
 from irtables.base.paths import inside, regular_or_absent
 from irtables.base.record import file_sha256, read_record
+from irtables.config import Config
 from irtables.errors import OutputError
-from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, read_manifest, relative
+from irtables.supplement.manifest import (
+    MANIFEST,
+    Manifest,
+    hash_inputs,
+    hash_templates,
+    read_manifest,
+    relative,
+)
 from irtables.supplement.study import config_file, default_outdir, input_files, locate
 
-StaleKind = Literal["manifest", "version", "config", "input", "output"]
+StaleKind = Literal["manifest", "version", "config", "input", "template", "output"]
 
 
 @dataclass(frozen=True)
@@ -43,11 +53,39 @@ def check_supplement(
     outdir: str | Path | None = None,
 ) -> tuple[Path, list[StaleItem]]:
     """The supplement folder checked and what is stale in it (empty: everything is current)."""
+    checked = check_build(results_path, config_path=config_path, outdir=outdir)
+    return checked.target, checked.stale
+
+
+@dataclass(frozen=True)
+class Checked:
+    """An output folder against its manifest: what is stale (empty: current)."""
+
+    target: Path
+    config: Config
+    base: Path
+    manifest: Manifest | None
+    stale: list[StaleItem]
+
+
+def check_build(
+    results_path: str | Path,
+    *,
+    config_path: str | Path | None = None,
+    outdir: str | Path | None = None,
+    manifest_name: str = MANIFEST,
+    default_target: Callable[[Config, Path], Path] = lambda _, base: default_outdir(base),
+    command: str = "supplement",
+) -> Checked:
+    """Check the folder of a build (``outdir``, else ``default_target(config, base)``)
+    against its manifest ``manifest_name``: irtables' version, the configuration, the
+    input files, the user's templates and the outputs must be as recorded."""
     config, base = locate(results_path, config_path)
-    target = Path(outdir) if outdir is not None else default_outdir(base)
-    manifest = read_manifest(target)
+    target = Path(outdir) if outdir is not None else default_target(config, base)
+    manifest = read_manifest(target, manifest_name)
     if manifest is None:
-        return target, [StaleItem("manifest", MANIFEST, "missing: run irtables supplement")]
+        missing = StaleItem("manifest", manifest_name, f"missing: run irtables {command}")
+        return Checked(target, config, base, None, [missing])
     stale: list[StaleItem] = []
     if manifest.version != __version__:
         reason = f"built by irtables {manifest.version}, this is {__version__}"
@@ -55,9 +93,20 @@ def check_supplement(
     stale += _config(manifest, config_file(config), target)
     current = hash_inputs(input_files(results_path, config, base), target)
     stale += _compare("input", manifest.inputs, current)
+    stale += _templates(manifest, target)
     stale += _outputs(manifest, target)
     stale += _left_over(manifest, target)
-    return target, stale
+    return Checked(target, config, base, manifest, stale)
+
+
+def _templates(manifest: Manifest, target: Path) -> list[StaleItem]:
+    """The user's template folders the build read, hashed again."""
+    folders = manifest.options.get("template_dirs", [])
+    was = manifest.options.get("templates", {})
+    if not isinstance(folders, list) or not isinstance(was, dict):
+        return [StaleItem("template", "(options)", "not as irtables records them")]
+    current = hash_templates([target / str(d) for d in folders], target)
+    return _compare("template", was, current)
 
 
 def _config(manifest: Manifest, path: Path | None, target: Path) -> list[StaleItem]:

@@ -44,6 +44,10 @@ class Manifest:
     evaluation: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     #: run file (relative path) -> its ir_metadata block, for runs that have one
     run_metadata: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: the command's options that shape the outputs (:mod:`irtables.supplement.rerun`)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    #: the warnings the build gave, given again by a rerun that does nothing
+    warnings: tuple[str, ...] = field(default=())
 
     def to_json(self) -> str:
         """Stable JSON: sorted keys, two-space indent, a final newline."""
@@ -60,9 +64,12 @@ class Manifest:
             "outputs": dict(self.outputs),
             "notes": list(self.notes),
             "evaluation": {k: dict(v) for k, v in self.evaluation.items()},
+            "options": dict(self.options),
         }
         if self.run_metadata:  # (absent when no run has a block)
             data["run_metadata"] = {k: dict(v) for k, v in self.run_metadata.items()}
+        if self.warnings:  # (absent when the build gave none)
+            data["warnings"] = list(self.warnings)
         return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False, default=str) + "\n"
 
     @classmethod
@@ -87,6 +94,8 @@ class Manifest:
                 notes=tuple(str(n) for n in data.get("notes", ())),
                 evaluation=dict(data.get("evaluation", {})),
                 run_metadata=dict(data.get("run_metadata", {})),
+                options=dict(data.get("options", {})),
+                warnings=tuple(str(w) for w in data.get("warnings", ())),
             )
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
             raise InputError(f"not an irtables manifest ({e})", path=source) from None
@@ -129,9 +138,17 @@ def hash_inputs(paths: list[Path], outdir: Path) -> dict[str, str]:
     return {relative(p, outdir): file_sha256(p) for p in sorted(set(paths))}
 
 
-def read_manifest(outdir: Path) -> Manifest | None:
-    """The manifest of ``outdir``, or None when there is none (or it is not a regular file)."""
-    path = outdir / MANIFEST
+def hash_templates(folders: list[Path], outdir: Path) -> dict[str, str]:
+    """Relative path -> SHA-256 of every file in the user's template folders (a missing
+    folder holds none)."""
+    files = [p for d in folders if d.is_dir() for p in d.rglob("*") if p.is_file()]
+    return hash_inputs(files, outdir)
+
+
+def read_manifest(outdir: Path, name: str = MANIFEST) -> Manifest | None:
+    """The manifest ``name`` of ``outdir``, or None when there is none (or it is not a
+    regular file)."""
+    path = outdir / name
     if not path.is_file() or path.is_symlink():
         return None
     try:

@@ -7,7 +7,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from irtables._version import __version__
 from irtables.base.record import read_record, sha256_hex
 from irtables.config import Config
 from irtables.model import ResultSet
@@ -19,11 +18,12 @@ from irtables.study.run_metadata import configured_run_metadata
 from irtables.supplement.build import build_supplement, readme
 from irtables.supplement.drawing import warm_up
 from irtables.supplement.index_page import index_page
-from irtables.supplement.manifest import MANIFEST, Manifest, hash_inputs, relative
+from irtables.supplement.manifest import MANIFEST, Manifest, relative
 from irtables.supplement.outputs import Output
 from irtables.supplement.pdf import compile_pdf, pdflatex_available
 from irtables.supplement.reproduction import reproduction_section
-from irtables.supplement.study import config_file, default_outdir, input_files
+from irtables.supplement.rerun import build_manifest, kept_pdf, kept_warnings, options_record
+from irtables.supplement.study import default_outdir
 
 Progress = Callable[[str, int, int], None]
 PR_MEASURES = tuple(f"IPrec@{i / 10:g}" for i in range(11))
@@ -51,6 +51,7 @@ def make_supplement(
     progress: Progress | None = None,
     workers: int | None = 1,
     scheduler: str | None = None,
+    rebuild: bool = False,
 ) -> SupplementRun:
     """Build the supplement of a study and write it into ``outdir`` with its manifest.
 
@@ -68,6 +69,9 @@ def make_supplement(
     command passes its options): it then gives the configuration, ``force``, the
     processes, the scheduler and a templates folder (after ``template_dirs``), and
     ``config_path``, ``force``, ``workers`` and ``scheduler`` are not read.
+    pdflatex runs only when a source it reads (``.tex``, figure ``.pdf``) differs from
+    what the manifest of ``outdir`` recorded, or ``rebuild``; otherwise the PDF there, as
+    recorded, is kept (pdflatex gives the same bytes).
     """
     if isinstance(results_path, StudyRequest):
         request = results_path
@@ -82,43 +86,60 @@ def make_supplement(
         if progress is not None and stage == "evaluate":
             progress("runs evaluated", done, total)
 
-    study = open_study(request, progress=evaluated)
-    results, config, base = study.results, study.config, study.base
-    target = Path(outdir) if outdir is not None else default_outdir(base)
-    dirs = [*(Path(d) for d in template_dirs), *study.template_dirs]
-    pr = _pr_results(config, base, progress, workers, scheduler)
-    built = build_supplement(
-        results,
-        config,
-        pr_results=pr,
-        template_dirs=dirs,
-        progress=progress,
-        workers=workers,
-        reproduction=reproduction_section(config, base, dirs),
-    )
-    outputs, notes = list(built.outputs), list(built.notes)
-    compiling = pdf and pdflatex_available()
-    if pdf and not compiling:
-        notes.append(f"{PDF} was not compiled: pdflatex was not found.")
-    kept = None if compiling else _earlier_pdf(target)
-    if kept is not None:  # not asked to replace it: kept as it is, not moved aside
-        outputs.append(Output(PDF, kept))
-        notes.append(
-            f"{PDF} is kept from an earlier build (not compiled in this run): it may not "
-            "show these sources; compile supplement.tex, or rerun without --no-pdf."
+    with kept_warnings() as warned:  # kept in the manifest, for a rerun to give again
+        study = open_study(request, progress=evaluated)
+        results, config, base = study.results, study.config, study.base
+        target = Path(outdir) if outdir is not None else default_outdir(base)
+        dirs = [*(Path(d) for d in template_dirs), *study.template_dirs]
+        pr = _pr_results(config, base, progress, workers, scheduler)
+        built = build_supplement(
+            results,
+            config,
+            pr_results=pr,
+            template_dirs=dirs,
+            progress=progress,
+            workers=workers,
+            reproduction=reproduction_section(config, base, dirs),
         )
-    with ThreadPoolExecutor(1) as latex:  # pdflatex runs while the indexes are rendered
-        sources = [(o.path, o.data) for o in outputs if o.path.endswith((".tex", ".pdf"))]
-        if compiling and progress is not None:
-            progress("pdflatex", 0, 1)
-        pending = latex.submit(compile_pdf, sources) if compiling else None
-        outputs.append(readme(built, pdf=compiling, template_dirs=dirs))
-        outputs.append(index_page(built, pdf=compiling, template_dirs=dirs))
-        if pending is not None:
-            outputs.append(Output(PDF, pending.result()))  # a LaTeX error is raised here
-            if progress is not None:
-                progress("pdflatex", 1, 1)
-    manifest = _manifest(request.path, config, base, target, outputs, notes)
+        outputs, notes = list(built.outputs), list(built.notes)
+        compiling = pdf and pdflatex_available()
+        if pdf and not compiling:
+            notes.append(f"{PDF} was not compiled: pdflatex was not found.")
+        earlier = None if compiling else _earlier_pdf(target)
+        if earlier is not None:  # not asked to replace it: kept as it is, not moved aside
+            outputs.append(Output(PDF, earlier))
+            notes.append(
+                f"{PDF} is kept from an earlier build (not compiled in this run): it may not "
+                "show these sources; compile supplement.tex, or rerun without --no-pdf."
+            )
+        with ThreadPoolExecutor(1) as latex:  # pdflatex runs while the indexes are rendered
+            sources = [(o.path, o.data) for o in outputs if o.path.endswith((".tex", ".pdf"))]
+            kept = None if rebuild or not compiling else kept_pdf(target, sources, PDF)
+            if compiling and kept is None and progress is not None:
+                progress("pdflatex", 0, 1)
+            pending = latex.submit(compile_pdf, sources) if compiling and kept is None else None
+            outputs.append(readme(built, pdf=compiling, template_dirs=dirs))
+            outputs.append(index_page(built, pdf=compiling, template_dirs=dirs))
+            if kept is not None:
+                outputs.append(Output(PDF, kept))
+            if pending is not None:
+                outputs.append(Output(PDF, pending.result()))  # a LaTeX error is raised here
+                if progress is not None:
+                    progress("pdflatex", 1, 1)
+    hashes = {o.path: sha256_hex(o.data) for o in outputs}
+    options = options_record({"pdf": compiling}, dirs, target)
+    blocks = configured_run_metadata(config, base).values()  # the runs' ir_metadata
+    manifest = build_manifest(
+        request.path,
+        config,
+        base,
+        target,
+        hashes,
+        notes=notes,
+        options=options,
+        warned=warned,
+        run_metadata={relative(path, target): data for path, data in blocks},
+    )
     written = _write(target, outputs, manifest, force=request.force)
     grown = aside_note(target) if any(w.status == "moved aside" for w in written) else None
     notes += [grown] if grown is not None else []
@@ -149,41 +170,6 @@ def _pr_results(
         progress=evaluated,
         jobs=workers,
         scheduler=scheduler or config.scheduler,
-    )
-
-
-def _manifest(
-    results_path: str | Path,
-    config: Config,
-    base: Path,
-    target: Path,
-    outputs: Sequence[Output],
-    notes: Sequence[str],
-) -> Manifest:
-    path = config_file(config)
-    return Manifest(
-        version=__version__,
-        results=relative(Path(results_path), target),
-        config=relative(path, target) if path is not None else None,
-        config_sha256=sha256_hex(path.read_bytes()) if path is not None else None,
-        settings=dict(config.raw),
-        inputs=hash_inputs(input_files(results_path, config, base), target),
-        outputs={o.path: sha256_hex(o.data) for o in outputs},
-        notes=tuple(notes),
-        evaluation={
-            d.id: {
-                "trec_eval": d.trec_eval,
-                "relevance": d.relevance,
-                "depth": d.depth,
-                "complete": d.complete,
-            }
-            for d in config.datasets
-            if d.evaluated
-        },
-        run_metadata={
-            relative(path, target): data
-            for path, data in configured_run_metadata(config, base).values()
-        },
     )
 
 
