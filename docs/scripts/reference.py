@@ -1,7 +1,8 @@
 """The reference pages of the documentation, generated from the code at build time.
 
 Each function returns the Markdown of one page: the command line from click, the
-configuration keys from the parser and :mod:`irtables.config.keys`, the metric names from
+configuration keys from the parser, :mod:`irtables.config.keys` and the layouts' records
+(:func:`irtables.config.tables.section_keys`), the metric names from
 :mod:`irtables.measures`, the formats and layouts from their registries. Nothing here is
 kept by hand: a name added to the code appears in the docs at the next build, and a missing
 help text or description fails the build.
@@ -176,16 +177,15 @@ def _section_title(section: str) -> str:
 
 def config_reference() -> str:
     """Every key of ``irtables.toml``, with its default and description."""
-    from irtables.config.keys import DESCRIPTIONS, accepted_keys, description, layout_keys
+    from irtables.config.keys import accepted_keys, description, layout_keys, undescribed_keys
 
     accepted = accepted_keys()
-    missing = [
-        f"{s}.{k}" for s, keys in accepted.items() for k in keys if k not in DESCRIPTIONS.get(s, {})
-    ]
+    missing = undescribed_keys()
     if missing:
         raise ValueError(
             f"configuration keys without a description: {', '.join(missing)} "
-            "(describe each in src/irtables/config/keys.py, DESCRIPTIONS)"
+            "(describe each in src/irtables/config/keys.py, DESCRIPTIONS, or a table "
+            "section's in its layout's record, src/irtables/config/tables.py)"
         )
     records = _section_records()
     table_defaults = _table_defaults()
