@@ -8,7 +8,9 @@ from __future__ import annotations
 import importlib.util
 import sys
 import types
+import warnings
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +20,9 @@ from irtables.config import Config, parse_config
 from irtables.config.keys import accepted_keys, description, layout_keys
 from irtables.config.reader import TomlReader
 from irtables.config.tables import LAYOUTS, Key, Layout, TableSpec, section_keys
-from irtables.errors import ConfigError, IrtablesError, UnknownNameError
+from irtables.errors import ConfigError, DroppedMetricWarning, IrtablesError, UnknownNameError
 from irtables.measures import parse_measure
-from irtables.tables import build_table
+from irtables.tables import build_all, build_table
 from irtables.tables.layouts import Markers, Means, flagged, spot
 from irtables.tables.model import Column, Row, RowGroup, TableModel
 from tests.conftest import invoke, results_from_rows, runs_study
@@ -222,3 +224,37 @@ def test_a_registered_layout_reaches_evaluation_tables_supplement_reference_and_
     assert "| `measure` | toy | The toy's one measure. |" in page
     assert "sensitivity, reproduction or toy. |" in page  # the layout key names it
     assert "toy" in " ".join(invoke("tables", "--help").output.split())
+
+
+def test_a_configured_section_of_a_layout_that_warns_names_what_it_leaves_out() -> None:
+    """The warning about default metrics the results lack follows the record (``dropped``),
+    not the name ``main``: Table 1 of another shape is silent, a ``main`` table says it."""
+    grid = {"layout": "grid", "metric": "AP"}
+    config = parse_config({"tables": {"main": grid, "x": {"layout": "main"}}})
+    with pytest.warns(DroppedMetricWarning) as caught:
+        build_all(results_from_rows(ROWS), config)
+    assert [str(w.message) for w in caught] == [
+        "tables.x leaves out NDCG@10, MRR@10, P@10, R@100: no dataset's results hold them "
+        "(set tables.x.metrics to choose the columns)"
+    ]
+
+
+@pytest.mark.usefixtures("toy")
+def test_the_headline_table_is_the_first_of_a_layout_whose_record_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The supplement's per-query and meta-analyses are of the headline table's metrics:
+    the record's ``headline`` decides which table that is."""
+    config = parse_config({"tables": {"t": {"layout": "toy", "measure": "AP"}}})
+    results = results_from_rows(ROWS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DroppedMetricWarning)
+        assert [(t.layout, t.name) for t in build_all(results, config).tables[:1]] == [
+            ("main", "table1")
+        ]
+        headline = build_all(results, config).headline
+        assert headline is not None and headline.layout == "main"
+        monkeypatch.setitem(LAYOUTS, "main", replace(LAYOUTS["main"], headline=False))
+        monkeypatch.setitem(LAYOUTS, "toy", replace(LAYOUTS["toy"], headline=True))
+        headline = build_all(results, config).headline
+    assert headline is not None and (headline.layout, headline.name) == ("toy", "t")

@@ -197,6 +197,13 @@ class TableSpec:
         return found is not None and found.per_dataset
 
     @property
+    def built_in(self) -> BuiltIn | None:
+        """The record of the built-in section this section is (``[tables.main]`` of
+        layout ``main``: Table 1), else None."""
+        found = LAYOUTS.get(self.layout)
+        return found.built_in if found is not None and self.name == self.layout else None
+
+    @property
     def stem(self) -> str:
         """The file stem of the section's table(s): ``table1`` for ``[tables.main]``,
         ``tableS1`` for ``[tables.k_breakdown]``, else the section name."""
@@ -499,7 +506,11 @@ class BuiltIn:
     ``stem``: the file stem of its table(s); ``title``: its title (empty: numbered among
     the study's tables); ``label``: its default LaTeX label (empty: ``tab:<name>``);
     ``keys``: keys of the layout as this section describes them (``Table 1``'s metrics),
-    and ``layout`` when the section may name another layout (Table 1 of that shape).
+    and ``layout`` when the section may name another layout (Table 1 of that shape);
+    ``chosen_systems`` (``module:function`` of ``(means, config, spec, dataset)``): the
+    systems the section shows when it names its ``systems``, whose tests (and letters)
+    are then of those alone (Table 1; other sections are tested over what they show and
+    their baselines).
     """
 
     always: bool
@@ -507,6 +518,7 @@ class BuiltIn:
     title: str = ""
     label: str = ""
     keys: tuple[Key, ...] = ()
+    chosen_systems: str = ""
 
     @property
     def other_layout(self) -> bool:
@@ -574,11 +586,9 @@ class Layout:
 
     ``dropped`` (``module:function`` of ``(means, spec)``) lists the default metrics a
     section of the layout leaves out because no results hold them: the tables command
-    warns about them. ``chosen_systems`` (``module:function`` of ``(means, config,
-    spec, dataset)``) gives the systems a section that names its ``systems`` shows: its
-    tests (and letters) are of those alone. ``headline``: the first table of the layout
-    is the study's headline (Table 1), whose metrics the supplement's per-query and
-    meta-analyses are of.
+    warns about them. ``headline``: the first table of the layout is the study's
+    headline (Table 1), whose metrics the supplement's per-query and meta-analyses are
+    of.
     """
 
     name: str
@@ -590,7 +600,6 @@ class Layout:
     metrics: Callable[[TableSpec], tuple[str, ...]] = shown_metrics
     built_in: BuiltIn | None = None  # the section known by the layout's name, if any
     dropped: str = ""
-    chosen_systems: str = ""
     headline: bool = False
 
 
@@ -660,9 +669,9 @@ LAYOUTS: dict[str, Layout] = {
                         "dataset (a dataset it does not name shows every system).",
                     ),
                 ),
+                chosen_systems="irtables.tables.layouts:main_systems",
             ),
             dropped="irtables.tables.layouts:dropped_main_metrics",
-            chosen_systems="irtables.tables.layouts:main_systems",
             headline=True,
         ),
         Layout(
@@ -808,9 +817,14 @@ def caption_notes(r: TomlReader, t: Mapping[str, Any], w: str) -> str | None:
     return r.choice(t, w, "caption_notes", CAPTION_NOTES, "full")
 
 
-def layout_builder(name: str) -> Callable[..., Any]:
-    """The function that builds layout ``name`` (imported now)."""
+def layout_function(path: str) -> Callable[..., Any]:
+    """The function a layout's record names (``module:function``), imported now."""
     import importlib
 
-    module, function = LAYOUTS[name].builder.split(":")
+    module, function = path.split(":")
     return getattr(importlib.import_module(module), function)  # type: ignore[no-any-return]
+
+
+def layout_builder(name: str) -> Callable[..., Any]:
+    """The function that builds layout ``name`` (imported now)."""
+    return layout_function(LAYOUTS[name].builder)
