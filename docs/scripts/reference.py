@@ -131,19 +131,20 @@ def _section_records() -> dict[str, type]:
 
 
 def _table_defaults() -> dict[str, dict[str, str]]:
-    """The defaults of the keys of the built-in tables, as a configuration without
-    ``[tables]`` reads them (a key and the field it fills)."""
+    """The defaults of the keys of the built-in tables a configuration without
+    ``[tables]`` has, as it reads them: the field each key of the section's schema fills
+    (:attr:`~irtables.config.tables.Key.field`), and the default label."""
     from irtables.config import Config
+    from irtables.config.tables import LAYOUTS, built_in_tables, section_keys
 
     config = Config()
     out = {}
-    for name, fields in (
-        ("main", {"metrics": "metrics", "average": "average_row"}),
-        ("k_breakdown", {"metrics": "metrics", "k": "k"}),
-    ):
+    for name, built_in in built_in_tables().items():
         spec = config.table(name)
-        assert spec is not None
-        values = {key: getattr(spec, field) for key, field in fields.items()}
+        if not built_in.always or spec is None:
+            continue
+        keys = section_keys(LAYOUTS[name], built_in=True).values()
+        values = {key.name: getattr(spec, key.field) for key in keys if key.field}
         values["label"] = spec.default_label
         out[f"tables.{name}"] = {k: f"`{_toml_value(v)}`" for k, v in values.items()}
     return out

@@ -19,7 +19,7 @@ import pytest
 from irtables.config import Config, parse_config
 from irtables.config.keys import accepted_keys, description, layout_keys
 from irtables.config.reader import TomlReader
-from irtables.config.tables import LAYOUTS, Key, Layout, TableSpec, section_keys
+from irtables.config.tables import LAYOUTS, BuiltIn, Key, Layout, TableSpec, section_keys
 from irtables.errors import ConfigError, DroppedMetricWarning, IrtablesError, UnknownNameError
 from irtables.measures import parse_measure
 from irtables.tables import build_all, build_table
@@ -189,6 +189,36 @@ def test_build_table_of_a_layout_without_defaults_names_the_configured_tables() 
         build_table(results_from_rows(ROWS), "gird")
 
 
+def _config_reference() -> str:
+    """The configuration reference page, as the docs build writes it."""
+    path = Path(__file__).resolve().parents[2] / "docs" / "scripts" / "reference.py"
+    spec = importlib.util.spec_from_file_location("irtables_docs_reference", path)
+    assert spec is not None and spec.loader is not None
+    reference = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reference)
+    page: str = reference.config_reference()
+    return page
+
+
+@pytest.mark.usefixtures("toy")
+def test_a_built_in_section_reaches_the_reference_with_its_defaults(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A toy layout with a built-in section every configuration has: the reference lists
+    the section, its keys in the section's own words and, for a key naming the field it
+    fills, the default a configuration without the section reads (``measure``: AP)."""
+    own = (Key("measure", "The measure of the toy table.", "metrics"),)
+    built_in = BuiltIn(True, "toytable", keys=own)
+    monkeypatch.setitem(LAYOUTS, "toy", replace(LAYOUTS["toy"], built_in=built_in))
+    page = _config_reference()
+    section = page.split("## `[tables.toy]`\n")[1].split("\n## ")[0]
+    assert '| `measure` | `["AP"]` | The measure of the toy table. |' in section
+    assert '| `label` | `"tab:toy"` | LaTeX label. |' in section
+    assert "| `layout` |" not in section  # it may not name another layout
+    # the configured sections of the layout keep the layout's own words
+    assert "| `measure` | toy | The toy's one measure. |" in page
+
+
 @pytest.mark.usefixtures("toy")
 def test_a_registered_layout_reaches_evaluation_tables_supplement_reference_and_help(
     tmp_path: Path,
@@ -215,12 +245,7 @@ def test_a_registered_layout_reaches_evaluation_tables_supplement_reference_and_
     tables = (tmp_path / "sup" / "tables").iterdir()
     toy = [p for p in tables if p.name.endswith("-t.md") or p.name == "t.md"]
     assert toy and "Success@9" in toy[0].read_text(encoding="utf-8")
-    path = Path(__file__).resolve().parents[2] / "docs" / "scripts" / "reference.py"
-    spec = importlib.util.spec_from_file_location("irtables_docs_reference", path)
-    assert spec is not None and spec.loader is not None
-    reference = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(reference)
-    page = reference.config_reference()
+    page = _config_reference()
     assert "| `measure` | toy | The toy's one measure. |" in page
     assert "sensitivity, reproduction or toy. |" in page  # the layout key names it
     assert "toy" in " ".join(invoke("tables", "--help").output.split())

@@ -40,11 +40,14 @@ DEFAULT_ABLATION_METRICS = ("NDCG@10", "MRR@10", "MAP")
 class Key:
     """A key of a ``[tables.<name>]`` section and what it means (a sentence, or a
     function writing it from the registries): the parser accepts it, the configuration
-    reference describes it. A key several layouts take is one :class:`Key`, described
-    once."""
+    reference describes it (with its default when ``field`` names the :class:`TableSpec`
+    field it fills). A key several layouts take is one :class:`Key`, described once."""
 
     name: str
     description: str | Callable[[], str]
+    #: The :class:`TableSpec` field the key fills, when the reference shows its default
+    #: (the field's value in a built-in section the file does not write).
+    field: str = ""
 
     @property
     def text(self) -> str:
@@ -659,8 +662,8 @@ LAYOUTS: dict[str, Layout] = {
                         "main (default), or another layout to give Table 1 that shape "
                         "(see `tables.<name>`).",
                     ),
-                    Key("metrics", "Metrics of Table 1, in order (any spelling)."),
-                    Key("average", "Add an average-over-datasets row group."),
+                    Key("metrics", "Metrics of Table 1, in order (any spelling).", "metrics"),
+                    Key("average", "Add an average-over-datasets row group.", "average_row"),
                     Key("label", "LaTeX label (letters, digits and `: . _ / -`)."),
                     Key(
                         "systems",
@@ -691,8 +694,9 @@ LAYOUTS: dict[str, Layout] = {
                         "metrics",
                         "Metric families of Table S1 (a measure without cutoff spans the K "
                         "columns).",
+                        "metrics",
                     ),
-                    Key("k", "Cutoffs shown (only those present in the data)."),
+                    Key("k", "Cutoffs shown (only those present in the data).", "k"),
                     Key("caption", "Caption text (`{dataset}` stands for the dataset's name)."),
                     Key("label", "LaTeX label (`{dataset}` stands for the dataset's slug)."),
                 ),
