@@ -1,7 +1,8 @@
 """The reference pages of the documentation, generated from the code at build time.
 
 Each function returns the Markdown of one page: the command line from click, the
-configuration keys from the parser and :mod:`irtables.config.keys`, the metric names from
+configuration keys from the parser, :mod:`irtables.config.keys` and the layouts' records
+(:func:`irtables.config.tables.section_keys`), the metric names from
 :mod:`irtables.measures`, the formats and layouts from their registries. Nothing here is
 kept by hand: a name added to the code appears in the docs at the next build, and a missing
 help text or description fails the build.
@@ -131,19 +132,20 @@ def _section_records() -> dict[str, type]:
 
 
 def _table_defaults() -> dict[str, dict[str, str]]:
-    """The defaults of the keys of the built-in tables, as a configuration without
-    ``[tables]`` reads them (a key and the field it fills)."""
+    """The defaults of the keys of the built-in tables a configuration without
+    ``[tables]`` has, as it reads them: the field each key of the section's schema fills
+    (:attr:`~irtables.config.tables.Key.field`), and the default label."""
     from irtables.config import Config
+    from irtables.config.tables import LAYOUTS, built_in_tables, section_keys
 
     config = Config()
     out = {}
-    for name, fields in (
-        ("main", {"metrics": "metrics", "average": "average_row"}),
-        ("k_breakdown", {"metrics": "metrics", "k": "k"}),
-    ):
+    for name, built_in in built_in_tables().items():
         spec = config.table(name)
-        assert spec is not None
-        values = {key: getattr(spec, field) for key, field in fields.items()}
+        if not built_in.always or spec is None:
+            continue
+        keys = section_keys(LAYOUTS[name], built_in=True).values()
+        values = {key.name: getattr(spec, key.field) for key in keys if key.field}
         values["label"] = spec.default_label
         out[f"tables.{name}"] = {k: f"`{_toml_value(v)}`" for k, v in values.items()}
     return out
@@ -177,16 +179,15 @@ def _section_title(section: str) -> str:
 
 def config_reference() -> str:
     """Every key of ``irtables.toml``, with its default and description."""
-    from irtables.config.keys import DESCRIPTIONS, accepted_keys, description, layout_keys
+    from irtables.config.keys import accepted_keys, description, layout_keys, undescribed_keys
 
     accepted = accepted_keys()
-    missing = [
-        f"{s}.{k}" for s, keys in accepted.items() for k in keys if k not in DESCRIPTIONS.get(s, {})
-    ]
+    missing = undescribed_keys()
     if missing:
         raise ValueError(
             f"configuration keys without a description: {', '.join(missing)} "
-            "(describe each in src/irtables/config/keys.py, DESCRIPTIONS)"
+            "(describe each in src/irtables/config/keys.py, DESCRIPTIONS, or a table "
+            "section's in its layout's record, src/irtables/config/tables.py)"
         )
     records = _section_records()
     table_defaults = _table_defaults()

@@ -4,13 +4,14 @@ a contributor forgot (CONTRIBUTING.md's "How to add ..." lists the same files)."
 from __future__ import annotations
 
 import importlib
+import inspect
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from irtables.base.procedures import CORRECTIONS, TESTS, Correction, SignificanceTest, registered
-from irtables.config.keys import DESCRIPTIONS, layout_keys
-from irtables.config.tables import LAYOUTS, Layout
+from irtables.config.tables import LAYOUTS, Key, Layout, section_keys
 from irtables.measures import FAMILIES, Family
 from irtables.measures import registered as registered_families
 from irtables.supplement.bibliography import REFERENCES
@@ -51,22 +52,28 @@ def procedure_problems() -> list[str]:
     return out
 
 
+def _record_file(layout: Layout) -> str:
+    """The file that registers ``layout``: where its reader of keys is written."""
+    found = Path(inspect.getsourcefile(layout.options) or "")
+    return str(found.relative_to(ROOT)) if found.is_relative_to(ROOT) else str(found)
+
+
 def layout_problems() -> list[str]:
     """What each layout lacks: templates, key descriptions, its builder."""
     out = []
-    keys = layout_keys()
-    described = DESCRIPTIONS["tables.<name>"]
     for name, layout in LAYOUTS.items():
         for fmt, suffix in FORMATS:
             template = ROOT / "templates" / fmt / f"{name}.{suffix}.j2"
             if not template.is_file():
                 out.append(f"layout {name}: add its template {template.relative_to(ROOT)}")
-        for key in keys[name]:
-            if key not in described:
-                out.append(
-                    f"layout {name}: describe key {key} in src/irtables/config/keys.py "
-                    "(DESCRIPTIONS['tables.<name>'])"
-                )
+        sections = [section_keys(layout)]
+        if layout.built_in is not None:
+            sections.append(section_keys(layout, built_in=True))
+        keys = {k.name: k for section in sections for k in section.values() if not k.text.strip()}
+        out += [
+            f"layout {name}: describe key {key} in its record ({_record_file(layout)}, Key)"
+            for key in keys
+        ]
         if not _loads(layout.builder):
             out.append(f"layout {name}: no builder {layout.builder} (src/irtables/tables/)")
     return out
@@ -120,7 +127,7 @@ def test_a_layout_without_templates_or_key_descriptions_names_the_files(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     record = Layout(
-        "toy", "a toy", "irtables.tables.layouts:build_main", frozenset({"measure"}),
+        "toy", "a toy", "irtables.tables.layouts:build_main", (Key("measure", " "),),
         lambda r, t, w: {"metrics": (r.opt_str(t, w, "measure") or "AP",)},
     )  # fmt: skip
     monkeypatch.setitem(LAYOUTS, "toy", record)
@@ -129,8 +136,21 @@ def test_a_layout_without_templates_or_key_descriptions_names_the_files(
         "layout toy: add its template templates/latex/toy.tex.j2",
         "layout toy: add its template templates/markdown/toy.md.j2",
         "layout toy: add its template templates/html/toy.html.j2",
-        "layout toy: describe key measure in src/irtables/config/keys.py "
-        "(DESCRIPTIONS['tables.<name>'])",
+        "layout toy: describe key measure in its record "
+        "(tests/unit/test_contributor_files.py, Key)",
+    ]
+
+
+def test_a_built_in_section_key_without_description_names_the_record_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A built-in section's own wording of a key is checked too, naming config/tables.py."""
+    main = LAYOUTS["main"]
+    assert main.built_in is not None
+    built_in = replace(main.built_in, keys=(*main.built_in.keys, Key("average", "")))
+    monkeypatch.setitem(LAYOUTS, "main", replace(main, built_in=built_in))
+    assert layout_problems() == [
+        "layout main: describe key average in its record (src/irtables/config/tables.py, Key)"
     ]
 
 

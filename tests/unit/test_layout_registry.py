@@ -8,25 +8,29 @@ from __future__ import annotations
 import importlib.util
 import sys
 import types
+import warnings
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from irtables.config import Config, parse_config
-from irtables.config.keys import DESCRIPTIONS, layout_keys
+from irtables.config.keys import accepted_keys, description, layout_keys
 from irtables.config.reader import TomlReader
-from irtables.config.tables import LAYOUTS, Layout, TableSpec
-from irtables.errors import ConfigError, IrtablesError, UnknownNameError
+from irtables.config.tables import LAYOUTS, BuiltIn, Key, Layout, TableSpec, section_keys
+from irtables.errors import ConfigError, DroppedMetricWarning, IrtablesError, UnknownNameError
 from irtables.measures import parse_measure
-from irtables.tables import build_table
+from irtables.tables import build_all, build_table
 from irtables.tables.layouts import Markers, Means, flagged, spot
 from irtables.tables.model import Column, Row, RowGroup, TableModel
 from tests.conftest import invoke, results_from_rows, runs_study
 
 ROWS = [("d", "a", "1", "AP", 0.1), ("d", "a", "2", "AP", 0.3), ("d", "b", "1", "AP", 0.5)]
 ROWS += [("d", "b", "2", "AP", 0.5)]
+#: The keys of every section that names its layout, as the configuration reference lists them.
+CONFIGURED = {"layout", "title", "wide", "systems", "datasets", "supplement"}
 
 
 def _toy_options(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
@@ -61,7 +65,8 @@ def toy(monkeypatch: pytest.MonkeyPatch) -> None:
     module = types.ModuleType("toy_layouts")
     module.build_toy = build_toy  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "toy_layouts", module)
-    record = Layout("toy", "a toy", "toy_layouts:build_toy", frozenset({"measure"}), _toy_options)
+    measure = Key("measure", "The toy's one measure.")
+    record = Layout("toy", "a toy", "toy_layouts:build_toy", (measure,), _toy_options)
     monkeypatch.setitem(LAYOUTS, "toy", record)
 
 
@@ -104,6 +109,41 @@ def test_the_configuration_reference_lists_a_registered_layout_and_its_keys() ->
     keys = layout_keys()
     assert "measure" in keys["toy"] and "metrics" not in keys["toy"]
     assert "caption" in keys["toy"] and "layout" in keys["toy"]
+
+
+@pytest.mark.usefixtures("toy")
+def test_the_record_schema_is_what_the_parser_accepts_and_the_reference_describes() -> None:
+    """One schema: the toy record's key is accepted, named among the known keys when
+    another is refused, and described, with no entry anywhere else."""
+    assert description("tables.<name>", "measure") == "The toy's one measure."
+    assert "measure" in accepted_keys()["tables.<name>"]
+    with pytest.raises(ConfigError) as info:
+        parse_config({"tables": {"x": {"layout": "toy", "mesure": "AP"}}})
+    known = str(info.value).split("(known: ")[1].rstrip(")").split(", ")
+    assert known == list(layout_keys()["toy"])
+    assert known == sorted({"measure", "caption", "label", "caption_notes"} | CONFIGURED)
+
+
+def test_a_built_in_section_describes_its_keys_in_its_own_words() -> None:
+    # Table 1's metrics and Table S1's caption, as the reference words them, and the
+    # ablation's label: the words every layout shares
+    assert description("tables.main", "metrics") == "Metrics of Table 1, in order (any spelling)."
+    assert description("tables.k_breakdown", "caption") == (
+        "Caption text (`{dataset}` stands for the dataset's name)."
+    )
+    assert description("tables.ablation", "label") == description("tables.<name>", "label")
+    # [tables.main] may name a layout (its built-in keys say so), Table S1 may not
+    assert "layout" in accepted_keys()["tables.main"]
+    assert "layout" not in accepted_keys()["tables.k_breakdown"]
+
+
+def test_a_key_several_layouts_take_is_described_once() -> None:
+    texts: dict[str, set[str]] = {}
+    for layout in LAYOUTS.values():
+        for name, key in section_keys(layout).items():
+            texts.setdefault(name, set()).add(key.text)
+    assert {name: t for name, t in texts.items() if len(t) > 1} == {}
+    assert len(texts["metrics"]) == 1 and {"metrics", "average", "groups"} <= set(texts)
 
 
 def test_the_built_in_tables_are_sections_of_their_layouts_by_default() -> None:
@@ -149,9 +189,39 @@ def test_build_table_of_a_layout_without_defaults_names_the_configured_tables() 
         build_table(results_from_rows(ROWS), "gird")
 
 
+def _config_reference() -> str:
+    """The configuration reference page, as the docs build writes it."""
+    path = Path(__file__).resolve().parents[2] / "docs" / "scripts" / "reference.py"
+    spec = importlib.util.spec_from_file_location("irtables_docs_reference", path)
+    assert spec is not None and spec.loader is not None
+    reference = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reference)
+    page: str = reference.config_reference()
+    return page
+
+
+@pytest.mark.usefixtures("toy")
+def test_a_built_in_section_reaches_the_reference_with_its_defaults(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A toy layout with a built-in section every configuration has: the reference lists
+    the section, its keys in the section's own words and, for a key naming the field it
+    fills, the default a configuration without the section reads (``measure``: AP)."""
+    own = (Key("measure", "The measure of the toy table.", "metrics"),)
+    built_in = BuiltIn(True, "toytable", keys=own)
+    monkeypatch.setitem(LAYOUTS, "toy", replace(LAYOUTS["toy"], built_in=built_in))
+    page = _config_reference()
+    section = page.split("## `[tables.toy]`\n")[1].split("\n## ")[0]
+    assert '| `measure` | `["AP"]` | The measure of the toy table. |' in section
+    assert '| `label` | `"tab:toy"` | LaTeX label. |' in section
+    assert "| `layout` |" not in section  # it may not name another layout
+    # the configured sections of the layout keep the layout's own words
+    assert "| `measure` | toy | The toy's one measure. |" in page
+
+
 @pytest.mark.usefixtures("toy")
 def test_a_registered_layout_reaches_evaluation_tables_supplement_reference_and_help(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
     """A toy table of a measure no other table shows, on qrels + runs: the runs are
     evaluated for it (its record's ``metrics``), ``irtables tables`` and ``irtables
@@ -175,12 +245,41 @@ def test_a_registered_layout_reaches_evaluation_tables_supplement_reference_and_
     tables = (tmp_path / "sup" / "tables").iterdir()
     toy = [p for p in tables if p.name.endswith("-t.md") or p.name == "t.md"]
     assert toy and "Success@9" in toy[0].read_text(encoding="utf-8")
-    path = Path(__file__).resolve().parents[2] / "docs" / "scripts" / "reference.py"
-    section = DESCRIPTIONS["tables.<name>"]  # a new key is described in config/keys.py
-    monkeypatch.setitem(section, "measure", "The toy's one measure.")
-    spec = importlib.util.spec_from_file_location("irtables_docs_reference", path)
-    assert spec is not None and spec.loader is not None
-    reference = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(reference)
-    assert "| `measure` | toy | The toy's one measure. |" in reference.config_reference()
+    page = _config_reference()
+    assert "| `measure` | toy | The toy's one measure. |" in page
+    assert "sensitivity, reproduction or toy. |" in page  # the layout key names it
     assert "toy" in " ".join(invoke("tables", "--help").output.split())
+
+
+def test_a_configured_section_of_a_layout_that_warns_names_what_it_leaves_out() -> None:
+    """The warning about default metrics the results lack follows the record (``dropped``),
+    not the name ``main``: Table 1 of another shape is silent, a ``main`` table says it."""
+    grid = {"layout": "grid", "metric": "AP"}
+    config = parse_config({"tables": {"main": grid, "x": {"layout": "main"}}})
+    with pytest.warns(DroppedMetricWarning) as caught:
+        build_all(results_from_rows(ROWS), config)
+    assert [str(w.message) for w in caught] == [
+        "tables.x leaves out NDCG@10, MRR@10, P@10, R@100: no dataset's results hold them "
+        "(set tables.x.metrics to choose the columns)"
+    ]
+
+
+@pytest.mark.usefixtures("toy")
+def test_the_headline_table_is_the_first_of_a_layout_whose_record_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The supplement's per-query and meta-analyses are of the headline table's metrics:
+    the record's ``headline`` decides which table that is."""
+    config = parse_config({"tables": {"t": {"layout": "toy", "measure": "AP"}}})
+    results = results_from_rows(ROWS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DroppedMetricWarning)
+        assert [(t.layout, t.name) for t in build_all(results, config).tables[:1]] == [
+            ("main", "table1")
+        ]
+        headline = build_all(results, config).headline
+        assert headline is not None and headline.layout == "main"
+        monkeypatch.setitem(LAYOUTS, "main", replace(LAYOUTS["main"], headline=False))
+        monkeypatch.setitem(LAYOUTS, "toy", replace(LAYOUTS["toy"], headline=True))
+        headline = build_all(results, config).headline
+    assert headline is not None and (headline.layout, headline.name) == ("toy", "t")

@@ -3,9 +3,10 @@
 The parser (:mod:`irtables.config`, :mod:`irtables.config.tables`) decides which keys a
 section accepts; :func:`accepted_keys` asks it, section by section, and
 :data:`DESCRIPTIONS` says what each key means (:func:`description` reads it; the keys
-naming tests and corrections are described by their records). A test fails when the
-parser accepts a key that has no description here, or when a description names a key the
-parser refuses.
+naming tests and corrections are described by their records). The keys of a table
+section are described by its layout's record (:func:`irtables.config.tables.section_keys`),
+from which the parser takes them too. A test fails when the parser accepts a key that has
+no description, or when a description names a key the parser refuses.
 """
 
 from __future__ import annotations
@@ -27,9 +28,6 @@ _SECTIONS: dict[str, Any] = {
     "compare": {"compare": {PROBE: 1}},
     "output": {"output": {PROBE: 1}},
     "compute": {"compute": {PROBE: 1}},
-    "tables.main": {"tables": {"main": {PROBE: 1}}},
-    "tables.k_breakdown": {"tables": {"k_breakdown": {PROBE: 1}}},
-    "tables.ablation": {"tables": {"ablation": {PROBE: 1}}},
     "tables.ablation.groups[]": {"tables": {"ablation": {"dataset": "d", "groups": [{PROBE: 1}]}}},
     "tables.ablation.groups[].rows[]": {
         "tables": {
@@ -48,8 +46,8 @@ _SECTIONS: dict[str, Any] = {
 }
 _KNOWN = re.compile(r"unknown key '[^']*' \(known: (?P<keys>[^)]*)\)")
 
-#: What each key means, by section (``datasets[]``: an entry of ``[[datasets]]``;
-#: ``tables.<name>``: a configured table, whatever its layout).
+#: What each key means, by section (``datasets[]``: an entry of ``[[datasets]]``); the
+#: keys of table sections are described by their layouts' records.
 DESCRIPTIONS: dict[str, dict[str, str | Callable[[], str]]] = {
     "": {
         "datasets": "Display names and order of the datasets, and the qrels and runs of "
@@ -130,37 +128,6 @@ DESCRIPTIONS: dict[str, dict[str, str | Callable[[], str]]] = {
         "short (only those explaining the marks in the cells), footnote (all below the table) "
         "or none; what a caption leaves out is listed in the supplement's methods.",
     },
-    "tables.main": {
-        "layout": "main (default), or another layout to give Table 1 that shape "
-        "(see `tables.<name>`).",
-        "metrics": "Metrics of Table 1, in order (any spelling).",
-        "average": "Add an average-over-datasets row group.",
-        "caption": "Caption text; irtables appends what the numbers are.",
-        "label": "LaTeX label (letters, digits and `: . _ / -`).",
-        "systems": "System ids shown, in order (default: every system, configured order), or a "
-        'table `{dataset = ["system", ...]}` choosing them per dataset (a dataset it does '
-        "not name shows every system).",
-        "caption_notes": "Where this table's caption notes go (default: `output.caption_notes`).",
-    },
-    "tables.k_breakdown": {
-        "metrics": "Metric families of Table S1 (a measure without cutoff spans the K columns).",
-        "k": "Cutoffs shown (only those present in the data).",
-        "caption": "Caption text (`{dataset}` stands for the dataset's name).",
-        "label": "LaTeX label (`{dataset}` stands for the dataset's slug).",
-        "caption_notes": "Where this table's caption notes go (default: `output.caption_notes`).",
-    },
-    "tables.ablation": {
-        "dataset": "The dataset of the ablation.",
-        "metrics": "Metrics shown, in order.",
-        "delta": "Show each row's difference from the full model (of the values shown).",
-        "caption": "Caption text; irtables appends what the numbers are.",
-        "label": "LaTeX label.",
-        "groups": "Groups of rows, each compared with its own full model "
-        "(`[[tables.ablation.groups]]`).",
-        "caption_notes": "Where this table's caption notes go (default: `output.caption_notes`).",
-        "full": "A single group written flat: the full model's system id.",
-        "rows": "A single group written flat: its rows.",
-    },
     "tables.ablation.groups[]": {
         "name": "The group's heading (optional).",
         "full": "The system id of the full model (one of the rows).",
@@ -170,47 +137,6 @@ DESCRIPTIONS: dict[str, dict[str, str | Callable[[], str]]] = {
         "system": "The row's system id.",
         "name": "The row's display name (default: the system's).",
         "description": "What the variant changes, shown in a column of its own.",
-    },
-    "tables.<name>": {
-        "layout": "What the table is: main, k_breakdown, ablation, dataset_columns, grid, "
-        "sensitivity or reproduction.",
-        "caption": "Caption text; irtables appends what the numbers are.",
-        "label": "LaTeX label.",
-        "title": "What texts and page headings call the table (`Table 2`; "
-        "default: `Table (<name>)`).",
-        "wide": "LaTeX: table* (true) or table (false); default: from the content.",
-        "systems": "System ids shown, in order (default: every system, configured order).",
-        "datasets": "Dataset ids, or tables `{id, metrics}` with each dataset's own metrics.",
-        "supplement": "false keeps the table out of `irtables supplement`.",
-        "metrics": "Metrics shown, in order.",
-        "metric": "The one metric of the grid (default NDCG@10).",
-        "average": "main, grid: add an average row (group); dataset_columns: the metrics "
-        "averaged over the datasets.",
-        "average_partial": "Average a system over the datasets it has (the caption says so).",
-        "groups": "Row groups: `[[tables.<name>.groups]]` with a name and its systems "
-        "(ablation: with a name, its full model and its rows, as `[[tables.ablation.groups]]`).",
-        "delta": "Show each row's difference from the full model (of the values shown).",
-        "full": "A single group written flat: the full model's system id.",
-        "rows": "A single group written flat: its rows.",
-        "k": "Cutoffs shown (k_breakdown).",
-        "dataset": "The dataset of a sensitivity or ablation table.",
-        "parameters": "One or two parameters read from system ids such as `bm25_k1=0.9_b=0.4`.",
-        "system": "The base name of the swept system ids (`bm25`).",
-        "fixed": "Values of the other parameters, `{b = 0.7}`.",
-        "points": "Parameter values of systems whose ids carry none: tables "
-        "`{system = ..., <parameter> = value}`.",
-        "figure": "Draw the sensitivity figure in the supplement.",
-        "caption_notes": "Where this table's caption notes go (default: `output.caption_notes`).",
-        "original": "reproduction: the dataset id of the original runs (a dataset with "
-        "qrels and runs).",
-        "reproductions": "reproduction: dataset ids of the reproduced runs; the same qrels "
-        "(by content) as the original make a reproducibility study, others a replicability "
-        "study.",
-        "pairs": "reproduction: `[baseline, advanced]` system ids present in the original and "
-        "each reproduction; ER and ΔRI of the advanced over the baseline.",
-        "cutoffs": "reproduction: cutoffs of KTU and RBO (default 5, 10, 20, 50, 100, 1000).",
-        "rbo_p": "reproduction: RBO's persistence p (default 0.95, as repro_eval).",
-        "rbo_depth": "reproduction: RBO's depth (default 1000, as repro_eval).",
     },
     "tables.<name>.datasets[]": {
         "id": "The dataset id.",
@@ -232,8 +158,24 @@ def description(section: str, key: str) -> str:
     >>> "dunnett" in description("compare", "test")
     True
     """
+    from irtables.config.tables import table_sections
+
+    tables = table_sections()
+    if section in tables:
+        return tables[section][key].text
     found = DESCRIPTIONS[section][key]
     return found if isinstance(found, str) else found()
+
+
+def described(section: str) -> set[str]:
+    """The keys of ``section`` that have a description (in :data:`DESCRIPTIONS`, or in the
+    records of the layouts for a table section)."""
+    from irtables.config.tables import table_sections
+
+    found = table_sections().get(section)
+    if found is not None:
+        return {name for name, key in found.items() if key.text.strip()}
+    return set(DESCRIPTIONS.get(section, {}))
 
 
 def _probe(document: Mapping[str, Any]) -> tuple[str, ...]:
@@ -254,41 +196,49 @@ def _probe(document: Mapping[str, Any]) -> tuple[str, ...]:
 def accepted_keys() -> dict[str, tuple[str, ...]]:
     """Every section of ``irtables.toml`` and the keys the parser accepts there.
 
-    ``tables.<name>`` holds the keys of every layout; :func:`layout_keys` says which
-    layout takes which.
+    The table sections' keys are those of their layouts' records: each built-in section
+    (``tables.main``) after the sections of the file, and ``tables.<name>`` (the keys of
+    every layout; :func:`layout_keys` says which layout takes which) last.
 
     Examples
     --------
     >>> accepted_keys()["compute"]
     ('scheduler',)
     """
-    out = {section: _probe(doc) for section, doc in _SECTIONS.items()}
-    named: list[str] = []
-    for keys in layout_keys().values():
-        named.extend(k for k in keys if k not in named)
-    out["tables.<name>"] = tuple(sorted(named))
-    return out
+    from irtables.config.tables import table_sections
+
+    probed = {section: _probe(doc) for section, doc in _SECTIONS.items()}
+    tables = {section: tuple(keys) for section, keys in table_sections().items()}
+    every = tables.pop("tables.<name>")
+    out: dict[str, tuple[str, ...]] = {}
+    for section, keys in probed.items():
+        if section.startswith("tables."):  # the built-in sections before their parts
+            out |= tables
+            tables = {}
+        out[section] = keys
+    return out | tables | {"tables.<name>": every}
 
 
 def layout_keys() -> dict[str, tuple[str, ...]]:
     """The keys of a ``[tables.<name>]`` section, per layout of the registry."""
-    from irtables.config.tables import LAYOUTS
+    from irtables.config.tables import LAYOUTS, section_keys
 
-    return {layout: _probe({"tables": {"x": {"layout": layout, PROBE: 1}}}) for layout in LAYOUTS}
+    return {name: tuple(section_keys(layout)) for name, layout in LAYOUTS.items()}
 
 
 def undescribed_keys() -> list[str]:
-    """Keys the parser accepts that :data:`DESCRIPTIONS` does not describe."""
+    """Keys the parser accepts that have no description (:func:`described`)."""
     return [
         f"{section}.{key}" if section else key
         for section, keys in accepted_keys().items()
         for key in keys
-        if key not in DESCRIPTIONS.get(section, {})
+        if key not in described(section)
     ]
 
 
 def stale_descriptions() -> list[str]:
-    """Descriptions of keys (or sections) the parser does not accept."""
+    """Descriptions in :data:`DESCRIPTIONS` of keys (or sections) the parser does not
+    accept (a table section's keys are those its layout's record describes)."""
     accepted = accepted_keys()
     return [
         f"{section}.{key}" if section else key

@@ -1,6 +1,6 @@
 """Table layouts and table sections: the :data:`LAYOUTS` registry (one record per
-layout: description, section keys, how they are read, its builder) and the
-``[tables.<name>]`` sections, each read into a :class:`TableSpec`.
+layout: description, section keys and what each means, how they are read, its builder)
+and the ``[tables.<name>]`` sections, each read into a :class:`TableSpec`.
 
 Three sections are known by name, each the built-in section of its layout (the
 layout's :class:`BuiltIn`, :func:`built_in_tables`): ``[tables.main]`` (Table 1) and
@@ -8,7 +8,9 @@ layout's :class:`BuiltIn`, :func:`built_in_tables`): ``[tables.main]`` (Table 1)
 section; ``[tables.ablation]`` when it has. Their layout is the one of their name
 (``[tables.main]`` may name another, giving Table 1 that shape) and they take the keys of
 their layout only. Any other section names its ``layout`` and takes the keys every
-configured table has (:data:`_CONFIGURED_KEYS`) too.
+configured table has (:data:`CONFIGURED_KEYS`) too. :func:`section_keys` is the one
+schema of a section: the parser accepts its keys (and names them when it refuses one),
+and the configuration reference describes them.
 """
 
 from __future__ import annotations
@@ -28,15 +30,72 @@ from irtables.errors import ConfigError
 #: caption leaves out is kept in the supplement's methods.
 CAPTION_NOTES = ("full", "short", "footnote", "none")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-#: Keys of every table section.
-_TABLE_KEYS = frozenset({"caption", "label", "caption_notes"})
-#: Keys of every section that names its layout (not a built-in table).
-_CONFIGURED_KEYS = frozenset({"layout", "title", "wide", "systems", "datasets", "supplement"})
-#: The sections known by name, and whether they make a table when the file has none.
 DEFAULT_MAIN_METRICS = ("NDCG@10", "MRR@10", "MAP", "P@10", "R@100")
 DEFAULT_K_METRICS = ("NDCG", "P", "R", "MRR", "MAP")
 DEFAULT_KS = (1, 3, 5, 10, 20, 100, 1000)
 DEFAULT_ABLATION_METRICS = ("NDCG@10", "MRR@10", "MAP")
+
+
+@dataclass(frozen=True)
+class Key:
+    """A key of a ``[tables.<name>]`` section and what it means (a sentence, or a
+    function writing it from the registries): the parser accepts it, the configuration
+    reference describes it (with its default when ``field`` names the :class:`TableSpec`
+    field it fills). A key several layouts take is one :class:`Key`, described once."""
+
+    name: str
+    description: str | Callable[[], str]
+    #: The :class:`TableSpec` field the key fills, when the reference shows its default
+    #: (the field's value in a built-in section the file does not write).
+    field: str = ""
+
+    @property
+    def text(self) -> str:
+        """The description, written out."""
+        return self.description if isinstance(self.description, str) else self.description()
+
+
+def _layout_names() -> str:
+    names = list(LAYOUTS)
+    return f"What the table is: {', '.join(names[:-1])} or {names[-1]}."
+
+
+CAPTION = Key("caption", "Caption text; irtables appends what the numbers are.")
+LABEL = Key("label", "LaTeX label.")
+SYSTEMS = Key("systems", "System ids shown, in order (default: every system, configured order).")
+METRICS = Key("metrics", "Metrics shown, in order.")
+AVERAGE = Key(
+    "average",
+    "main, grid: add an average row (group); dataset_columns: the metrics averaged over the "
+    "datasets.",
+)
+GROUPS = Key(
+    "groups",
+    "Row groups: `[[tables.<name>.groups]]` with a name and its systems "
+    "(ablation: with a name, its full model and its rows, as `[[tables.ablation.groups]]`).",
+)
+DATASET = Key("dataset", "The dataset of a sensitivity or ablation table.")
+#: Keys of every table section.
+TABLE_KEYS = (
+    CAPTION,
+    LABEL,
+    Key(
+        "caption_notes",
+        "Where this table's caption notes go (default: `output.caption_notes`).",
+    ),
+)
+#: Keys of every section that names its layout (not a built-in table).
+CONFIGURED_KEYS = (
+    Key("layout", _layout_names),
+    Key(
+        "title",
+        "What texts and page headings call the table (`Table 2`; default: `Table (<name>)`).",
+    ),
+    Key("wide", "LaTeX: table* (true) or table (false); default: from the content."),
+    SYSTEMS,
+    Key("datasets", "Dataset ids, or tables `{id, metrics}` with each dataset's own metrics."),
+    Key("supplement", "false keeps the table out of `irtables supplement`."),
+)
 
 
 @dataclass(frozen=True)
@@ -141,6 +200,13 @@ class TableSpec:
         return found is not None and found.per_dataset
 
     @property
+    def built_in(self) -> BuiltIn | None:
+        """The record of the built-in section this section is (``[tables.main]`` of
+        layout ``main``: Table 1), else None."""
+        found = LAYOUTS.get(self.layout)
+        return found.built_in if found is not None and self.name == self.layout else None
+
+    @property
     def stem(self) -> str:
         """The file stem of the section's table(s): ``table1`` for ``[tables.main]``,
         ``tableS1`` for ``[tables.k_breakdown]``, else the section name."""
@@ -201,18 +267,12 @@ def parse_table_spec(r: TomlReader, name: str, t: Any) -> TableSpec:
     _check_not_builtin(r, name)
     if not isinstance(t, dict):
         raise r.error(w, "a table", t)
-    builtin = built_in_tables().get(name)
-    built_in = builtin is not None and section_layout(name, t) == name
+    built_in = name in built_in_tables() and section_layout(name, t) == name
     layout = name if built_in else r.req_str(t, w, "layout")
     found = LAYOUTS.get(layout)
     if found is None:
         raise r.error(f"{w}.layout", f"one of {', '.join(LAYOUTS)}", layout)
-    if built_in:  # [tables.main] may name another layout: Table 1 of that shape
-        other = builtin is not None and builtin.other_layout
-        keys = _TABLE_KEYS | found.keys | ({"layout"} if other else set())
-    else:
-        keys = _TABLE_KEYS | _CONFIGURED_KEYS | found.keys
-    r.only(t, w, set(keys))
+    r.only(t, w, set(section_keys(found, built_in=built_in)))
     common: dict[str, Any] = {
         "name": name,
         "layout": layout,
@@ -227,7 +287,7 @@ def parse_table_spec(r: TomlReader, name: str, t: Any) -> TableSpec:
             "datasets": _dataset_columns(r, t, w),
             "supplement": r.bool_(t, w, "supplement", True),
         }
-        if "systems" not in found.keys:  # else its layout reads them
+        if SYSTEMS not in found.keys:  # else its layout reads them
             common["systems"] = r.str_list(t, w, "systems", ())
     return TableSpec(**(common | found.options(r, t, w)))
 
@@ -448,14 +508,26 @@ class BuiltIn:
     ``always``: it exists even when the file has no such section (with its defaults);
     ``stem``: the file stem of its table(s); ``title``: its title (empty: numbered among
     the study's tables); ``label``: its default LaTeX label (empty: ``tab:<name>``);
-    ``other_layout``: the section may name another layout (Table 1 of that shape).
+    ``keys``: keys of the layout as this section describes them (``Table 1``'s metrics),
+    and ``layout`` when the section may name another layout (Table 1 of that shape);
+    ``chosen_systems`` (``module:function`` of ``(means, config, spec, dataset)``): the
+    systems the section shows when it names its ``systems``, whose tests (and letters)
+    are then of those alone (Table 1; other sections are tested over what they show and
+    their baselines).
     """
 
     always: bool
     stem: str
     title: str = ""
     label: str = ""
-    other_layout: bool = False
+    keys: tuple[Key, ...] = ()
+    chosen_systems: str = ""
+
+    @property
+    def other_layout(self) -> bool:
+        """Whether the section may name another layout (``[tables.main]``: Table 1 of
+        that shape)."""
+        return any(k.name == "layout" for k in self.keys)
 
 
 def built_in_tables() -> dict[str, BuiltIn]:
@@ -505,28 +577,72 @@ def metrics_at_cutoffs(spec: TableSpec) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Layout:
-    """A table layout: what it shows, the keys of its ``[tables.<name>]`` section, how
-    they are read, and the function that builds it (``module:function``, imported when
-    a table is built, so reading a configuration imports no table code).
+    """A table layout: what it shows, the keys of its ``[tables.<name>]`` section and
+    what each means, how they are read, and the function that builds it
+    (``module:function``, imported when a table is built, so reading a configuration
+    imports no table code).
 
     The builder takes ``(config, spec, means, *, markers)`` and returns the
     :class:`~irtables.tables.model.TableModel` of the section (a list of them, one per
     dataset, when ``per_dataset``). ``metrics(spec)`` names the measures the section
     shows: what the runs of a dataset given as qrels + runs are evaluated for.
+
+    ``dropped`` (``module:function`` of ``(means, spec)``) lists the default metrics a
+    section of the layout leaves out because no results hold them: the tables command
+    warns about them. ``headline``: the first table of the layout is the study's
+    headline (Table 1), whose metrics the supplement's per-query and meta-analyses are
+    of.
     """
 
     name: str
     description: str
     builder: str
-    keys: frozenset[str]  # beyond the keys every section has
+    keys: tuple[Key, ...]  # beyond the keys every section has
     options: Options  # reads those keys into TableSpec fields, with their defaults
     per_dataset: bool = False  # one table per dataset (file <stem>-<dataset>)
     metrics: Callable[[TableSpec], tuple[str, ...]] = shown_metrics
     built_in: BuiltIn | None = None  # the section known by the layout's name, if any
+    dropped: str = ""
+    headline: bool = False
 
 
-#: Every table layout, by name: the one record the configuration, ``build_table``, the
-#: command-line help and README's list read.
+def section_keys(layout: Layout, *, built_in: bool = False) -> dict[str, Key]:
+    """The keys of a section of ``layout``, by name, sorted: those of every table, then a
+    configured section's (:data:`CONFIGURED_KEYS` and the layout's) or the layout's
+    built-in section's (the layout's, as the built-in section describes them).
+
+    Examples
+    --------
+    >>> list(section_keys(LAYOUTS["grid"]))[:4]
+    ['average', 'caption', 'caption_notes', 'datasets']
+    >>> section_keys(LAYOUTS["main"], built_in=True)["metrics"].text
+    'Metrics of Table 1, in order (any spelling).'
+    """
+    if built_in and layout.built_in is not None:
+        keys = (*TABLE_KEYS, *layout.keys, *layout.built_in.keys)
+    else:
+        keys = (*TABLE_KEYS, *CONFIGURED_KEYS, *layout.keys)
+    found = {k.name: k for k in keys}  # the later one: the built-in section's wording
+    return {name: found[name] for name in sorted(found)}
+
+
+def table_sections() -> dict[str, dict[str, Key]]:
+    """The keys of each kind of table section, as the configuration reference lists
+    them: each built-in section (``tables.main``), then ``tables.<name>``, the keys of
+    every layout (a key taken by several layouts is described once)."""
+    out = {
+        f"tables.{name}": section_keys(LAYOUTS[name], built_in=True) for name in built_in_tables()
+    }
+    every: dict[str, Key] = {}
+    for layout in LAYOUTS.values():
+        for name, key in section_keys(layout).items():
+            every.setdefault(name, key)
+    out["tables.<name>"] = {name: every[name] for name in sorted(every)}
+    return out
+
+
+#: Every table layout, by name: the one record the configuration, its reference,
+#: ``build_table``, the command-line help and README's list read.
 LAYOUTS: dict[str, Layout] = {
     layout.name: layout
     for layout in (
@@ -534,33 +650,101 @@ LAYOUTS: dict[str, Layout] = {
             "main",
             "Table 1: rows grouped by dataset, one row per system, one column per metric",
             "irtables.tables.layouts:build_main",
-            frozenset({"metrics", "average", "systems"}),
+            (METRICS, AVERAGE, SYSTEMS),
             _main_keys,
-            built_in=BuiltIn(True, "table1", "Table 1", other_layout=True),
+            built_in=BuiltIn(
+                True,
+                "table1",
+                "Table 1",
+                keys=(
+                    Key(
+                        "layout",
+                        "main (default), or another layout to give Table 1 that shape "
+                        "(see `tables.<name>`).",
+                    ),
+                    Key("metrics", "Metrics of Table 1, in order (any spelling).", "metrics"),
+                    Key("average", "Add an average-over-datasets row group.", "average_row"),
+                    Key("label", "LaTeX label (letters, digits and `: . _ / -`)."),
+                    Key(
+                        "systems",
+                        "System ids shown, in order (default: every system, configured "
+                        'order), or a table `{dataset = ["system", ...]}` choosing them per '
+                        "dataset (a dataset it does not name shows every system).",
+                    ),
+                ),
+                chosen_systems="irtables.tables.layouts:main_systems",
+            ),
+            dropped="irtables.tables.layouts:dropped_main_metrics",
+            headline=True,
         ),
         Layout(
             "k_breakdown",
             "Table S1: for one dataset, rows metric x system, one column per K",
             "irtables.tables.layouts:build_k_breakdown",
-            frozenset({"metrics", "k"}),
+            (METRICS, Key("k", "Cutoffs shown (k_breakdown).")),
             _k_keys,
             per_dataset=True,
             metrics=metrics_at_cutoffs,
-            built_in=BuiltIn(True, "tableS1", label="tab:s1-{dataset}"),
+            built_in=BuiltIn(
+                True,
+                "tableS1",
+                label="tab:s1-{dataset}",
+                keys=(
+                    Key(
+                        "metrics",
+                        "Metric families of Table S1 (a measure without cutoff spans the K "
+                        "columns).",
+                        "metrics",
+                    ),
+                    Key("k", "Cutoffs shown (only those present in the data).", "k"),
+                    Key("caption", "Caption text (`{dataset}` stands for the dataset's name)."),
+                    Key("label", "LaTeX label (`{dataset}` stands for the dataset's slug)."),
+                ),
+            ),
         ),
         Layout(
             "ablation",
             "methods as rows, metrics as columns, a description column, optional Δ",
             "irtables.tables.layouts:build_ablation",
-            frozenset({"dataset", "metrics", "delta", "groups", "full", "rows"}),
+            (
+                DATASET,
+                METRICS,
+                Key(
+                    "delta",
+                    "Show each row's difference from the full model (of the values shown).",
+                ),
+                GROUPS,
+                Key("full", "A single group written flat: the full model's system id."),
+                Key("rows", "A single group written flat: its rows."),
+            ),
             _ablation_keys,
-            built_in=BuiltIn(False, "ablation", "Table 2"),
+            built_in=BuiltIn(
+                False,
+                "ablation",
+                "Table 2",
+                keys=(
+                    Key("dataset", "The dataset of the ablation."),
+                    Key(
+                        "groups",
+                        "Groups of rows, each compared with its own full model "
+                        "(`[[tables.ablation.groups]]`).",
+                    ),
+                ),
+            ),
         ),
         Layout(
             "dataset_columns",
             "one row per system, a column group per dataset with its own metrics",
             "irtables.tables.configured.columns:build_dataset_columns",
-            frozenset({"metrics", "average", "average_partial", "groups"}),
+            (
+                METRICS,
+                AVERAGE,
+                Key(
+                    "average_partial",
+                    "Average a system over the datasets it has (the caption says so).",
+                ),
+                GROUPS,
+            ),
             _dataset_columns_keys,
             metrics=column_metrics,
         ),
@@ -568,14 +752,29 @@ LAYOUTS: dict[str, Layout] = {
             "grid",
             "BEIR style: one row per dataset, one column per system, one metric, an average row",
             "irtables.tables.configured.grid:build_grid",
-            frozenset({"metric", "average"}),
+            (Key("metric", "The one metric of the grid (default NDCG@10)."), AVERAGE),
             _grid_keys,
         ),
         Layout(
             "sensitivity",
             "one metric against one or two parameters of a system (table and figure)",
             "irtables.tables.configured.sensitivity:build_sensitivity",
-            frozenset({"dataset", "metrics", "parameters", "system", "fixed", "points", "figure"}),
+            (
+                DATASET,
+                METRICS,
+                Key(
+                    "parameters",
+                    "One or two parameters read from system ids such as `bm25_k1=0.9_b=0.4`.",
+                ),
+                Key("system", "The base name of the swept system ids (`bm25`)."),
+                Key("fixed", "Values of the other parameters, `{b = 0.7}`."),
+                Key(
+                    "points",
+                    "Parameter values of systems whose ids carry none: tables "
+                    "`{system = ..., <parameter> = value}`.",
+                ),
+                Key("figure", "Draw the sensitivity figure in the supplement."),
+            ),
             _sensitivity_keys,
         ),
         Layout(
@@ -583,9 +782,31 @@ LAYOUTS: dict[str, Layout] = {
             "an original's runs against their reproductions and replications (repro_eval's "
             "KTU, RBO, RMSE, ER, ΔRI, t-test)",
             "irtables.tables.reproduction:build_in_study",
-            frozenset(
-                {"original", "reproductions", "pairs", "systems", "metrics", "cutoffs"}
-                | {"rbo_p", "rbo_depth"}
+            (
+                Key(
+                    "original",
+                    "reproduction: the dataset id of the original runs (a dataset with "
+                    "qrels and runs).",
+                ),
+                Key(
+                    "reproductions",
+                    "reproduction: dataset ids of the reproduced runs; the same qrels "
+                    "(by content) as the original make a reproducibility study, others a "
+                    "replicability study.",
+                ),
+                Key(
+                    "pairs",
+                    "reproduction: `[baseline, advanced]` system ids present in the original "
+                    "and each reproduction; ER and ΔRI of the advanced over the baseline.",
+                ),
+                SYSTEMS,
+                METRICS,
+                Key(
+                    "cutoffs",
+                    "reproduction: cutoffs of KTU and RBO (default 5, 10, 20, 50, 100, 1000).",
+                ),
+                Key("rbo_p", "reproduction: RBO's persistence p (default 0.95, as repro_eval)."),
+                Key("rbo_depth", "reproduction: RBO's depth (default 1000, as repro_eval)."),
             ),
             _reproduction_keys,
         ),
@@ -600,9 +821,14 @@ def caption_notes(r: TomlReader, t: Mapping[str, Any], w: str) -> str | None:
     return r.choice(t, w, "caption_notes", CAPTION_NOTES, "full")
 
 
-def layout_builder(name: str) -> Callable[..., Any]:
-    """The function that builds layout ``name`` (imported now)."""
+def layout_function(path: str) -> Callable[..., Any]:
+    """The function a layout's record names (``module:function``), imported now."""
     import importlib
 
-    module, function = LAYOUTS[name].builder.split(":")
+    module, function = path.split(":")
     return getattr(importlib.import_module(module), function)  # type: ignore[no-any-return]
+
+
+def layout_builder(name: str) -> Callable[..., Any]:
+    """The function that builds layout ``name`` (imported now)."""
+    return layout_function(LAYOUTS[name].builder)

@@ -61,7 +61,7 @@ class Across:
 def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Across:
     """Meta-analyses of the Table 1 comparisons made on two datasets or more, their forest
     plots, and the topic-set size of every dataset with two systems or more."""
-    main = next((t for t in built.tables if t.layout == "main"), None)
+    main = built.headline
     metrics = list(main.metrics) if main is not None else []
     dn, sn = config.dataset_name, config.system_name
     out = Across()

@@ -183,7 +183,7 @@ def _tables(
 def _analyses(results: ResultSet, config: Config, built: TableSet) -> list[PerQuery]:
     """Each system against the baseline (the configured one, else the dataset's first
     system) on every Table 1 metric of each dataset with two systems or more."""
-    main = next((t for t in built.tables if t.layout == "main"), None)
+    main = built.headline
     if main is None:
         return []
     out: list[PerQuery] = []

@@ -91,8 +91,9 @@ def build_table(
     if dataset is not None and dataset not in datasets:
         raise UnknownNameError(unknown_name_message("dataset", dataset, datasets))
     with warnings.catch_warnings():
-        if spec.name != "main":  # Table 1 is built (its tests share corrections), not shown
-            warnings.simplefilter("ignore", DroppedMetricWarning)
+        record = LAYOUT_RECORDS.get(spec.layout)
+        if record is None or not record.dropped:  # Table 1 is built too (its tests share
+            warnings.simplefilter("ignore", DroppedMetricWarning)  # corrections), not shown
         tables = build_all(results, cfg).tables
     found = [t for t in tables if cfg.spec_of(t.name) is spec]
     if spec.per_dataset:  # one table per dataset: the one of ``dataset``

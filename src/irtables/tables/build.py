@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from irtables.config import Config
-from irtables.config.tables import TableSpec
+from irtables.config.tables import LAYOUTS, TableSpec, layout_function
 from irtables.errors import DroppedMetricWarning, user_stacklevel
 from irtables.model import ResultSet
 from irtables.stats import Comparisons, PairedTestResult
@@ -19,11 +19,10 @@ from irtables.tables.layouts import (
     Markers,
     Means,
     collect_means,
-    dropped_main_metrics,
-    main_systems,
     missing_policy,
 )
 from irtables.tables.model import Cell, KeyNote, TableModel
+from irtables.tables.sections import table_title
 from irtables.tables.significance import (
     Significance,
     legend,
@@ -86,6 +85,20 @@ class TableSet:
                     titles.append(t.title or t.name)
         return replace(self.comparisons, results=tuple(rows)), tuple(titles)
 
+    @property
+    def headline(self) -> TableModel | None:
+        """The study's headline table (Table 1): the first of a layout whose record says
+        so (``headline``); the supplement's per-query and meta-analyses are of its
+        metrics."""
+        return next((t for t in self.tables if _layout_says(t.layout, "headline")), None)
+
+
+def _layout_says(layout: str, what: str) -> bool:
+    """Whether the record of ``layout`` (if registered) has ``what`` (``headline``, or
+    the path of its ``dropped`` function)."""
+    found = LAYOUTS.get(layout)
+    return found is not None and bool(getattr(found, what))
+
 
 def build_all(
     results: ResultSet,
@@ -108,8 +121,9 @@ def build_all(
     means = collect_means(results, config, missing=missing, seeds=seeds)
     _warn_dropped(means, config)
     own = dict(config.table_compares)  # [tables.<name>.compare]: tested on their own
-    if _shown_means(config, means) is not means:  # Table 1 of chosen systems: its tests
-        own.setdefault("main", config.compare)  # (and letters) are of those alone
+    for spec in config.tables:  # Table 1 of chosen systems: its tests (and letters) are
+        if _shown_means(config, means, spec) is not means:  # of those alone
+            own.setdefault(spec.name, config.compare)
     found: list[Significance] = []
     by_table: dict[str, Comparisons] = {}
     units: dict[str, list[TableModel]] = {}
@@ -121,7 +135,7 @@ def build_all(
         by_table.update(tested)
     for unit, settings in own.items():
         cfg = replace(config, compare=settings)
-        shown = _shown_means(cfg, means) if unit == "main" else means
+        shown = _shown_means(cfg, means, config.table(unit))
         built, sigs, tested = _marked_units(results, cfg, shown, [unit], None)
         units.update(built)
         found.extend(sigs)
@@ -173,18 +187,20 @@ def number_tables(tables: Sequence[TableModel]) -> list[TableModel]:
 
 
 def _warn_dropped(means: Means, config: Config) -> None:
-    main = config.table("main")
-    if main is None or main.layout != "main":
-        return  # [tables.main] with a layout of its own: not the default Table 1
-    dropped = dropped_main_metrics(means, main)
-    if dropped:
-        warnings.warn(
-            f"Table 1 leaves out {', '.join(dropped)}: no dataset's results hold "
-            f"{'it' if len(dropped) == 1 else 'them'} (set tables.main.metrics to choose "
-            "the columns)",
-            DroppedMetricWarning,
-            stacklevel=user_stacklevel(),
-        )
+    """Warn about the default metrics a section leaves out because no results hold them,
+    for each section whose layout's record can tell (``dropped``: Table 1)."""
+    for spec in config.tables:
+        if not _layout_says(spec.layout, "dropped"):
+            continue
+        dropped = layout_function(LAYOUTS[spec.layout].dropped)(means, spec)
+        if dropped:
+            warnings.warn(
+                f"{table_title(spec) or f'tables.{spec.name}'} leaves out {', '.join(dropped)}: "
+                f"no dataset's results hold {'it' if len(dropped) == 1 else 'them'} "
+                f"(set tables.{spec.name}.metrics to choose the columns)",
+                DroppedMetricWarning,
+                stacklevel=user_stacklevel(),
+            )
 
 
 def _units(config: Config) -> list[str]:
@@ -194,13 +210,17 @@ def _units(config: Config) -> list[str]:
     return [spec.name for spec in config.tables if spec.layout != "ablation"]
 
 
-def _shown_means(config: Config, means: Means) -> Means:
-    """``means`` of the systems Table 1 shows (``tables.main.systems``) only."""
-    main = config.table("main")
-    if main is None or main.layout != "main" or not (main.systems or main.dataset_systems):
+def _shown_means(config: Config, means: Means, spec: TableSpec | None) -> Means:
+    """``means`` of the systems ``spec`` shows when it names them and its built-in
+    record says its tests are of those alone (``chosen_systems``: Table 1's
+    ``systems``); else ``means``."""
+    built_in = spec.built_in if spec is not None else None
+    if spec is None or built_in is None or not built_in.chosen_systems:
         return means
-    shown = {d: main_systems(means, config, main, d) for d in means.datasets}
-    return replace(means, systems=shown)
+    if not (spec.systems or spec.dataset_systems):
+        return means
+    chosen = layout_function(built_in.chosen_systems)
+    return replace(means, systems={d: chosen(means, config, spec, d) for d in means.datasets})
 
 
 def _unit_tables(
