@@ -102,7 +102,7 @@ def test_every_tour_command_runs_in_a_fresh_copy(tmp_path: Path) -> None:
     paper = sorted(p.name for p in (root / "results" / "tables" / "paper").iterdir())
     others = {n for n in paper if not n.endswith(".tex")}
     records = {".irtables-written.json", ".irtables-tables.json"}  # written files, manifest
-    assert others == {"significance.csv", "significance.md", *records}
+    assert others == {"significance.csv", "significance.md", "numbers.json", *records}
     assert "table1.tex" in paper and "ablation.tex" in paper
     # the supplement of the tour, and the check that finds it current
     assert (root / "results" / "supplement" / "manifest.json").is_file()

@@ -171,6 +171,9 @@ def load_study(
 ) -> Study:
     """Read a study: a results folder (with its ``irtables.toml``) or a configuration file.
 
+    The options are checked, and kept as :attr:`Study.request`, as the commands' are
+    (:class:`~irtables.study.request.StudyRequest`).
+
     Parameters
     ----------
     path
@@ -201,8 +204,6 @@ def load_study(
     templates
         A folder of templates that override the built-in ones by name (:meth:`Study.render`).
 
-    The options are checked, and kept as :attr:`Study.request`, as the commands' are
-    (:class:`~irtables.study.request.StudyRequest`).
 
     Examples
     --------
