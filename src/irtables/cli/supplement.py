@@ -57,21 +57,10 @@ def supplement_cmd(
     anyway).
     """
     from irtables.supplement.pdf import pdflatex_available
-    from irtables.supplement.rerun import unchanged_build
+    from irtables.supplement.rerun import unchanged_request
 
     options = {"pdf": not no_pdf and pdflatex_available()}
-    extra = [request.templates] if request.templates else []
-    same = (
-        None
-        if rebuild
-        else unchanged_build(
-            request.path,
-            config_path=request.config,
-            outdir=outdir,
-            options=options,
-            template_dirs=extra,
-        )
-    )
+    same = unchanged_request(request, outdir, options, rebuild=rebuild)
     if same is not None:
         print_unchanged(same.paths, same.notes, same.warnings)
         return

@@ -84,23 +84,11 @@ def tables(
     not change since the last time comes from the cache. When no input, option, template
     or output changed since the last run, it only says so (--rebuild builds anyway).
     """
-    from irtables.supplement.rerun import kept_warnings, unchanged_build, write_tables_manifest
+    from irtables.supplement.rerun import kept_warnings, unchanged_request, write_tables_manifest
 
-    extra = [request.templates] if request.templates else []
     options = {"formats": formats, "input_format": request.input_format}
     options |= {"missing": request.missing, "baselines": request.baselines}
-    same = (
-        None
-        if rebuild
-        else unchanged_build(
-            request.path,
-            config_path=request.config,
-            outdir=outdir,
-            options=options,
-            template_dirs=extra,
-            tables=True,
-        )
-    )
+    same = unchanged_request(request, outdir, options, rebuild=rebuild, tables=True)
     if same is not None:
         print_unchanged(same.paths, warned=same.warnings)
         return

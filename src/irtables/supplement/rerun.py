@@ -25,6 +25,7 @@ from irtables.config import Config
 from irtables.errors import InputError
 from irtables.output.writers import Written, write_files
 from irtables.render.configured import template_dirs_for
+from irtables.study.request import StudyRequest
 from irtables.supplement.check import check_build
 from irtables.supplement.manifest import (
     MANIFEST,
@@ -121,6 +122,28 @@ def kept_warnings() -> Iterator[list[str]]:
             messages.extend(dict.fromkeys(str(w.message) for w in caught))
     for w in caught:
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+
+
+def unchanged_request(
+    request: StudyRequest,
+    outdir: str | Path | None,
+    options: Mapping[str, Any],
+    *,
+    rebuild: bool = False,
+    tables: bool = False,
+) -> Unchanged | None:
+    """:func:`unchanged_build` of a command's study request (its path, configuration and
+    templates folder); None when ``rebuild`` asks for a build anyway."""
+    if rebuild:
+        return None
+    return unchanged_build(
+        request.path,
+        config_path=request.config,
+        outdir=outdir,
+        options=options,
+        template_dirs=[request.templates] if request.templates else [],
+        tables=tables,
+    )
 
 
 def unchanged_build(
