@@ -6,11 +6,13 @@ from pathlib import Path
 
 import click
 
+from irtables.base.formats import FORMATS
 from irtables.base.repro_defaults import DEFAULT_CUTOFFS, DEFAULT_MEASURES, RBO_DEPTH, RBO_P
 from irtables.cli.common import FORCE_OPT, handle_errors, main
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TREC_EVAL_VERSIONS
 
-_SUFFIXES = {".csv": "csv", ".md": "markdown", ".tex": "latex", ".html": "html", ".txt": "text"}
+#: The format of an output file, by its suffix (the format records'; .txt: the terminal's).
+_SUFFIXES = {f".{f.suffix}": name for name, f in FORMATS.items()} | {".txt": "text"}
 
 
 @main.command("reproduce")
@@ -93,9 +95,10 @@ _SUFFIXES = {".csv": "csv", ".md": "markdown", ".tex": "latex", ".html": "html",
     "-f",
     "--format",
     "fmt",
-    type=click.Choice(["text", "csv", "markdown", "latex", "html"]),
-    help="Output format. Default: from the -o file's extension (.csv .md .tex .html), "
-    "else a terminal table.",
+    type=click.Choice(["text", *FORMATS]),
+    help="Output format. Default: from the -o file's extension ("
+    + " ".join(f".{f.suffix}" for f in FORMATS.values())
+    + "), else a terminal table.",
 )
 @click.option(
     "-o",
