@@ -218,6 +218,14 @@ FORCE_OPT = study_option("force")
 JOBS_OPT = study_option("jobs")
 SCHEDULER_OPT = study_option("scheduler")
 NO_CACHE_OPT = study_option("cache")
+RELEVANCE_OPT = click.option(
+    "-l",
+    "relevance",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="Lowest relevant grade for binary measures (trec_eval -l).",
+)
 REBUILD_OPT = click.option(
     "--rebuild",
     is_flag=True,

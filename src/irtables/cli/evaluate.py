@@ -10,6 +10,7 @@ import click
 from irtables.cli.common import (
     FORCE_OPT,
     JOBS_OPT,
+    RELEVANCE_OPT,
     SCHEDULER_OPT,
     handle_errors,
     main,
@@ -44,14 +45,7 @@ from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TREC_EVAL_VERSIONS
     is_flag=True,
     help="Average over all judged queries; those not in a run score 0 (trec_eval -c).",
 )
-@click.option(
-    "-l",
-    "relevance",
-    type=click.IntRange(min=0),
-    default=1,
-    show_default=True,
-    help="Lowest relevant grade for binary measures (trec_eval -l).",
-)
+@RELEVANCE_OPT
 @click.option(
     "-M",
     "depth",

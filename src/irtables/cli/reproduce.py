@@ -8,7 +8,7 @@ import click
 
 from irtables.base.formats import FORMATS
 from irtables.base.repro_defaults import DEFAULT_CUTOFFS, DEFAULT_MEASURES, RBO_DEPTH, RBO_P
-from irtables.cli.common import FORCE_OPT, handle_errors, main
+from irtables.cli.common import FORCE_OPT, RELEVANCE_OPT, handle_errors, main
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TREC_EVAL_VERSIONS
 
 #: The format of an output file, by its suffix (the format records'; .txt: the terminal's).
@@ -74,14 +74,7 @@ _SUFFIXES = {f".{f.suffix}": name for name, f in FORMATS.items()} | {".txt": "te
     show_default=True,
     help="RBO's depth (repro_eval's RBO_DEPTH).",
 )
-@click.option(
-    "-l",
-    "relevance",
-    type=click.IntRange(min=0),
-    default=1,
-    show_default=True,
-    help="Lowest relevant grade for binary measures (trec_eval -l).",
-)
+@RELEVANCE_OPT
 @click.option(
     "--trec-eval",
     "trec_eval",
