@@ -218,6 +218,13 @@ FORCE_OPT = study_option("force")
 JOBS_OPT = study_option("jobs")
 SCHEDULER_OPT = study_option("scheduler")
 NO_CACHE_OPT = study_option("cache")
+TABLES_OUT_OPT = click.option(
+    "-o",
+    "--output",
+    "outdir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Output folder (default: output.dir of the config, else DIR/tables).",
+)
 RELEVANCE_OPT = click.option(
     "-l",
     "relevance",

@@ -10,6 +10,7 @@ import click
 
 from irtables.cli.common import (
     RESULTS_ARG,
+    TABLES_OUT_OPT,
     VERBOSE_OPT,
     handle_errors,
     main,
@@ -26,13 +27,7 @@ if TYPE_CHECKING:
 @main.command("numbers")
 @RESULTS_ARG
 @study_options("config", "force", "jobs", "cache")
-@click.option(
-    "-o",
-    "--output",
-    "outdir",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Output folder (default: output.dir of the config, else DIR/tables).",
-)
+@TABLES_OUT_OPT
 @click.option(
     "-f",
     "--format",

@@ -18,6 +18,7 @@ from irtables.base.procedures import (
 from irtables.cli.common import (
     REBUILD_OPT,
     RESULTS_ARG,
+    TABLES_OUT_OPT,
     VERBOSE_OPT,
     LayoutsInHelp,
     RecordChoice,
@@ -46,13 +47,7 @@ if TYPE_CHECKING:
     baseline_help="Mark significant differences from this system; repeatable; DATASET=SYSTEM "
     "for one dataset (default: compare.baseline of the config; none: no markers)."
 )
-@click.option(
-    "-o",
-    "--output",
-    "outdir",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Output folder (default: output.dir of the config, else DIR/tables).",
-)
+@TABLES_OUT_OPT
 @click.option(
     "-f",
     "--format",
