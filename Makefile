@@ -47,11 +47,12 @@ endif
 # beyond them spin while they wait (about a sixth of the suite's CPU time, measured on 2 cores).
 PYTEST := OPENBLAS_NUM_THREADS=1 $(BIN)/pytest -q -n auto -p randomly --randomly-seed=$(SEED)
 
-pytest: $(DEV)  ## run the test suite only (every test, in parallel, random order)
+# The suite builds the documentation site too (tests/test_docs_site.py): it needs the docs extra.
+pytest: $(DEV) $(DOCS)  ## run the test suite only (every test, in parallel, random order)
 	@echo "test order: random, seed $(SEED) (make test SEED=$(SEED) repeats it)"
 	$(PYTEST)
 
-test-fast: $(DEV)  ## the tests without those marked slow (end-to-end, simulations): for the edit-test loop
+test-fast: $(DEV) $(DOCS)  ## the tests without those marked slow (end-to-end, simulations): for the edit-test loop
 	@echo "test order: random, seed $(SEED)"
 	$(PYTEST) -m "not slow"
 
