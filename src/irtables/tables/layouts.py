@@ -9,7 +9,7 @@ dataset). Nothing here reads files.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -122,25 +122,49 @@ def build_main(
     if spec.average_row and len(m.datasets) > 1:
         groups.append(_average_group(config, spec, m, columns))
     used = {d: [r for c in columns if (r := m.metrics.resolve(d, c))] for d in m.datasets}
+    return measure_table(
+        config, spec, m, ("main", "Main results."), ("Dataset", "System"), columns, groups, used
+    )
+
+
+def measure_table(
+    config: Config,
+    spec: TableSpec,
+    m: Means,
+    kind: tuple[str, str],
+    stub: tuple[str, ...],
+    columns: Sequence[Measure],
+    groups: Sequence[RowGroup],
+    used: Mapping[str, Sequence[str]],
+    *,
+    description_header: str | None = None,
+) -> TableModel:
+    """The table of a section whose columns are ``columns`` (measures) over the datasets
+    of ``used`` (each with the result keys its cells show): ``kind`` is the layout and
+    the caption when the section sets none; its name, title, label, caption notes and
+    metrics follow from the section and the means as for every such table."""
+    layout, caption = kind
+    datasets = tuple(used)
     return TableModel(
-        layout="main",
+        layout=layout,
         name=spec.stem,
         title=table_title(spec),
-        stub=("Dataset", "System"),
+        stub=stub,
         columns=tuple(Column(c.name, c.label, c.higher_is_better) for c in columns),
         groups=tuple(groups),
-        caption=spec.caption or "Main results.",
+        caption=spec.caption or caption,
         label=spec.label or spec.default_label,
         notes=describe_numbers(
             m.queries,
             config,
-            m.datasets,
+            datasets,
             used,
             groups=groups,
-            runs=m.runs_in(m.datasets, config),
+            runs=m.runs_in(datasets, config),
         ),
+        description_header=description_header,
         metrics=tuple(dict.fromkeys(k for keys in used.values() for k in keys)),
-        datasets=m.datasets,
+        datasets=datasets,
     )
 
 
@@ -275,27 +299,10 @@ def build_ablation(
         _ablation_group(config, spec, g_index, columns, m, markers)
         for g_index in range(len(spec.ablation_groups))
     ]
-    used = [k for c in columns if (k := m.metrics.resolve(dataset, c))]
-    return TableModel(
-        layout="ablation",
-        name=spec.stem,
-        title=table_title(spec),
-        stub=("Method",),
-        columns=tuple(Column(c.name, c.label, c.higher_is_better) for c in columns),
-        groups=tuple(groups),
-        caption=spec.caption or "Ablation study.",
-        label=spec.label or spec.default_label,
-        notes=describe_numbers(
-            m.queries,
-            config,
-            (dataset,),
-            {dataset: used},
-            groups=groups,
-            runs=m.runs_in((dataset,), config),
-        ),
-        description_header="Description",
-        metrics=tuple(used),
-        datasets=(dataset,),
+    used = {dataset: [k for c in columns if (k := m.metrics.resolve(dataset, c))]}
+    kind = ("ablation", "Ablation study.")
+    return measure_table(
+        config, spec, m, kind, ("Method",), columns, groups, used, description_header="Description"
     )
 
 
