@@ -15,11 +15,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scipy import stats
 
 from irtables.config import Config, parse_config
 from irtables.config.keys import accepted_keys, description, layout_keys
 from irtables.config.reader import TomlReader
-from irtables.config.tables import LAYOUTS, BuiltIn, Key, Layout, TableSpec, section_keys
+from irtables.config.tables import (
+    LAYOUTS,
+    AblationGroup,
+    AblationRow,
+    BuiltIn,
+    Key,
+    Layout,
+    TableSpec,
+    section_keys,
+)
 from irtables.errors import ConfigError, DroppedMetricWarning, IrtablesError, UnknownNameError
 from irtables.measures import parse_measure
 from irtables.tables import build_all, build_table
@@ -44,7 +54,7 @@ def build_toy(
     dataset = m.datasets[0]
     measure = parse_measure(spec.metrics[0])
     systems = m.systems[dataset]
-    cells = flagged(config, m, [spot(m, dataset, s, measure) for s in systems], measure, None)
+    cells = flagged(config, m, [spot(m, dataset, s, measure) for s in systems], measure, markers)
     rows = tuple(Row(s, s, (c,)) for s, c in zip(systems, cells, strict=True))
     return TableModel(
         layout="toy",
@@ -55,6 +65,7 @@ def build_toy(
         groups=(RowGroup(None, rows),),
         caption=spec.caption or "A toy.",
         label=spec.label or spec.default_label,
+        metrics=(measure.name,),
         datasets=(dataset,),
     )
 
@@ -283,3 +294,67 @@ def test_the_headline_table_is_the_first_of_a_layout_whose_record_says_so(
         monkeypatch.setitem(LAYOUTS, "toy", replace(LAYOUTS["toy"], headline=True))
         headline = build_all(results, config).headline
     assert headline is not None and (headline.layout, headline.name) == ("toy", "t")
+
+
+def _toy_groups_options(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
+    """The toy's rows as one group compared with its full model ``full`` (dataset d)."""
+    full = r.req_str(t, w, "full")
+    rows = (AblationRow(full), *(AblationRow(s) for s in r.str_list(t, w, "others", ())))
+    return {
+        "dataset": "d",
+        "metrics": ("AP",),
+        "ablation_groups": (AblationGroup(None, full, rows),),
+    }
+
+
+@pytest.mark.usefixtures("toy")
+def test_a_layout_tested_against_its_groups_has_its_own_tests_and_comes_last(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The record's ``tested_against = "groups"`` (the ablation's), not the name
+    ``ablation``: the toy's rows are compared with its group's full model (b), not with
+    [compare]'s baseline (a); its table comes after every other; the significance rows
+    of each table (``per_table``) include its test; it may have no ``compare`` of its own."""
+    keys = (Key("full", "The full model."), Key("others", "The other rows."))
+    record = Layout("toy", "a toy", "toy_layouts:build_toy", keys, _toy_groups_options)
+    monkeypatch.setitem(LAYOUTS, "toy", replace(record, tested_against="groups"))
+    toy = {"layout": "toy", "full": "b", "others": ["a"]}
+    grid = {"layout": "grid", "metric": "AP"}
+    config = parse_config({"compare": {"baseline": "a"}, "tables": {"t": toy, "g": grid}})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DroppedMetricWarning)
+        built = build_all(results_from_rows(ROWS), config)
+    assert [t.name for t in built.tables][-2:] == ["g", "t"]  # g comes after t in the file
+    found = built.per_table()
+    assert found is not None
+    comparisons, titles = found
+    mine = [r for r, title in zip(comparisons.results, titles, strict=True) if title == "Table 3"]
+    assert [(r.system, r.baseline, r.metric) for r in mine] == [("a", "b", "AP")]
+    # a: 0.1, 0.3; b: 0.5, 0.5 on queries 1, 2 (paired t-test, one comparison: no adjustment)
+    expected = stats.ttest_rel([0.1, 0.3], [0.5, 0.5]).pvalue
+    assert mine[0].pvalue == pytest.approx(expected)
+    with pytest.raises(ConfigError, match=r"unknown key 'tables\.t\.compare'"):
+        parse_config({"tables": {"t": {**toy, "compare": {"baseline": "a"}}}})
+
+
+@pytest.mark.usefixtures("toy")
+def test_a_built_in_section_numbered_in_the_supplement_takes_the_next_s_number(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The record's ``numbering = "supplementary"`` (Table S1's), not the name
+    ``k_breakdown``: a built-in toy section of that numbering is Table S2 after Table
+    S1 of the one dataset; a configured toy section is numbered among the paper's
+    tables."""
+    built_in = BuiltIn(True, "toyS", numbering="supplementary")
+    monkeypatch.setitem(LAYOUTS, "toy", replace(LAYOUTS["toy"], built_in=built_in))
+    config = parse_config({"tables": {"x": {"layout": "toy"}}})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DroppedMetricWarning)
+        with_cutoff = [*ROWS, *((d, sy, q, "P@10", v) for d, sy, q, _, v in ROWS)]
+        tables = build_all(results_from_rows(with_cutoff), config).tables
+    assert [(t.name, t.title) for t in tables] == [
+        ("table1", "Table 1"),
+        ("tableS1-d", "Table S1"),
+        ("toyS", "Table S2"),
+        ("x", "Table 2"),
+    ]

@@ -10,7 +10,7 @@ from typing import Any
 from irtables.base.names import ANOVA_DESIGNS, FAMILY_NAMES
 from irtables.base.procedures import correction_names, is_procedure, names_of_tests
 from irtables.config.reader import TomlReader
-from irtables.config.tables import section_layout
+from irtables.config.tables import section_layout, tested_against
 
 #: How table cells show the 95% interval of a mean (``[compare] interval``).
 INTERVALS = ("none", "half-width", "bounds")
@@ -226,9 +226,12 @@ def without_compare(tables: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _has_compare(name: str, section: Any) -> bool:
-    """Whether a section may have ``compare`` settings of its own: an ablation compares
-    each row with its group's full model."""
-    return isinstance(section, dict) and section_layout(name, section) != "ablation"
+    """Whether a section may have ``compare`` settings of its own: not one whose layout
+    compares each row with its group's full model (the ablation)."""
+    if not isinstance(section, dict):
+        return False
+    layout = section_layout(name, section)
+    return not (isinstance(layout, str) and tested_against(layout) == "groups")
 
 
 def baseline_overrides(

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from irtables.base.repro_defaults import DEFAULT_CUTOFFS, DEFAULT_MEASURES, RBO_DEPTH, RBO_P
 from irtables.config.reader import TomlReader
@@ -513,7 +513,11 @@ class BuiltIn:
     ``chosen_systems`` (``module:function`` of ``(means, config, spec, dataset)``): the
     systems the section shows when it names its ``systems``, whose tests (and letters)
     are then of those alone (Table 1; other sections are tested over what they show and
-    their baselines).
+    their baselines); ``numbering``: how its tables are numbered when they have no
+    ``title``: among the paper's tables (``paper``: Table 2, 3, ... after Table 1) or
+    among the supplement's (``supplementary``: Table S1, S2, ... in order; Table S1 per
+    dataset). ``k_figure``: the supplement draws, per dataset, the section's metric
+    families against its cutoffs ``k`` (the metric vs K figure of Table S1).
     """
 
     always: bool
@@ -522,6 +526,8 @@ class BuiltIn:
     label: str = ""
     keys: tuple[Key, ...] = ()
     chosen_systems: str = ""
+    numbering: Literal["paper", "supplementary"] = "paper"
+    k_figure: bool = False
 
     @property
     def other_layout(self) -> bool:
@@ -592,6 +598,14 @@ class Layout:
     warns about them. ``headline``: the first table of the layout is the study's
     headline (Table 1), whose metrics the supplement's per-query and meta-analyses are
     of.
+
+    ``tested_against``: what the rows of its tables are compared with. ``baselines``:
+    the baselines of ``[compare]`` (or of the section's own ``compare``), the tables
+    sharing their tests in section order. ``groups``: each row with the full model of
+    its group (:attr:`TableSpec.ablation_groups`, the ablation), tested on their own, the
+    tables after all others; such a section takes no ``compare`` of its own.
+    ``figure`` (``module:function`` of ``(table)``): the supplement's figure of each of
+    its tables whose section keeps ``figure = true`` (empty: none).
     """
 
     name: str
@@ -604,6 +618,37 @@ class Layout:
     built_in: BuiltIn | None = None  # the section known by the layout's name, if any
     dropped: str = ""
     headline: bool = False
+    tested_against: Literal["baselines", "groups"] = "baselines"
+    figure: str = ""
+
+
+def tested_against(layout: str) -> str:
+    """What the rows of a table of ``layout`` are compared with (its record's
+    ``tested_against``; ``baselines`` for a layout not registered).
+
+    Examples
+    --------
+    >>> tested_against("main"), tested_against("ablation")
+    ('baselines', 'groups')
+    """
+    found = LAYOUTS.get(layout)
+    return found.tested_against if found is not None else "baselines"
+
+
+def built_in_of_table(name: str) -> BuiltIn | None:
+    """The record of the built-in section a table (by file name) comes from: its stem, or
+    ``<stem>-<dataset>`` of a layout made per dataset; None for a configured table.
+
+    Examples
+    --------
+    >>> [b.stem if (b := built_in_of_table(n)) else None for n in ("tableS1-x", "table1", "g")]
+    ['tableS1', 'table1', None]
+    """
+    for section, b in built_in_tables().items():
+        per_dataset = LAYOUTS[section].per_dataset
+        if name == b.stem or (per_dataset and name.startswith(f"{b.stem}-")):
+            return b
+    return None
 
 
 def section_keys(layout: Layout, *, built_in: bool = False) -> dict[str, Key]:
@@ -700,6 +745,8 @@ LAYOUTS: dict[str, Layout] = {
                     Key("caption", "Caption text (`{dataset}` stands for the dataset's name)."),
                     Key("label", "LaTeX label (`{dataset}` stands for the dataset's slug)."),
                 ),
+                numbering="supplementary",
+                k_figure=True,
             ),
         ),
         Layout(
@@ -718,6 +765,7 @@ LAYOUTS: dict[str, Layout] = {
                 Key("rows", "A single group written flat: its rows."),
             ),
             _ablation_keys,
+            tested_against="groups",
             built_in=BuiltIn(
                 False,
                 "ablation",
@@ -776,6 +824,7 @@ LAYOUTS: dict[str, Layout] = {
                 Key("figure", "Draw the sensitivity figure in the supplement."),
             ),
             _sensitivity_keys,
+            figure="irtables.supplement.sensitivity:sensitivity_figure",
         ),
         Layout(
             "reproduction",

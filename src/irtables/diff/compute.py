@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from irtables.config import Config
+from irtables.config.tables import LAYOUTS
 from irtables.diff.metadata import MetadataChange
 from irtables.errors import UnknownNameError
 from irtables.measures import parse_measure
@@ -316,7 +317,8 @@ def _cell_changes(
         table = new_tables[name]
         skip = _other_measures(table, moved, new_cfg.dataset_name)
         title = table.title
-        if table.layout == "k_breakdown" and len(table.datasets) == 1:  # Table S1 of one
+        found = LAYOUTS.get(table.layout)  # a table per dataset (Table S1): say which
+        if found is not None and found.per_dataset and len(table.datasets) == 1:
             title = f"{title} ({new_cfg.dataset_name(table.datasets[0])})"
         changes = _table_changes(old_tables[name], table, listed, tolerance, skip)
         out += [replace(c, title=title) for c in changes]

@@ -17,6 +17,7 @@ from irtables.base.filenames import MAX_STEM, file_slugs, file_stems, slug
 from irtables.base.formats import FORMATS, SUPPLEMENT_FORMATS
 from irtables.base.texttable import csv_text
 from irtables.config import Config
+from irtables.config.tables import LAYOUTS, layout_function
 from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
 from irtables.render import render
@@ -255,17 +256,18 @@ def _in_supplement(table: TableModel, config: Config) -> bool:
 
 
 def _sensitivity_plan(config: Config, tables: Sequence[TableModel]) -> list[Plan]:
-    """The figure of every sensitivity table whose section keeps ``figure = true``."""
+    """The figure of every table whose layout's record draws one (``figure``: the
+    sensitivity tables) and whose section keeps ``figure = true``."""
     plans: list[Plan] = []
     for table in tables:
         spec = config.spec_of(table.name)
-        if table.layout != "sensitivity" or (spec is not None and not spec.figure):
+        found = LAYOUTS.get(table.layout)
+        if found is None or not found.figure or (spec is not None and not spec.figure):
             continue
-        from irtables.supplement.sensitivity import sensitivity_figure  # imports matplotlib
-
-        stem = f"sensitivity-{slug(table.name, max_length=MAX_STEM)}"
+        draw = layout_function(found.figure)  # imports matplotlib
+        stem = f"{table.layout}-{slug(table.name, max_length=MAX_STEM)}"
         entry = FigureEntry(stem, table.caption.rstrip("."))
-        plans.append((entry, partial(sensitivity_figure, table)))
+        plans.append((entry, partial(draw, table)))
     return plans
 
 
@@ -362,9 +364,10 @@ def _error_bars(
 
 
 def _k_metrics(config: Config, dataset: str, index: MetricIndex) -> list[list[tuple[int, str]]]:
-    """The (K, metric) points of each ``k_breakdown`` family the results of ``dataset`` have
+    """The (K, metric) points of each family of the built-in section whose record draws
+    the metric vs K figure (``k_figure``: Table S1's) that the results of ``dataset`` have
     at two cutoffs or more: the panels of its metric vs K figure."""
-    spec = config.table("k_breakdown")
+    spec = next((s for s in config.tables if s.built_in and s.built_in.k_figure), None)
     if spec is None:
         return []
     panels = []

@@ -9,7 +9,13 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from irtables.config import Config
-from irtables.config.tables import LAYOUTS, TableSpec, layout_function
+from irtables.config.tables import (
+    LAYOUTS,
+    TableSpec,
+    built_in_of_table,
+    layout_function,
+    tested_against,
+)
 from irtables.errors import DroppedMetricWarning, user_stacklevel
 from irtables.model import ResultSet
 from irtables.stats import Comparisons, PairedTestResult
@@ -71,9 +77,9 @@ class TableSet:
         rest = tuple(r for r in self.comparisons.results if id(r) not in covered)
         for t in self.tables:
             own = self.by_table.get(t.name)
-            if own is None and t.layout != "ablation":
+            if own is None and tested_against(t.layout) != "groups":
                 continue  # no markers
-            pool = own.results if own is not None else rest  # the ablation's own tests
+            pool = own.results if own is not None else rest  # tested against its groups
             keys = {r.key for g in t.groups for r in g.rows} | {c.key for c in t.columns}
             systems = keys if any(r.system in keys for r in pool) else None
             for r in pool:
@@ -108,7 +114,8 @@ def build_all(
     seeds: pd.DataFrame | None = None,
 ) -> TableSet:
     """The tables of every section of ``config.tables`` (Table 1, a Table S1 per dataset,
-    the configured tables, the ablation last), with markers.
+    the configured tables, the ablation last: the sections whose layout is tested
+    against its groups), with markers.
 
     A dataset without any measure at a cutoff of ``tables.k_breakdown.k`` has no Table S1.
     Markers appear when ``[compare]`` names a baseline (or ``all_pairs``): the tables
@@ -142,7 +149,7 @@ def build_all(
         by_table.update(tested)
     tables = [t for unit in _units(config) for t in units.get(unit, [])]
     for spec in config.tables:
-        if spec.layout == "ablation":
+        if tested_against(spec.layout) == "groups":
             ablation, sigs = _ablation(results, config, spec, means)
             found.extend(sigs)
             tables.append(ablation)
@@ -162,9 +169,10 @@ def build_all(
 
 
 def number_tables(tables: Sequence[TableModel]) -> list[TableModel]:
-    """Titles as the paper shows them: the built-in Tables S1 numbered S1, S2, ... in
-    order; a table without a title (a configured one) takes the next free number after
-    Table 1 and the ablation's Table 2.
+    """Titles as the paper shows them: the tables of a built-in section numbered among
+    the supplement's (its record's ``numbering``: Table S1 per dataset) numbered S1, S2,
+    ... in order; a table without a title (a configured one) takes the next free number
+    after Table 1 and the ablation's Table 2.
 
     Examples
     --------
@@ -178,7 +186,8 @@ def number_tables(tables: Sequence[TableModel]) -> list[TableModel]:
     supplementary = (f"Table S{n}" for n in itertools.count(1))
     out = []
     for t in tables:
-        if t.layout == "k_breakdown" and t.name.startswith("tableS1-"):
+        built_in = built_in_of_table(t.name)
+        if built_in is not None and built_in.numbering == "supplementary":
             t = replace(t, title=next(supplementary))
         elif not t.title:
             t = replace(t, title=next(numbers))
@@ -206,8 +215,9 @@ def _warn_dropped(means: Means, config: Config) -> None:
 def _units(config: Config) -> list[str]:
     """The sections whose tables share the tests of ``[compare]``, in the order the
     tables come: ``main`` (Table 1), ``k_breakdown`` (a Table S1 per dataset), then every
-    other section but the ablations (compared with their full models)."""
-    return [spec.name for spec in config.tables if spec.layout != "ablation"]
+    other section but those whose layout is tested against its groups (the ablations,
+    compared with their full models)."""
+    return [s.name for s in config.tables if tested_against(s.layout) == "baselines"]
 
 
 def _shown_means(config: Config, means: Means, spec: TableSpec | None) -> Means:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from irtables.config import Config
+from irtables.config.tables import tested_against
 from irtables.measures import parse_measure
 from irtables.stats import Comparisons, PairedTestResult
 from irtables.tables.model import Cell, CellSource, TableModel
@@ -183,7 +184,8 @@ def cite_tables(
     found: dict[str, CitedNumber] = {}
     for table in tables:
         own = (by_table or {}).get(table.name)
-        tested = own or (comparisons if table.layout == "ablation" else None)
+        groups = tested_against(table.layout) == "groups"  # the ablation's: its own tests
+        tested = own or (comparisons if groups else None)
         cells = list(_cells(table))
         shown = {number_key(table.name, *_ids(s)): c.text for c, s, _ in cells}
         for cell, source, place in cells:
