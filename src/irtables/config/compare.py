@@ -10,7 +10,7 @@ from typing import Any
 from irtables.base.names import ANOVA_DESIGNS, FAMILY_NAMES
 from irtables.base.procedures import correction_names, is_procedure, names_of_tests
 from irtables.config.reader import TomlReader
-from irtables.config.tables import section_layout, tested_against
+from irtables.config.tables import compared_with, section_layout
 
 #: How table cells show the 95% interval of a mean (``[compare] interval``).
 INTERVALS = ("none", "half-width", "bounds")
@@ -231,7 +231,7 @@ def _has_compare(name: str, section: Any) -> bool:
     if not isinstance(section, dict):
         return False
     layout = section_layout(name, section)
-    return not (isinstance(layout, str) and tested_against(layout) == "groups")
+    return not (isinstance(layout, str) and compared_with(layout) == "groups")
 
 
 def baseline_overrides(

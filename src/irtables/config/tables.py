@@ -622,13 +622,13 @@ class Layout:
     figure: str = ""
 
 
-def tested_against(layout: str) -> str:
+def compared_with(layout: str) -> str:
     """What the rows of a table of ``layout`` are compared with (its record's
     ``tested_against``; ``baselines`` for a layout not registered).
 
     Examples
     --------
-    >>> tested_against("main"), tested_against("ablation")
+    >>> compared_with("main"), compared_with("ablation")
     ('baselines', 'groups')
     """
     found = LAYOUTS.get(layout)

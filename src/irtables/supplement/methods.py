@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from irtables.base.procedures import CORRECTIONS, TESTS, SignificanceTest, correction_phrase
 from irtables.base.text import join_and
 from irtables.config import Config
-from irtables.config.tables import tested_against
+from irtables.config.tables import compared_with
 from irtables.measures import FAMILIES, Measure, parse_measure
 from irtables.stats import Comparisons
 from irtables.stats.effect import NOISE
@@ -277,7 +277,7 @@ def methods_model(
         test=test,
         baseline=config.system_name(config.baseline) if config.baseline else None,
         all_pairs=config.compare.all_pairs,
-        ablation=any(tested_against(s.layout) == "groups" for s in config.tables)
+        ablation=any(compared_with(s.layout) == "groups" for s in config.tables)
         and config.compare.markers,
         averaging_cites=AVERAGING_CITES,
         effect_cites=EFFECT_SIZE_CITES if test is not None else (),

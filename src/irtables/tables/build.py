@@ -13,8 +13,8 @@ from irtables.config.tables import (
     LAYOUTS,
     TableSpec,
     built_in_of_table,
+    compared_with,
     layout_function,
-    tested_against,
 )
 from irtables.errors import DroppedMetricWarning, user_stacklevel
 from irtables.model import ResultSet
@@ -77,7 +77,7 @@ class TableSet:
         rest = tuple(r for r in self.comparisons.results if id(r) not in covered)
         for t in self.tables:
             own = self.by_table.get(t.name)
-            if own is None and tested_against(t.layout) != "groups":
+            if own is None and compared_with(t.layout) != "groups":
                 continue  # no markers
             pool = own.results if own is not None else rest  # tested against its groups
             keys = {r.key for g in t.groups for r in g.rows} | {c.key for c in t.columns}
@@ -149,7 +149,7 @@ def build_all(
         by_table.update(tested)
     tables = [t for unit in _units(config) for t in units.get(unit, [])]
     for spec in config.tables:
-        if tested_against(spec.layout) == "groups":
+        if compared_with(spec.layout) == "groups":
             ablation, sigs = _ablation(results, config, spec, means)
             found.extend(sigs)
             tables.append(ablation)
@@ -217,7 +217,7 @@ def _units(config: Config) -> list[str]:
     tables come: ``main`` (Table 1), ``k_breakdown`` (a Table S1 per dataset), then every
     other section but those whose layout is tested against its groups (the ablations,
     compared with their full models)."""
-    return [s.name for s in config.tables if tested_against(s.layout) == "baselines"]
+    return [s.name for s in config.tables if compared_with(s.layout) == "baselines"]
 
 
 def _shown_means(config: Config, means: Means, spec: TableSpec | None) -> Means:

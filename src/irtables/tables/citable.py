@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from irtables.config import Config
-from irtables.config.tables import tested_against
+from irtables.config.tables import compared_with
 from irtables.measures import parse_measure
 from irtables.stats import Comparisons, PairedTestResult
 from irtables.tables.model import Cell, CellSource, TableModel
@@ -184,7 +184,7 @@ def cite_tables(
     found: dict[str, CitedNumber] = {}
     for table in tables:
         own = (by_table or {}).get(table.name)
-        groups = tested_against(table.layout) == "groups"  # the ablation's: its own tests
+        groups = compared_with(table.layout) == "groups"  # the ablation's: its own tests
         tested = own or (comparisons if groups else None)
         cells = list(_cells(table))
         shown = {number_key(table.name, *_ids(s)): c.text for c, s, _ in cells}
