@@ -179,7 +179,13 @@ def _section_title(section: str) -> str:
 
 def config_reference() -> str:
     """Every key of ``irtables.toml``, with its default and description."""
-    from irtables.config.keys import accepted_keys, description, layout_keys, undescribed_keys
+    from irtables.config.keys import (
+        accepted_keys,
+        description,
+        key_type,
+        layout_keys,
+        undescribed_keys,
+    )
 
     accepted = accepted_keys()
     missing = undescribed_keys()
@@ -213,7 +219,10 @@ def config_reference() -> str:
             if section == "tables.<name>":
                 used = [layout for layout, ks in per_layout.items() if key in ks]
                 middle = "all" if len(used) == len(per_layout) else ", ".join(used)
-            lines.append(f"| `{key}` | {middle} | {_cell(description(section, key))} |")
+            text = description(section, key)
+            if key_type(section, key):
+                text += f" Type: {key_type(section, key)}."
+            lines.append(f"| `{key}` | {middle} | {_cell(text)} |")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 

@@ -20,6 +20,7 @@ from scipy import stats
 from irtables.config import Config, parse_config
 from irtables.config.keys import accepted_keys, description, layout_keys
 from irtables.config.reader import TomlReader
+from irtables.config.schema import checked_entries
 from irtables.config.tables import (
     LAYOUTS,
     AblationGroup,
@@ -130,6 +131,7 @@ def test_the_record_schema_is_what_the_parser_accepts_and_the_reference_describe
     assert "measure" in accepted_keys()["tables.<name>"]
     with pytest.raises(ConfigError) as info:
         parse_config({"tables": {"x": {"layout": "toy", "mesure": "AP"}}})
+    assert "unknown key 'tables.x.mesure'; did you mean 'measure'? (known: " in str(info.value)
     known = str(info.value).split("(known: ")[1].rstrip(")").split(", ")
     assert known == list(layout_keys()["toy"])
     assert known == sorted({"measure", "caption", "label", "caption_notes"} | CONFIGURED)
@@ -358,3 +360,51 @@ def test_a_built_in_section_numbered_in_the_supplement_takes_the_next_s_number(
         ("toyS", "Table S2"),
         ("x", "Table 2"),
     ]
+
+
+#: A toy key holding an array of tables, its entries typed: the one schema of the reader,
+#: its errors and the reference.
+BLOCKS = Key(
+    "blocks",
+    "The toy's blocks.",
+    type="array of tables",
+    entries=(
+        Key("title", "A block's title.", type="string"),
+        Key("size", "A block's size.", type="integer"),
+    ),
+)
+
+
+def _toy_blocks_options(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
+    expected = ("an array of block tables", "a block table")
+    blocks = list(checked_entries(r, t.get("blocks", []), f"{w}.blocks", BLOCKS, expected))
+    return {"metrics": ("AP",), "k": tuple(int(b.get("size", 1)) for _, b in blocks)}
+
+
+@pytest.mark.usefixtures("toy")
+def test_the_entries_of_a_key_are_one_schema_for_reader_errors_and_reference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A toy key whose value is an array of tables: its entries (``Key.entries``) are
+    what the reader accepts (an unknown key named with the closest and the known ones),
+    their ``type`` what it checks, and the reference lists them as a section of their
+    own, with their types; nothing else describes them."""
+    record = Layout("toy", "a toy", "toy_layouts:build_toy", (BLOCKS,), _toy_blocks_options)
+    monkeypatch.setitem(LAYOUTS, "toy", record)
+    spec = parse_config({"tables": {"x": {"layout": "toy", "blocks": [{"size": 3}]}}}).table("x")
+    assert spec is not None and spec.k == (3,)
+    with pytest.raises(ConfigError) as info:
+        parse_config({"tables": {"x": {"layout": "toy", "blocks": [{"sizes": 3}]}}})
+    assert str(info.value).endswith(
+        "unknown key 'tables.x.blocks[0].sizes'; did you mean 'size'? (known: size, title)"
+    )
+    with pytest.raises(ConfigError) as info:
+        parse_config({"tables": {"x": {"layout": "toy", "blocks": [{"size": "3"}]}}})
+    assert str(info.value).endswith("tables.x.blocks[0].size: expected an integer, got '3'")
+    assert accepted_keys()["tables.<name>.blocks[]"] == ("size", "title")
+    assert description("tables.<name>.blocks[]", "size") == "A block's size."
+    page = _config_reference()
+    section = page.split("## `[[tables.<name>.blocks]]`\n")[1].split("\n## ")[0]
+    assert "| `size` |  | A block's size. Type: integer. |" in section
+    assert "| `title` |  | A block's title. Type: string. |" in section
+    assert "| `blocks` | toy | The toy's blocks. Type: array of tables. |" in page

@@ -4,9 +4,10 @@ The parser (:mod:`irtables.config`, :mod:`irtables.config.tables`) decides which
 section accepts; :func:`accepted_keys` asks it, section by section, and
 :data:`DESCRIPTIONS` says what each key means (:func:`description` reads it; the keys
 naming tests and corrections are described by their records). The keys of a table
-section are described by its layout's record (:func:`irtables.config.tables.section_keys`),
-from which the parser takes them too. A test fails when the parser accepts a key that has
-no description, or when a description names a key the parser refuses.
+section, and of the entries of its arrays of tables, are described by its layout's record
+(:func:`irtables.config.tables.table_sections`), from which the parser takes them too,
+with the type of each value (:func:`key_type`). A test fails when the parser accepts a
+key that has no description, or when a description names a key the parser refuses.
 """
 
 from __future__ import annotations
@@ -28,26 +29,12 @@ _SECTIONS: dict[str, Any] = {
     "compare": {"compare": {PROBE: 1}},
     "output": {"output": {PROBE: 1}},
     "compute": {"compute": {PROBE: 1}},
-    "tables.ablation.groups[]": {"tables": {"ablation": {"dataset": "d", "groups": [{PROBE: 1}]}}},
-    "tables.ablation.groups[].rows[]": {
-        "tables": {
-            "ablation": {
-                "dataset": "d",
-                "groups": [{"full": "a", "rows": [{"system": "a", PROBE: 1}]}],
-            }
-        }
-    },
-    "tables.<name>.datasets[]": {
-        "tables": {"x": {"layout": "dataset_columns", "datasets": [{"id": "d", PROBE: 1}]}}
-    },
-    "tables.<name>.groups[]": {
-        "tables": {"x": {"layout": "dataset_columns", "groups": [{"systems": ["a"], PROBE: 1}]}}
-    },
 }
-_KNOWN = re.compile(r"unknown key '[^']*' \(known: (?P<keys>[^)]*)\)")
+_KNOWN = re.compile(r"unknown key '[^']*'(?:; did you mean '[^']*'\?)? \(known: (?P<keys>[^)]*)\)")
 
 #: What each key means, by section (``datasets[]``: an entry of ``[[datasets]]``); the
-#: keys of table sections are described by their layouts' records.
+#: keys of table sections, and of the entries of their arrays of tables
+#: (``tables.<name>.groups[]``), are described by their layouts' records.
 DESCRIPTIONS: dict[str, dict[str, str | Callable[[], str]]] = {
     "": {
         "datasets": "Display names and order of the datasets, and the qrels and runs of "
@@ -128,24 +115,6 @@ DESCRIPTIONS: dict[str, dict[str, str | Callable[[], str]]] = {
         "short (only those explaining the marks in the cells), footnote (all below the table) "
         "or none; what a caption leaves out is listed in the supplement's methods.",
     },
-    "tables.ablation.groups[]": {
-        "name": "The group's heading (optional).",
-        "full": "The system id of the full model (one of the rows).",
-        "rows": "The rows: tables `{system, name, description}`.",
-    },
-    "tables.ablation.groups[].rows[]": {
-        "system": "The row's system id.",
-        "name": "The row's display name (default: the system's).",
-        "description": "What the variant changes, shown in a column of its own.",
-    },
-    "tables.<name>.datasets[]": {
-        "id": "The dataset id.",
-        "metrics": "The metrics shown for this dataset (default: the table's).",
-    },
-    "tables.<name>.groups[]": {
-        "name": "The group's heading (optional).",
-        "systems": "The system ids of the group, in order.",
-    },
 }
 
 
@@ -165,6 +134,21 @@ def description(section: str, key: str) -> str:
         return tables[section][key].text
     found = DESCRIPTIONS[section][key]
     return found if isinstance(found, str) else found()
+
+
+def key_type(section: str, key: str) -> str:
+    """What the value of ``key`` of ``section`` must be, as its record says (``""``: not
+    said; the keys of table sections and their entries say it).
+
+    Examples
+    --------
+    >>> key_type("tables.<name>.groups[]", "systems"), key_type("output", "decimals")
+    ('list of strings', '')
+    """
+    from irtables.config.tables import table_sections
+
+    found = table_sections().get(section, {}).get(key)
+    return found.type if found is not None else ""
 
 
 def described(section: str) -> set[str]:
@@ -196,9 +180,11 @@ def _probe(document: Mapping[str, Any]) -> tuple[str, ...]:
 def accepted_keys() -> dict[str, tuple[str, ...]]:
     """Every section of ``irtables.toml`` and the keys the parser accepts there.
 
-    The table sections' keys are those of their layouts' records: each built-in section
-    (``tables.main``) after the sections of the file, and ``tables.<name>`` (the keys of
-    every layout; :func:`layout_keys` says which layout takes which) last.
+    The table sections' keys are those of their layouts' records, each followed by the
+    sections of the entries of its arrays of tables (:func:`~irtables.config.tables.
+    table_sections`): each built-in section (``tables.main``) after the sections of the
+    file, and ``tables.<name>`` (the keys of every layout; :func:`layout_keys` says which
+    layout takes which) last.
 
     Examples
     --------
@@ -209,14 +195,7 @@ def accepted_keys() -> dict[str, tuple[str, ...]]:
 
     probed = {section: _probe(doc) for section, doc in _SECTIONS.items()}
     tables = {section: tuple(keys) for section, keys in table_sections().items()}
-    every = tables.pop("tables.<name>")
-    out: dict[str, tuple[str, ...]] = {}
-    for section, keys in probed.items():
-        if section.startswith("tables."):  # the built-in sections before their parts
-            out |= tables
-            tables = {}
-        out[section] = keys
-    return out | tables | {"tables.<name>": every}
+    return probed | tables
 
 
 def layout_keys() -> dict[str, tuple[str, ...]]:

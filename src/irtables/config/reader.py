@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Any
@@ -25,11 +26,16 @@ class TomlReader:
         return ConfigError(f"{self.source}: {key}: expected {expected}, got {got!r}")
 
     def only(self, t: Mapping[str, Any], where: str, allowed: set[str]) -> None:
+        """Refuse a key of ``t`` not in ``allowed``, naming the known ones and the closest
+        (``unknown key 'tables.x.mesure'; did you mean 'measure'? (known: ...)``)."""
         for key in t:
             if key not in allowed:
                 full = f"{where}.{key}" if where else key
+                close = difflib.get_close_matches(str(key), sorted(allowed), n=1, cutoff=0.75)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
                 raise ConfigError(
-                    f"{self.source}: unknown key {full!r} (known: {', '.join(sorted(allowed))})"
+                    f"{self.source}: unknown key {full!r}{hint} "
+                    f"(known: {', '.join(sorted(allowed))})"
                 )
 
     def tables(

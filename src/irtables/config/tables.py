@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from irtables.base.repro_defaults import DEFAULT_CUTOFFS, DEFAULT_MEASURES, RBO_DEPTH, RBO_P
 from irtables.config.reader import TomlReader
+from irtables.config.schema import Key, check_types, checked_entries, entry_sections
 from irtables.errors import ConfigError
 
 #: Where a table's notes go: all in the caption (``full``); in the caption only those
@@ -34,25 +35,6 @@ DEFAULT_MAIN_METRICS = ("NDCG@10", "MRR@10", "MAP", "P@10", "R@100")
 DEFAULT_K_METRICS = ("NDCG", "P", "R", "MRR", "MAP")
 DEFAULT_KS = (1, 3, 5, 10, 20, 100, 1000)
 DEFAULT_ABLATION_METRICS = ("NDCG@10", "MRR@10", "MAP")
-
-
-@dataclass(frozen=True)
-class Key:
-    """A key of a ``[tables.<name>]`` section and what it means (a sentence, or a
-    function writing it from the registries): the parser accepts it, the configuration
-    reference describes it (with its default when ``field`` names the :class:`TableSpec`
-    field it fills). A key several layouts take is one :class:`Key`, described once."""
-
-    name: str
-    description: str | Callable[[], str]
-    #: The :class:`TableSpec` field the key fills, when the reference shows its default
-    #: (the field's value in a built-in section the file does not write).
-    field: str = ""
-
-    @property
-    def text(self) -> str:
-        """The description, written out."""
-        return self.description if isinstance(self.description, str) else self.description()
 
 
 def _layout_names() -> str:
@@ -69,10 +51,47 @@ AVERAGE = Key(
     "main, grid: add an average row (group); dataset_columns: the metrics averaged over the "
     "datasets.",
 )
+#: The keys of an entry of ``groups`` (a row group) and of ``datasets``.
+GROUP_ENTRIES = (
+    Key("name", "The group's heading (optional).", type="string"),
+    Key("systems", "The system ids of the group, in order.", type="list of strings"),
+)
+DATASET_ENTRIES = (
+    Key("id", "The dataset id.", type="string"),
+    Key(
+        "metrics",
+        "The metrics shown for this dataset (default: the table's).",
+        type="list of strings",
+    ),
+)
+#: The keys of a row of an ablation group, and of the group.
+ABLATION_ROWS = Key(
+    "rows",
+    "The rows: tables `{system, name, description}`.",
+    type="array of tables",
+    entries=(
+        Key("system", "The row's system id.", type="string"),
+        Key("name", "The row's display name (default: the system's).", type="string"),
+        Key(
+            "description", "What the variant changes, shown in a column of its own.", type="string"
+        ),
+    ),
+)
+ABLATION_GROUP_ENTRIES = (
+    Key("name", "The group's heading (optional).", type="string"),
+    Key("full", "The system id of the full model (one of the rows).", type="string"),
+    ABLATION_ROWS,
+)
 GROUPS = Key(
     "groups",
     "Row groups: `[[tables.<name>.groups]]` with a name and its systems "
     "(ablation: with a name, its full model and its rows, as `[[tables.ablation.groups]]`).",
+    type="array of tables",
+    entries=GROUP_ENTRIES,
+)
+#: An ablation's ``groups``: the same words, entries of their own (its reader's).
+ABLATION_GROUPS = Key(
+    GROUPS.name, GROUPS.description, type=GROUPS.type, entries=ABLATION_GROUP_ENTRIES
 )
 DATASET = Key("dataset", "The dataset of a sensitivity or ablation table.")
 #: Keys of every table section.
@@ -93,7 +112,12 @@ CONFIGURED_KEYS = (
     ),
     Key("wide", "LaTeX: table* (true) or table (false); default: from the content."),
     SYSTEMS,
-    Key("datasets", "Dataset ids, or tables `{id, metrics}` with each dataset's own metrics."),
+    Key(
+        "datasets",
+        "Dataset ids, or tables `{id, metrics}` with each dataset's own metrics.",
+        type="list of dataset ids or tables",
+        entries=DATASET_ENTRIES,
+    ),
     Key("supplement", "false keeps the table out of `irtables supplement`."),
 )
 
@@ -309,7 +333,8 @@ def _dataset_columns(r: TomlReader, t: Mapping[str, Any], w: str) -> tuple[Datas
         if isinstance(item, str) and item:
             out.append(DatasetColumns(item))
         elif isinstance(item, dict):
-            r.only(item, where, {"id", "metrics"})
+            r.only(item, where, {k.name for k in DATASET_ENTRIES})
+            check_types(r, item, where, DATASET_ENTRIES)
             out.append(
                 DatasetColumns(r.req_str(item, where, "id"), r.str_list(item, where, "metrics", ()))
             )
@@ -349,12 +374,12 @@ def _ablation_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any
     groups = t.get("groups")
     if groups is None:  # a single group written flat: full = ..., rows = [...]
         groups = [{"full": t.get("full"), "rows": t.get("rows")}]
-    tables = r.tables(
+    tables = checked_entries(
+        r,
         groups,
         f"{w}.groups",
-        "a non-empty array of tables with full and rows",
-        "a table with full and rows",
-        {"name", "full", "rows"},
+        ABLATION_GROUPS,
+        ("a non-empty array of tables with full and rows", "a table with full and rows"),
         non_empty=True,
     )
     return {
@@ -367,12 +392,12 @@ def _ablation_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any
 
 def _ablation_group(r: TomlReader, g: Mapping[str, Any], w: str) -> AblationGroup:
     parsed = []
-    for rw, row in r.tables(
+    for rw, row in checked_entries(
+        r,
         g.get("rows"),
         f"{w}.rows",
-        "a non-empty array of {system, name, description}",
-        "a table {system, name, description}",
-        {"system", "name", "description"},
+        ABLATION_ROWS,
+        ("a non-empty array of {system, name, description}", "a table {system, name, description}"),
         non_empty=True,
     ):
         parsed.append(
@@ -400,12 +425,12 @@ def _dataset_columns_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[s
 
 def _groups(r: TomlReader, t: Mapping[str, Any], w: str) -> tuple[SystemGroup, ...]:
     out = []
-    for where, g in r.tables(
+    for where, g in checked_entries(
+        r,
         t.get("groups", []),
         f"{w}.groups",
-        "an array of tables {name, systems}",
-        "a table {name, systems}",
-        {"name", "systems"},
+        GROUPS,
+        ("an array of tables {name, systems}", "a table {name, systems}"),
     ):
         systems = r.str_list(g, where, "systems", ())
         if not systems:
@@ -674,16 +699,28 @@ def section_keys(layout: Layout, *, built_in: bool = False) -> dict[str, Key]:
 def table_sections() -> dict[str, dict[str, Key]]:
     """The keys of each kind of table section, as the configuration reference lists
     them: each built-in section (``tables.main``), then ``tables.<name>``, the keys of
-    every layout (a key taken by several layouts is described once)."""
-    out = {
-        f"tables.{name}": section_keys(LAYOUTS[name], built_in=True) for name in built_in_tables()
-    }
+    every layout (a key taken by several layouts is described once); each followed by
+    the sections of the entries of its arrays of tables (``tables.<name>.groups[]``).
+
+    A key of ``tables.<name>`` has the entries a layout without a built-in section gives
+    it when there is one: the ablation's ``groups`` are those of ``tables.ablation``.
+
+    Examples
+    --------
+    >>> [s for s in table_sections() if s.endswith("[]")][:2]
+    ['tables.ablation.groups[]', 'tables.ablation.groups[].rows[]']
+    """
+    out: dict[str, dict[str, Key]] = {}
+    for name in built_in_tables():
+        keys = section_keys(LAYOUTS[name], built_in=True)
+        out[f"tables.{name}"] = keys
+        out |= entry_sections(f"tables.{name}", keys.values())
     every: dict[str, Key] = {}
-    for layout in LAYOUTS.values():
+    for layout in sorted(LAYOUTS.values(), key=lambda found: found.built_in is not None):
         for name, key in section_keys(layout).items():
             every.setdefault(name, key)
     out["tables.<name>"] = {name: every[name] for name in sorted(every)}
-    return out
+    return out | entry_sections("tables.<name>", out["tables.<name>"].values())
 
 
 #: Every table layout, by name: the one record the configuration, its reference,
@@ -760,9 +797,14 @@ LAYOUTS: dict[str, Layout] = {
                     "delta",
                     "Show each row's difference from the full model (of the values shown).",
                 ),
-                GROUPS,
+                ABLATION_GROUPS,
                 Key("full", "A single group written flat: the full model's system id."),
-                Key("rows", "A single group written flat: its rows."),
+                Key(
+                    "rows",
+                    "A single group written flat: its rows.",
+                    type=ABLATION_ROWS.type,
+                    entries=ABLATION_ROWS.entries,
+                ),
             ),
             _ablation_keys,
             tested_against="groups",
@@ -776,6 +818,8 @@ LAYOUTS: dict[str, Layout] = {
                         "groups",
                         "Groups of rows, each compared with its own full model "
                         "(`[[tables.ablation.groups]]`).",
+                        type=ABLATION_GROUPS.type,
+                        entries=ABLATION_GROUP_ENTRIES,
                     ),
                 ),
             ),
