@@ -408,3 +408,23 @@ def test_the_entries_of_a_key_are_one_schema_for_reader_errors_and_reference(
     assert "| `size` |  | A block's size. Type: integer. |" in section
     assert "| `title` |  | A block's title. Type: string. |" in section
     assert "| `blocks` | toy | The toy's blocks. Type: array of tables. |" in page
+
+
+@pytest.mark.usefixtures("toy")
+def test_a_layout_whose_record_draws_a_figure_has_one_per_table_in_the_supplement(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The record's ``figure`` (the sensitivity layout's), not the name ``sensitivity``:
+    the supplement plans the toy's figure, drawn by the function the record names, for
+    each toy table whose section keeps ``figure = true``."""
+    from irtables.supplement.build import _table_figure_plan
+
+    drawn: list[str] = []
+    module = sys.modules["toy_layouts"]
+    module.draw_toy = lambda table: drawn.append(table.name) or "figure"  # type: ignore[attr-defined]
+    monkeypatch.setitem(LAYOUTS, "toy", replace(LAYOUTS["toy"], figure="toy_layouts:draw_toy"))
+    config = parse_config({"tables": {"t": {"layout": "toy", "caption": "Toy."}}})
+    table = build_table(results_from_rows(ROWS), "t", config=config)
+    plans = _table_figure_plan(config, [table, replace(table, layout="grid", name="g")])
+    assert [(entry.stem, entry.caption) for entry, _ in plans] == [("toy-t", "Toy")]
+    assert plans[0][1]() == "figure" and drawn == ["t"]

@@ -255,7 +255,7 @@ def _in_supplement(table: TableModel, config: Config) -> bool:
     return spec is None or spec.supplement
 
 
-def _sensitivity_plan(config: Config, tables: Sequence[TableModel]) -> list[Plan]:
+def _table_figure_plan(config: Config, tables: Sequence[TableModel]) -> list[Plan]:
     """The figure of every table whose layout's record draws one (``figure``: the
     sensitivity tables) and whose section keeps ``figure = true``."""
     plans: list[Plan] = []
@@ -297,7 +297,7 @@ class _Plans:
         return their jobs."""
         self.diff = {d: _diff_plan(config, d, analyses, self.slugs[d]) for d in self.datasets}
         diff = [p for d in self.datasets for p in self.diff[d]]
-        return self.add(_sensitivity_plan(config, tables), first=diff)
+        return self.add(_table_figure_plan(config, tables), first=diff)
 
     def add(
         self, more: Sequence[Plan], *, first: Sequence[Plan] = ()
