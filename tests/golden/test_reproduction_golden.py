@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from irtables.render import FORMATS
-from irtables.study.pipeline import reproduction_files, resolve_study
+from irtables.study.pipeline import resolve_study, run_table_files
 
 from ..conftest import compile_latex
 
@@ -51,7 +51,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         shutil.copytree(DATA / side, root / side)
     (root / "irtables.toml").write_text(CONFIG, encoding="utf-8")
     _, config, base = resolve_study(root)
-    return reproduction_files(config, base, list(FORMATS))
+    return run_table_files(config, base, list(FORMATS))
 
 
 @pytest.mark.parametrize("ext", [f.suffix for f in FORMATS.values()])

@@ -428,3 +428,28 @@ def test_a_layout_whose_record_draws_a_figure_has_one_per_table_in_the_supplemen
     plans = _table_figure_plan(config, [table, replace(table, layout="grid", name="g")])
     assert [(entry.stem, entry.caption) for entry, _ in plans] == [("toy-t", "Toy")]
     assert plans[0][1]() == "figure" and drawn == ["t"]
+
+
+@pytest.mark.usefixtures("toy")
+def test_a_layout_built_from_the_runs_writes_its_files_by_its_record(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The record's ``run_files`` (the reproduction layout's), not the name
+    ``reproduction``: the tables command writes what the function it names returns for
+    each section of the layout, with the formats asked for."""
+    from irtables.study.pipeline import run_table_files
+
+    def toy_files(
+        config: Config, spec: TableSpec, base: Path, formats: Any, dirs: Any
+    ) -> dict[str, str]:
+        return {f"{spec.stem}.{fmt}": f"{spec.metrics[0]} of {base}" for fmt in formats}
+
+    module = sys.modules["toy_layouts"]
+    module.toy_files = toy_files  # type: ignore[attr-defined]
+    monkeypatch.setitem(LAYOUTS, "toy", replace(LAYOUTS["toy"], run_files="toy_layouts:toy_files"))
+    config = parse_config({"tables": {"t": {"layout": "toy", "measure": "P@5"}}})
+    assert run_table_files(config, Path("study"), ["md", "csv"]) == {
+        "t.md": "P@5 of study",
+        "t.csv": "P@5 of study",
+    }
+    assert run_table_files(parse_config({}), Path("study"), ["md"]) == {}

@@ -630,7 +630,10 @@ class Layout:
     its group (:attr:`TableSpec.ablation_groups`, the ablation), tested on their own, the
     tables after all others; such a section takes no ``compare`` of its own.
     ``figure`` (``module:function`` of ``(table)``): the supplement's figure of each of
-    its tables whose section keeps ``figure = true`` (empty: none).
+    its tables whose section keeps ``figure = true`` (empty: none). ``run_files``
+    (``module:function`` of ``(config, spec, base, formats, template_dirs)``, returning
+    file name -> text): the files ``irtables tables`` writes for a section whose tables
+    need the runs themselves, not the means (the reproduction's; its builder makes none).
     """
 
     name: str
@@ -645,6 +648,7 @@ class Layout:
     headline: bool = False
     tested_against: Literal["baselines", "groups"] = "baselines"
     figure: str = ""
+    run_files: str = ""
 
 
 def compared_with(layout: str) -> str:
@@ -902,6 +906,7 @@ LAYOUTS: dict[str, Layout] = {
                 Key("rbo_depth", "reproduction: RBO's depth (default 1000, as repro_eval)."),
             ),
             _reproduction_keys,
+            run_files="irtables.study.pipeline:reproduction_table_files",
         ),
     )
 }

@@ -13,6 +13,7 @@ from irtables.model import ResultSet
 from irtables.study.load import load_study
 
 if TYPE_CHECKING:  # imported where used: reading a study does not wait for the tables' code
+    from irtables.config.tables import TableSpec
     from irtables.lint import LintReport
     from irtables.loaders.discover import Study as Files
     from irtables.model.names import DisplayNames
@@ -99,7 +100,7 @@ def write_tables(
         try:
             with warnings.catch_warnings(record=True) as held:
                 files = _table_files(results, config, formats, template_dirs, progress)
-                files |= reproduction_files(config, base, formats, template_dirs)
+                files |= run_table_files(config, base, formats, template_dirs)
         finally:
             warn_lint(results, report=checked.result(), names=config.display_names())
             for w in held:
@@ -161,35 +162,53 @@ def _table_files(
     return files
 
 
-def reproduction_files(
+def run_table_files(
     config: Config,
     base: Path | None,
     formats: Sequence[str] | None,
     template_dirs: Sequence[str | Path] = (),
 ) -> dict[str, str]:
-    """Every ``reproduction`` table in every format: file name -> text."""
-    specs = [s for s in config.tables if s.layout == "reproduction"]
-    if not specs:
-        return {}
+    """The files of every section whose layout's record builds its tables from the runs
+    themselves rather than the means (``run_files``: the reproduction tables), in every
+    format: file name -> text."""
+    from irtables.config.tables import LAYOUTS, layout_function
+
+    files: dict[str, str] = {}
+    for spec in config.tables:
+        found = LAYOUTS.get(spec.layout)
+        if found is not None and found.run_files:
+            write = layout_function(found.run_files)
+            files |= write(config, spec, base or Path("."), formats, template_dirs)
+    return files
+
+
+def reproduction_table_files(
+    config: Config,
+    spec: TableSpec,
+    base: Path,
+    formats: Sequence[str] | None,
+    template_dirs: Sequence[str | Path] = (),
+) -> dict[str, str]:
+    """A ``reproduction`` section's table in every format (its record's ``run_files``):
+    file name -> text."""
     from irtables.render import FORMATS
     from irtables.render.reproduction import render_reproduction
     from irtables.study.reproduction import configured_rows
     from irtables.tables.reproduction import reproduction_table
 
     files: dict[str, str] = {}
-    for spec in specs:
-        rows = configured_rows(config, spec, base or Path("."))
-        table = reproduction_table(
-            rows,
-            original=config.dataset_name(spec.original or ""),
-            label=spec.label or spec.default_label,
-            rbo_p=spec.rbo_p,
-            rbo_depth=spec.rbo_depth,
-            caption=spec.caption,
-        )
-        for fmt in formats or config.output.formats:
-            text = render_reproduction(table, rows, fmt, template_dirs)
-            files[f"{spec.stem}.{FORMATS[fmt].suffix}"] = text
+    rows = configured_rows(config, spec, base)
+    table = reproduction_table(
+        rows,
+        original=config.dataset_name(spec.original or ""),
+        label=spec.label or spec.default_label,
+        rbo_p=spec.rbo_p,
+        rbo_depth=spec.rbo_depth,
+        caption=spec.caption,
+    )
+    for fmt in formats or config.output.formats:
+        text = render_reproduction(table, rows, fmt, template_dirs)
+        files[f"{spec.stem}.{FORMATS[fmt].suffix}"] = text
     return files
 
 
