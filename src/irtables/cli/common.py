@@ -212,12 +212,9 @@ RESULTS_ARG = click.argument(
     "results", default=".", type=click.Path(path_type=Path), metavar="[DIR]"
 )
 CONFIG_OPT = study_option("config")
-INPUT_FORMAT_OPT = study_option("input_format")
-MISSING_OPT = study_option("missing")
 FORCE_OPT = study_option("force")
 JOBS_OPT = study_option("jobs")
 SCHEDULER_OPT = study_option("scheduler")
-NO_CACHE_OPT = study_option("cache")
 TABLES_OUT_OPT = click.option(
     "-o",
     "--output",
