@@ -222,6 +222,12 @@ TABLES_OUT_OPT = click.option(
     type=click.Path(file_okay=False, path_type=Path),
     help="Output folder (default: output.dir of the config, else DIR/tables).",
 )
+OUTPUT_FILE_OPT = click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Output file (default: standard output).",
+)
 RELEVANCE_OPT = click.option(
     "-l",
     "relevance",
