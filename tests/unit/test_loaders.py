@@ -170,6 +170,34 @@ def test_wide_empty_cell_is_a_missing_metric(tmp_path: Path) -> None:
     }
 
 
+DELIMITED = {
+    "tidy": ("system,qid,measure,value", ["bm25,1,P_10,0.5", "bm25,2,P_10,0.25", "bm25,2,map,{v}"]),
+    "wide": ("system,qid,P_10,map", ["bm25,1,0.5,", "bm25,2,0.25,{v}"]),
+}
+
+
+@pytest.mark.parametrize("blank", [False, True], ids=["pyarrow", "exact"])
+@pytest.mark.parametrize("layout", sorted(DELIMITED))
+def test_tidy_and_wide_text_read_the_same_on_either_path(
+    tmp_path: Path, layout: str, blank: bool
+) -> None:
+    """Blank lines (more line ends than rows could fill) send a file to the exact (csv
+    module) path, which must give the rows, the system and the line numbers pyarrow's
+    path gives."""
+    header, body = DELIMITED[layout]
+    lines = [header, *body[:-1], *([""] * 20 if blank else []), body[-1]]
+    target = tmp_path / f"{layout}.csv"
+    target.write_text("\n".join(lines).format(v="0.5") + "\n")
+    loaded = load_file(target, input_format=layout)
+    assert rows(loaded.frame) == {("1", "P@10", 0.5), ("2", "P@10", 0.25), ("2", "AP", 0.5)}
+    assert set(loaded.frame["system"].astype(str)) == {"bm25"}
+    target.write_text("\n".join(lines).format(v="1.5") + "\n")
+    with pytest.raises(InputError) as info:
+        load_file(target, input_format=layout)
+    assert info.value.line == len(lines)  # the last line, blank lines counted
+    assert "expected a value in [0, 1] for AP, got 1.5" in str(info.value)
+
+
 def test_large_tidy_file_takes_the_fast_path_and_keeps_line_numbers(tmp_path: Path) -> None:
     n = 5000
     lines = ["query\tmetric\tvalue"] + [f"q{i}\tP@10\t0.5" for i in range(n)]

@@ -16,7 +16,7 @@ from irtables.evaluator import evaluate
 from irtables.evaluator.command import evaluate_files
 from irtables.evaluator.plan import Batch, evaluate_batches
 from irtables.evaluator.values import RunValues, check_options
-from irtables.study.pipeline import resolve_study
+from irtables.study import load_study
 from tests.conftest import runs_study
 from tests.unit.test_jobs import MEASURES, _write_runs
 
@@ -48,7 +48,7 @@ def test_the_default_starts_no_pool_for_small_runs(tmp_path: Path, pools: list[i
     result = CliRunner().invoke(main, ["evaluate", str(qrels), *map(str, runs), "-m", "map"])
     assert result.exit_code == 0, result.output
     (tmp_path / "study").mkdir()
-    resolve_study(runs_study(tmp_path / "study", 'measures = ["P@1", "map"]\n'), jobs=None)
+    load_study(runs_study(tmp_path / "study", 'measures = ["P@1", "map"]\n'), jobs=None)
     assert pools == []
 
 

@@ -21,7 +21,7 @@ from scipy import stats
 
 from irtables.errors import InputError
 from irtables.stats import bootstrap, randomized_tukey_hsd, t_test, tukey_hsd, two_way_anova
-from irtables.stats.tukey import NO_VARIANCE
+from irtables.stats.allpairs import NO_VARIANCE
 from tests.conftest import invoke, require_fixtures
 
 RNG = np.random.default_rng(20260512)

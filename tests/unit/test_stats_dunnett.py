@@ -123,3 +123,20 @@ def test_dunnett_in_the_tables_one_sided_legend() -> None:
     assert "†: significantly better than bm25 (Dunnett's test" in caption
     assert "by the multivariate t distribution)" in caption and "‡" not in caption
     assert built.comparisons is not None and built.comparisons.correction == "dunnett"
+
+
+def test_one_topic_or_constant_differences_leave_dunnett_undefined_as_tukey() -> None:
+    """No residual (one topic) or a residual that is rounding error (each system a
+    constant shift of the baseline): every comparison with the baseline is undefined,
+    p = 1 and no interval, with the method Tukey HSD gives on the same matrix."""
+    one = np.array([[0.2, 0.4, 0.5]])
+    shifted = np.array([[0.1, 0.3, 0.2], [0.5, 0.7, 0.6], [0.2, 0.4, 0.3], [0.3, 0.5, 0.4]])
+    for x, method, df in ((one, "undefined: fewer than two topics", 0), (shifted, None, 6)):
+        r = dunnett(x, ["a", "b", "c"], baseline="b")
+        assert r.method == (method or tukey_hsd(x).method)
+        assert r.method.startswith("undefined")
+        assert r.residual_df == df
+        assert [(p.system, p.baseline) for p in r.pairs] == [("a", "b"), ("c", "b")]
+        assert all(p.pvalue == p.pvalue_raw == 1.0 and p.statistic == 0.0 for p in r.pairs)
+        assert all(p.ci is None and p.effect_size is None for p in r.pairs)
+        assert r.pair("c", "b").mean_diff == pytest.approx(x[:, 2].mean() - x[:, 1].mean())

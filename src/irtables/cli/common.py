@@ -212,18 +212,21 @@ RESULTS_ARG = click.argument(
     "results", default=".", type=click.Path(path_type=Path), metavar="[DIR]"
 )
 CONFIG_OPT = study_option("config")
-INPUT_FORMAT_OPT = study_option("input_format")
-MISSING_OPT = study_option("missing")
 FORCE_OPT = study_option("force")
 JOBS_OPT = study_option("jobs")
 SCHEDULER_OPT = study_option("scheduler")
-NO_CACHE_OPT = study_option("cache")
 TABLES_OUT_OPT = click.option(
     "-o",
     "--output",
     "outdir",
     type=click.Path(file_okay=False, path_type=Path),
     help="Output folder (default: output.dir of the config, else DIR/tables).",
+)
+OUTPUT_FILE_OPT = click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Output file (default: standard output).",
 )
 RELEVANCE_OPT = click.option(
     "-l",

@@ -10,6 +10,7 @@ import click
 from irtables.cli.common import (
     FORCE_OPT,
     JOBS_OPT,
+    OUTPUT_FILE_OPT,
     RELEVANCE_OPT,
     SCHEDULER_OPT,
     handle_errors,
@@ -60,12 +61,7 @@ from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TREC_EVAL_VERSIONS
     show_default=True,
     help="tsv: tidy rows that irtables tables reads; trec_eval: trec_eval's own layout.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Output file (default: standard output).",
-)
+@OUTPUT_FILE_OPT
 @FORCE_OPT
 @click.option(
     "--average",

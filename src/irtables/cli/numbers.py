@@ -66,8 +66,7 @@ def numbers_cmd(
 
 
 def check_paper_cmd(
-    results: Path,
-    config_path: Path | None,
+    request: StudyRequest,
     papers: Sequence[Path],
     against: Sequence[str],
     tables_dir: Path | None,
@@ -82,7 +81,7 @@ def check_paper_cmd(
     from irtables.study.request import study_request
 
     sources, generated = read_paper(papers)
-    study = resolve_for_command(study_request(results, config=config_path), progress=None)
+    study = resolve_for_command(request, progress=None)
     current = study_numbers(study.results, study.config)
     folders = [tables_dir] if tables_dir else [study.base / study.config.output.dir, *generated]
     earlier = []

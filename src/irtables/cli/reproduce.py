@@ -8,7 +8,7 @@ import click
 
 from irtables.base.formats import FORMATS
 from irtables.base.repro_defaults import DEFAULT_CUTOFFS, DEFAULT_MEASURES, RBO_DEPTH, RBO_P
-from irtables.cli.common import FORCE_OPT, RELEVANCE_OPT, handle_errors, main
+from irtables.cli.common import FORCE_OPT, OUTPUT_FILE_OPT, RELEVANCE_OPT, handle_errors, main
 from irtables.evaluator.versions import DEFAULT_TREC_EVAL, TREC_EVAL_VERSIONS
 
 #: The format of an output file, by its suffix (the format records'; .txt: the terminal's).
@@ -93,12 +93,7 @@ _SUFFIXES = {f".{f.suffix}": name for name, f in FORMATS.items()} | {".txt": "te
     + " ".join(f".{f.suffix}" for f in FORMATS.values())
     + "), else a terminal table.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Output file (default: standard output).",
-)
+@OUTPUT_FILE_OPT
 @FORCE_OPT
 @handle_errors
 def reproduce_cmd(

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 import click
 
 from irtables.cli.common import (
-    CONFIG_OPT,
     REBUILD_OPT,
     RESULTS_ARG,
     VERBOSE_OPT,
@@ -83,7 +82,7 @@ def supplement_cmd(
 
 @main.command("check")
 @RESULTS_ARG
-@CONFIG_OPT
+@study_options("config")
 @SUPPLEMENT_OUT_OPT
 @click.option(
     "--paper",
@@ -109,7 +108,7 @@ def supplement_cmd(
 @handle_errors
 def check_cmd(
     results: Path,
-    config_path: Path | None,
+    request: StudyRequest,
     outdir: Path | None,
     papers: tuple[Path, ...],
     against: tuple[str, ...],
@@ -131,9 +130,9 @@ def check_cmd(
     if papers:
         from irtables.cli.numbers import check_paper_cmd
 
-        check_paper_cmd(results, config_path, papers, against, tables_dir)
+        check_paper_cmd(request, papers, against, tables_dir)
         return
-    target, stale = check_supplement(results, config_path=config_path, outdir=outdir)
+    target, stale = check_supplement(results, config_path=request.config, outdir=outdir)
     for item in stale:
         click.echo(f"stale  {printable(str(item))}")  # paths read from the manifest
     if stale:

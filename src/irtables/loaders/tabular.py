@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -73,39 +74,17 @@ def read_wide(data: bytes, path: str) -> Parsed:
     if data.startswith(PARQUET_MAGIC):
         return read_parquet(data, path, wide=True)
     check_not_empty(data, path, "a header with a query column and one column per metric")
-    delimiter, (line, header) = _header(data, path)
-    roles = wide_roles(header, path, line)
-    names = _column_names(roles)
-    types = {
-        n: (pa.float64() if r == "metric" else DICT_STRING)
-        for n, r in zip(names, roles, strict=True)
-    }
-    table = fast_read(
-        data,
-        names=names,
-        skip_rows=line,
-        delimiter=delimiter,
-        quoting=delimiter != "\t",
-        types=types,
-        empty_is_null=True,
-    )
-    if table is not None:
-        keys = {
-            r: _strings(table.column(n))
-            for n, r in zip(names, roles, strict=True)
-            if r and r != "metric"
-        }
-        metric_cols = [table.column(n) for n, r in zip(names, roles, strict=True) if r == "metric"]
+    read = _read_delimited(data, path, wide_roles, "metric", empty_is_null=True)
+    roles, line = read.roles, read.line
+    if read.table is not None:
+        keys = {r: _strings(read.table.column(n)) for n, r in read.key_columns()}
+        metric_cols = [read.table.column(n) for n in read.numeric_names()]
         values = np.column_stack([c.to_numpy().astype(np.float64) for c in metric_cols])
         present = ~np.column_stack([c.is_null().to_numpy() for c in metric_cols])
-        lines = np.arange(table.num_rows, dtype=np.int64) + line + 1
+        lines = np.arange(read.table.num_rows, dtype=np.int64) + line + 1
     else:
-        rows = _slow_rows(data, path, delimiter, header)
-        keys = {
-            r: np.array([f[i] for _, f in rows], dtype=object)
-            for i, r in enumerate(roles)
-            if r and r != "metric"
-        }
+        rows = read.slow_rows(data, path)
+        keys = {r: np.array(c, dtype=object) for r, c in _slow_keys(rows, roles, "metric")}
         lines = np.array([ln for ln, _ in rows], dtype=np.int64)
         cells = [[f[i] for _, f in rows] for i, r in enumerate(roles) if r == "metric"]
         present = np.column_stack([[c.strip() != "" for c in col] for col in cells])
@@ -118,52 +97,40 @@ def read_wide(data: bytes, path: str) -> Parsed:
                 for col in cells
             ]
         )
-    metrics = [h for h, r in zip(header, roles, strict=True) if r == "metric"]
+    metrics = [h for h, r in zip(read.header, roles, strict=True) if r == "metric"]
     _check_metric_names(metrics, path, line)
     return _melt(keys, metrics, values, present, lines)
 
 
 def read_tidy_text(data: bytes, path: str, *, require_system: bool = False) -> Parsed:
     """Read a tidy CSV/TSV; the delimiter comes from the extension or the header."""
-    delimiter, (line, header) = _header(data, path)
-    roles = tidy_roles(header, path, line)
-    if require_system and "system" not in roles:
-        raise InputError("expected a PyTerrier header name,qid,measure,value", path=path, line=line)
-    names = _column_names(roles)
-    types = {
-        n: (pa.float64() if r == "value" else DICT_STRING)
-        for n, r in zip(names, roles, strict=True)
-    }
-    table = fast_read(
-        data,
-        names=names,
-        skip_rows=line,
-        delimiter=delimiter,
-        quoting=delimiter != "\t",
-        types=types,
-        check_utf8=False,  # the distinct strings are checked below
-    )
-    if table is not None:
-        factors = {
-            r: dictionary_factor(table.column(n))
-            for n, r in zip(names, roles, strict=True)
-            if r and r != "value"
-        }
+    roles_of = _pyterrier_roles if require_system else tidy_roles
+    # the distinct strings are checked below (dictionary_factor), not every cell
+    read = _read_delimited(data, path, roles_of, "value", check_utf8=False)
+    roles = read.roles
+    if read.table is not None:
+        factors = {r: dictionary_factor(read.table.column(n)) for n, r in read.key_columns()}
         if all(f is not None for f in factors.values()):
-            values = np.asarray(to_numpy(table.column(names[roles.index("value")])), np.float64)
+            (value_name,) = read.numeric_names()
+            values = np.asarray(to_numpy(read.table.column(value_name)), np.float64)
             checked = {r: f for r, f in factors.items() if f is not None}
-            return Parsed(factors=checked, values=values, first_line=line + 1)
-    rows = _slow_rows(data, path, delimiter, header)
-    cols: dict[str, list[str] | list[float]] = {}
+            return Parsed(factors=checked, values=values, first_line=read.line + 1)
+    rows = read.slow_rows(data, path)
+    cols: dict[str, list[str] | list[float]] = dict(_slow_keys(rows, roles, "value"))
     value_at = roles.index("value")
-    for i, role in enumerate(roles):
-        if role is not None and role != "value":
-            cols[role] = [f[i] for _, f in rows]
     cols["value"] = [parse_float(f[value_at], path, ln) for ln, f in rows]
     lines = np.array([ln for ln, _ in rows], dtype=np.int64)
     import pandas as pd
 
     return Parsed(frame=pd.DataFrame(cols), lines=lines)
+
+
+def _pyterrier_roles(header: Sequence[str], path: str, line: int | None) -> list[str | None]:
+    """The roles of a tidy header that must name the system (PyTerrier's)."""
+    roles = tidy_roles(header, path, line)
+    if "system" not in roles:
+        raise InputError("expected a PyTerrier header name,qid,measure,value", path=path, line=line)
+    return roles
 
 
 def read_jsonl(data: bytes, path: str) -> Parsed:
@@ -244,10 +211,72 @@ def read_parquet(data: bytes, path: str, *, wide: bool) -> Parsed:
 # --- helpers ---------------------------------------------------------------------------
 
 
-def _header(data: bytes, path: str) -> tuple[str, tuple[int, list[str]]]:
+Roles = Callable[[Sequence[str], str, int | None], list[str | None]]
+
+
+@dataclass(frozen=True)
+class _Delimited:
+    """A delimited table's header, its columns' roles and, where pyarrow read it (the
+    fast path), its table; ``numeric`` is the role read as numbers."""
+
+    delimiter: str
+    line: int  # the header's line; row i of the table is on line ``line + i + 1``
+    header: list[str]
+    roles: list[str | None]
+    numeric: str
+    table: pa.Table | None
+
+    def key_columns(self) -> list[tuple[str, str]]:
+        """(column name in the table, role) of each key column (not numeric, not index)."""
+        return [
+            (n, r)
+            for n, r in zip(_column_names(self.roles), self.roles, strict=True)
+            if r and r != self.numeric
+        ]
+
+    def numeric_names(self) -> list[str]:
+        """The table's names of the numeric columns, in order."""
+        names = _column_names(self.roles)
+        return [n for n, r in zip(names, self.roles, strict=True) if r == self.numeric]
+
+    def slow_rows(self, data: bytes, path: str) -> list[tuple[int, list[str]]]:
+        """The rows read by Python's csv (the exact path), after the header."""
+        return _slow_rows(data, path, self.delimiter, self.header)
+
+
+def _read_delimited(
+    data: bytes,
+    path: str,
+    roles_of: Roles,
+    numeric: str,
+    *,
+    empty_is_null: bool = False,
+    check_utf8: bool = True,
+) -> _Delimited:
+    """The step both delimited readers take: the header (delimiter sniffed), the roles
+    ``roles_of`` gives its columns, and pyarrow's read of the rows (``numeric`` columns
+    as float64, the others as dictionary strings), None where pyarrow cannot."""
     head = decode_text(data[: data.find(b"\n") + 1 or len(data)], path)
     delimiter = sniff_delimiter(head, main_extension(path))
-    return delimiter, first_record(data, path, delimiter=delimiter, quoting=delimiter != "\t")
+    quoting = delimiter != "\t"
+    line, header = first_record(data, path, delimiter=delimiter, quoting=quoting)
+    roles = roles_of(header, path, line)
+    names = _column_names(roles)
+    types = {
+        n: (pa.float64() if r == numeric else DICT_STRING)
+        for n, r in zip(names, roles, strict=True)
+    }
+    table = fast_read(
+        data,
+        names=names,
+        skip_rows=line,
+        delimiter=delimiter,
+        quoting=quoting,
+        types=types,
+        empty_is_null=empty_is_null,
+        check_utf8=check_utf8,
+    )
+    return _Delimited(delimiter, line, header, roles, numeric, table)
 
 
 def _column_names(roles: Sequence[str | None]) -> list[str]:
@@ -266,6 +295,13 @@ def _slow_rows(
                 line=line,
             )
     return rows
+
+
+def _slow_keys(
+    rows: Sequence[tuple[int, list[str]]], roles: Sequence[str | None], numeric: str
+) -> list[tuple[str, list[str]]]:
+    """(role, cells) of each key column of rows read on the exact path."""
+    return [(r, [f[i] for _, f in rows]) for i, r in enumerate(roles) if r and r != numeric]
 
 
 def _melt(

@@ -30,7 +30,13 @@ import numpy.typing as npt
 
 from irtables.base import portable_math
 from irtables.errors import InputError, UnknownNameError, unknown_name_message
-from irtables.stats.allpairs import AllPairsResult, PairDifference, check_matrix, default_names
+from irtables.stats.allpairs import (
+    AllPairsResult,
+    Judged,
+    check_matrix,
+    default_names,
+    two_way_result,
+)
 from irtables.stats.anova import two_way_anova
 from irtables.stats.gauss_nodes import (
     HERMITE_E_NODES,
@@ -40,7 +46,6 @@ from irtables.stats.gauss_nodes import (
 )
 from irtables.stats.paired import ALTERNATIVES
 from irtables.stats.result import ConfidenceInterval
-from irtables.stats.tukey import NO_VARIANCE, UNDEFINED
 
 FloatArray = npt.NDArray[np.float64]
 # Gauss nodes per dimension: 96 (stats/gauss_nodes.py), as 128 or 200 nodes to 1e-14
@@ -184,50 +189,23 @@ def dunnett(
         b = baseline
     else:
         raise InputError(f"baseline column {baseline} out of range for {k} systems")
-    anova = two_way_anova(x)
-    means = np.asarray(anova.means)
-    ve, df = anova.residual_variance, anova.residual.df
-    others = [j for j in range(k) if j != b]
-    diffs = np.array([means[j] - means[b] for j in others])
-    if df == 0 or anova.no_variance:
-        method = UNDEFINED if df == 0 else NO_VARIANCE
-        pairs = [
-            PairDifference(names[j], names[b], float(d), 0.0, 1.0, 1.0, None, None)
-            for j, d in zip(others, diffs, strict=True)
-        ]
-    else:
+    others = [(j, b) for j in range(k) if j != b]
+
+    def judge(diffs: FloatArray, ve: float, df: int) -> Judged:
         se = math.sqrt(2.0 * ve / n)
         t = diffs / se
-        p = dunnett_pvalues(t, df, alternative=alternative)
-        raw = _raw_pvalues(t, df, alternative)
         lam = (math.sqrt(0.5),) * len(others)
         half = _critical(level, lam, df, alternative == "two-sided") * se
-        method = (
-            f"Dunnett, two-way ANOVA ({k} systems x {n} topics, residual df {df}), {alternative}"
+        return Judged(
+            method=f"Dunnett, two-way ANOVA ({k} systems x {n} topics, residual df {df}), "
+            f"{alternative}",
+            statistic=t,
+            pvalue=dunnett_pvalues(t, df, alternative=alternative),
+            pvalue_raw=_raw_pvalues(t, df, alternative),
+            interval=lambda d: _interval(d, half, level, alternative),
         )
-        pairs = [
-            PairDifference(
-                system=names[j],
-                baseline=names[b],
-                mean_diff=float(d),
-                statistic=float(tt),
-                pvalue=float(pp),
-                pvalue_raw=float(rr),
-                ci=_interval(float(d), half, level, alternative),
-                effect_size=float(d) / math.sqrt(ve),
-            )
-            for j, d, tt, pp, rr in zip(others, diffs, t, p, raw, strict=True)
-        ]
-    return AllPairsResult(
-        test="dunnett",
-        method=method,
-        systems=names,
-        means=tuple(float(m) for m in means),
-        n=n,
-        residual_variance=ve,
-        residual_df=df,
-        pairs=tuple(pairs),
-    )
+
+    return two_way_result("dunnett", names, n, two_way_anova(x), others, judge)
 
 
 def _raw_pvalues(t: FloatArray, df: int, alternative: str) -> FloatArray:

@@ -19,18 +19,18 @@ import numpy.typing as npt
 
 from irtables.stats.allpairs import (
     AllPairsResult,
-    PairDifference,
+    Judged,
     check_matrix,
     default_names,
     pair_indices,
+    two_way_result,
+)
+from irtables.stats.allpairs import (  # randomized_tukey imports it from here
+    undefined_result as undefined_result,
 )
 from irtables.stats.anova import two_way_anova
 from irtables.stats.result import ConfidenceInterval
 from irtables.stats.studentized_range import studentized_range_ppf, studentized_range_sf
-
-UNDEFINED = "undefined: fewer than two topics"
-#: The method when every system differs from every other by a constant on every topic.
-NO_VARIANCE = "undefined: constant differences on every topic (zero residual variance)"
 
 
 @functools.lru_cache(maxsize=64)
@@ -56,7 +56,7 @@ def tukey_hsd(
 
     A residual that is zero or rounding error (``anova.no_variance``: every difference
     constant across topics) leaves q undefined, as the paired t-test does: statistic 0,
-    p = 1, method :data:`NO_VARIANCE`, so that no marker is shown.
+    p = 1, method :data:`~irtables.stats.allpairs.NO_VARIANCE`, so that no marker is shown.
 
     Examples
     --------
@@ -71,73 +71,23 @@ def tukey_hsd(
     x = check_matrix(values, tuple(systems) if systems is not None else None)
     n, k = x.shape
     names = tuple(systems) if systems is not None else default_names(k)
-    anova = two_way_anova(x)
-    means = np.asarray(anova.means)
-    ve, df = anova.residual_variance, anova.residual.df
-    idx = pair_indices(k)
-    diffs = np.array([means[j] - means[i] for j, i in idx])
-    if df == 0:
-        return undefined_result("tukey", names, means, n)
-    if not anova.no_variance:
+
+    def judge(diffs: npt.NDArray[np.float64], ve: float, df: int) -> Judged:
         se = math.sqrt(ve / n)
         q = diffs / se
-        p = np.minimum(1.0, _q_sf(np.abs(q), k, df))
-        raw = _lsd_pvalues(np.abs(q) / math.sqrt(2.0), df)
         half = _q_critical(level, k, df) * se
-        method = f"Tukey HSD, two-way ANOVA ({k} systems x {n} topics, residual df {df})"
-        pairs = [
-            PairDifference(
-                system=names[j],
-                baseline=names[i],
-                mean_diff=float(d),
-                statistic=float(qq),
-                pvalue=float(pp),
-                pvalue_raw=float(rr),
-                ci=ConfidenceInterval(float(d) - half, float(d) + half, level, "Tukey HSD"),
-                effect_size=float(d) / math.sqrt(ve),
-            )
-            for (j, i), d, qq, pp, rr in zip(idx, diffs, q, p, raw, strict=True)
-        ]
-    else:
-        method = NO_VARIANCE
-        pairs = [
-            _undefined(names[j], names[i], float(d)) for (j, i), d in zip(idx, diffs, strict=True)
-        ]
-    return AllPairsResult(
-        test="tukey",
-        method=method,
-        systems=names,
-        means=tuple(float(m) for m in means),
-        n=n,
-        residual_variance=ve,
-        residual_df=df,
-        pairs=tuple(pairs),
-    )
+        return Judged(
+            method=f"Tukey HSD, two-way ANOVA ({k} systems x {n} topics, residual df {df})",
+            statistic=q,
+            pvalue=np.minimum(1.0, _q_sf(np.abs(q), k, df)),
+            pvalue_raw=_lsd_pvalues(np.abs(q) / math.sqrt(2.0), df),
+            interval=lambda d: ConfidenceInterval(d - half, d + half, level, "Tukey HSD"),
+        )
+
+    return two_way_result("tukey", names, n, two_way_anova(x), pair_indices(k), judge)
 
 
 def _lsd_pvalues(t: npt.NDArray[np.float64], df: int) -> npt.NDArray[np.float64]:
     from scipy.special import stdtr
 
     return np.asarray(np.minimum(1.0, 2.0 * stdtr(df, -t)), dtype=np.float64)
-
-
-def _undefined(system: str, baseline: str, diff: float) -> PairDifference:
-    return PairDifference(system, baseline, diff, 0.0, 1.0, 1.0, None, None)
-
-
-def undefined_result(
-    test: str, names: tuple[str, ...], means: npt.NDArray[np.float64], n: int
-) -> AllPairsResult:
-    """The all-pairs result of fewer than two topics: no residual, so statistic 0 and
-    p = 1 for every pair (no marker), method :data:`UNDEFINED`."""
-    idx = pair_indices(len(names))
-    return AllPairsResult(
-        test=test,
-        method=UNDEFINED,
-        systems=names,
-        means=tuple(float(m) for m in means),
-        n=n,
-        residual_variance=0.0,
-        residual_df=0,
-        pairs=tuple(_undefined(names[j], names[i], float(means[j] - means[i])) for j, i in idx),
-    )

@@ -33,28 +33,10 @@ TABLE_MODULES = (
 )
 
 
-def resolve_study(
-    results_path: str | Path,
-    *,
-    config_path: str | Path | None = None,
-    input_format: str | None = None,
-    missing: str | None = None,
-    jobs: int | None = 1,
-    cache: bool = True,
-    progress: Callable[[str, int, int], None] | None = None,
-    scheduler: str | None = None,
-) -> tuple[ResultSet, Config, Path]:
-    """(results, config, base dir) of :func:`~irtables.study.load.load_study`."""
-    study = load_study(
-        results_path,
-        config=config_path,
-        input_format=input_format,
-        missing=missing,
-        jobs=jobs,
-        cache=cache,
-        progress=progress,
-        scheduler=scheduler,
-    )
+def resolve_study(results_path: str | Path) -> tuple[ResultSet, Config, Path]:
+    """(results, config, base dir) of :func:`~irtables.study.load.load_study` with its
+    default options (a study with other options: ``load_study`` itself)."""
+    study = load_study(results_path)
     return study.results, study.config, study.base
 
 
