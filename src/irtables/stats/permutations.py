@@ -1,0 +1,111 @@
+"""Uniform random permutations of the systems within each topic, one code per row.
+
+The randomised Tukey HSD draws, trial by trial and topic by topic, one permutation of
+the ``k`` systems per (trial, topic) row. Its random stream:
+
+- a row's permutation is coded by one integer ``c`` uniform in ``[0, k!)``, drawn with
+  ``rng.integers(0, k!, dtype=np.int64)``, the rows of many trials in one call (numpy
+  draws them in order, so a call for many rows gives the values of one call per row);
+- the mixed-radix digits of ``c`` are Fisher-Yates swaps: ``d_{k-1} = c mod k``, then
+  ``d_{k-2} = (c // k) mod (k-1)``, ... down to ``d_1``; starting from ``(0, 1, ..., k-1)``,
+  for ``i = k-1 .. 1`` swap the entries at ``i`` and ``d_i``. Position ``j`` then holds
+  system ``a[j]``. Every digit is uniform and independent of the others, so every
+  permutation is equally likely;
+- beyond 20 systems ``k!`` exceeds ``2**63``: the digits are split, from ``d_{k-1}`` on,
+  into groups whose radices multiply to at most ``2**63 - 1``, each group one integer
+  per row (``rng.integers(0, highs, size=(rows, groups), dtype=np.int64)``, row by row).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+IntArray = npt.NDArray[np.int64]
+#: Up to this many systems the positions are looked up in a table of all ``k!`` codes.
+TABLE_SYSTEMS = 10
+_INT64_CODES = (1 << 63) - 1  # the largest exclusive bound of one int64 draw
+_BUILD_ROWS = 1 << 18  # codes decoded per step when a table is built
+_TABLE_WIDTH = 16  # bytes a table row: one complex128 to look up
+
+
+def digit_groups(k: int) -> tuple[tuple[int, ...], ...]:
+    """The radices ``k, k-1, ..., 2`` of the Fisher-Yates digits, grouped greedily so
+    that each group's product fits one int64 draw.
+
+    Examples
+    --------
+    >>> digit_groups(4)
+    ((4, 3, 2),)
+    >>> [math.prod(g) for g in digit_groups(21)] == [math.factorial(21) // 2, 2]
+    True
+    """
+    groups: list[tuple[int, ...]] = []
+    current: list[int] = []
+    for radix in range(k, 1, -1):
+        if current and math.prod(current) * radix > _INT64_CODES:
+            groups.append(tuple(current))
+            current = []
+        current.append(radix)
+    if current:
+        groups.append(tuple(current))
+    return tuple(groups)
+
+
+def draw_codes(rng: np.random.Generator, rows: int, k: int) -> IntArray:
+    """The codes of ``rows`` rows, shape ``(rows, groups)``: one int64 per digit group."""
+    groups = digit_groups(k)
+    if len(groups) <= 1:
+        high = math.prod(groups[0]) if groups else 1
+        return rng.integers(0, high, size=rows, dtype=np.int64)[:, None]
+    highs = np.array([math.prod(g) for g in groups], dtype=np.int64)
+    return rng.integers(0, highs, size=(rows, len(groups)), dtype=np.int64)
+
+
+def swap_digits(codes: IntArray, k: int) -> list[IntArray]:
+    """The Fisher-Yates digits ``d_{k-1}, ..., d_1`` of each row (list position
+    ``k-1-i`` holds ``d_i``, in ``0..i``)."""
+    out = []
+    for g, group in enumerate(digit_groups(k)):
+        rest = codes[:, g].copy()
+        for radix in group:
+            rest, digit = np.divmod(rest, radix)
+            out.append(digit)
+    return out
+
+
+def arrangements(digits: list[IntArray], k: int) -> npt.NDArray[np.uint8]:
+    """``(rows, k)``: the system at each position after the Fisher-Yates swaps."""
+    rows = digits[0].size if digits else 1
+    columns = np.tile(np.arange(k, dtype=np.uint8)[:, None], (1, rows))
+    flat = columns.reshape(-1)
+    offset = np.arange(rows, dtype=np.intp)
+    for i in range(k - 1, 0, -1):
+        where = digits[k - 1 - i] * rows + offset
+        chosen = flat[where]
+        flat[where] = columns[i]
+        columns[i] = chosen
+    return np.ascontiguousarray(columns.T)
+
+
+@functools.lru_cache(maxsize=2)
+def position_table(k: int) -> npt.NDArray[np.uint8]:
+    """``(k!, 16)``: for code ``c``, the position each system is moved to (the inverse of
+    its arrangement), padded to 16 bytes a row so that a row is one 16-byte item to look
+    up. Built once per process, for ``k <= TABLE_SYSTEMS``."""
+    if k > TABLE_SYSTEMS:
+        raise ValueError(f"no table of the permutations of {k} systems")
+    total = math.factorial(k)
+    table = np.zeros((total, _TABLE_WIDTH), dtype=np.uint8)
+    flat = table.reshape(-1)
+    for start in range(0, total, _BUILD_ROWS):
+        codes = np.arange(start, min(start + _BUILD_ROWS, total), dtype=np.int64)[:, None]
+        arranged = arrangements(swap_digits(codes, k), k)
+        base = (np.arange(codes.shape[0], dtype=np.intp) + start) * _TABLE_WIDTH
+        for position in range(k):
+            flat[base + arranged[:, position]] = position
+    table.flags.writeable = False
+    return table
