@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
+from irtables.model import ResultSet
+from irtables.stats import compare, randomized_tukey_hsd
 from irtables.stats import randomized_tukey as rt
-from irtables.stats import randomized_tukey_hsd
 from irtables.stats.allpairs import pair_indices
 from irtables.stats.permutations import digit_groups, position_table
 from irtables.stats.randomized_tukey import randomized_tukey_many
@@ -121,6 +124,19 @@ def test_every_code_of_the_table_is_a_different_permutation() -> None:
     assert sorted(map(tuple, table.tolist())) == sorted(itertools.permutations(range(5)))
 
 
+@pytest.mark.parametrize("k", range(1, 8))
+def test_the_table_moves_each_system_where_the_swaps_of_its_code_do(k: int) -> None:
+    table = position_table(k)
+    for code in range(math.factorial(k)):
+        arranged = list(range(k))
+        rest = code
+        for i in range(k - 1, 0, -1):
+            rest, d = divmod(rest, i + 1)
+            arranged[i], arranged[d] = arranged[d], arranged[i]
+        where = [arranged.index(system) for system in range(k)]
+        assert table[code, :k].tolist() == where
+
+
 def test_digit_groups_cover_every_swap_and_fit_an_int64() -> None:
     for k in (2, 10, 20, 21, 40):
         groups = digit_groups(k)
@@ -201,3 +217,50 @@ def test_pvalues_agree_with_the_old_stream_within_monte_carlo_error(
         old = ((ranges >= abs(sums[j] - sums[i]) - tol).sum() + 1) / (b + 1)
         se = math.sqrt(2 * max(old * (1 - old), 1 / b) / b)  # of a difference of two
         assert abs(pair.pvalue - old) <= 4 * se
+
+
+def _study() -> ResultSet:
+    rng = np.random.default_rng(21)
+    parts = []
+    for dataset, n in (("a", 40), ("b", 40), ("c", 30)):
+        queries = [f"q{i}" for i in range(n)]
+        for metric in ("AP", "nDCG@10", "P@10"):
+            base = rng.random(n)
+            for s in range(4):
+                values = (base + 0.01 * s + rng.normal(0, 0.05, n)).round(4)
+                parts.append(
+                    pd.DataFrame(
+                        {"dataset": dataset, "system": f"s{s}", "query": queries,
+                         "metric": metric, "value": values}
+                    )
+                )  # fmt: skip
+    return ResultSet.from_frame(pd.concat(parts, ignore_index=True))
+
+
+def test_compare_runs_the_metrics_together_with_what_each_gives_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from irtables.stats import procedures
+
+    runs: list[int] = []
+
+    def counted(matrices: list[np.ndarray], *args: Any, **kwargs: Any) -> list[Any]:
+        runs.append(len(matrices))
+        return randomized_tukey_many(matrices, *args, **kwargs)
+
+    monkeypatch.setitem(procedures.SHARED_PROCEDURES, "randomized-tukey", counted)
+    rs = _study()
+    seen: list[tuple[int, int]] = []
+    got = compare(
+        rs, test="randomized-tukey", pairs="all", rng=9, options={"n_resamples": 400},
+        progress=lambda done, total: seen.append((done, total)),
+    )  # fmt: skip
+    assert len(got.results) == 3 * 3 * 6
+    for r in got.results:
+        aligned = rs.aligned(r.dataset, r.metric, rs.systems(r.dataset))
+        alone = randomized_tukey_hsd(aligned.values, aligned.systems, n_resamples=400, rng=9)
+        pair = alone.pair(r.system, r.baseline)
+        assert (r.pvalue_adjusted, r.pvalue) == (pair.pvalue, pair.pvalue_raw)
+    assert runs == [6, 3]  # the 6 matrices of 40 topics at once, then the 3 of 30
+    done = [d for d, _ in seen]
+    assert done == sorted(done) and seen[-1] == (54, 54)

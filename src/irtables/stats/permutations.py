@@ -28,7 +28,6 @@ IntArray = npt.NDArray[np.int64]
 #: Up to this many systems the positions are looked up in a table of all ``k!`` codes.
 TABLE_SYSTEMS = 10
 _INT64_CODES = (1 << 63) - 1  # the largest exclusive bound of one int64 draw
-_BUILD_ROWS = 1 << 18  # codes decoded per step when a table is built
 _TABLE_WIDTH = 16  # bytes a table row: one complex128 to look up
 
 
@@ -77,35 +76,29 @@ def swap_digits(codes: IntArray, k: int) -> list[IntArray]:
     return out
 
 
-def arrangements(digits: list[IntArray], k: int) -> npt.NDArray[np.uint8]:
-    """``(rows, k)``: the system at each position after the Fisher-Yates swaps."""
-    rows = digits[0].size if digits else 1
-    columns = np.tile(np.arange(k, dtype=np.uint8)[:, None], (1, rows))
-    flat = columns.reshape(-1)
-    offset = np.arange(rows, dtype=np.intp)
-    for i in range(k - 1, 0, -1):
-        where = digits[k - 1 - i] * rows + offset
-        chosen = flat[where]
-        flat[where] = columns[i]
-        columns[i] = chosen
-    return np.ascontiguousarray(columns.T)
-
-
 @functools.lru_cache(maxsize=2)
 def position_table(k: int) -> npt.NDArray[np.uint8]:
-    """``(k!, 16)``: for code ``c``, the position each system is moved to (the inverse of
-    its arrangement), padded to 16 bytes a row so that a row is one 16-byte item to look
-    up. Built once per process, for ``k <= TABLE_SYSTEMS``."""
-    if k > TABLE_SYSTEMS:
+    """``(k!, 16)``: for code ``c``, the position each system is moved to by its swaps
+    (row ``c``, column ``s``: where system ``s`` ends), padded to 16 bytes a row so that a
+    row is one 16-byte item to look up. Built once per process, for ``k <= TABLE_SYSTEMS``.
+
+    Built from the table of ``k - 1`` systems: ``c = d + k c'`` first swaps ``k-1`` and
+    ``d``, then moves positions ``0 .. k-2`` as code ``c'`` of ``k - 1`` systems does.
+    So system ``d`` ends at ``k-1``, system ``k-1`` where ``c'`` moves ``d``, and every
+    other system where ``c'`` moves it.
+    """
+    if not 1 <= k <= TABLE_SYSTEMS:
         raise ValueError(f"no table of the permutations of {k} systems")
-    total = math.factorial(k)
-    table = np.zeros((total, _TABLE_WIDTH), dtype=np.uint8)
-    flat = table.reshape(-1)
-    for start in range(0, total, _BUILD_ROWS):
-        codes = np.arange(start, min(start + _BUILD_ROWS, total), dtype=np.int64)[:, None]
-        arranged = arrangements(swap_digits(codes, k), k)
-        base = (np.arange(codes.shape[0], dtype=np.intp) + start) * _TABLE_WIDTH
-        for position in range(k):
-            flat[base + arranged[:, position]] = position
+    table = np.zeros((1, _TABLE_WIDTH), dtype=np.uint8)  # one system: position 0
+    for size in range(2, k + 1):
+        smaller = table[:, : size - 1]
+        table = np.zeros((math.factorial(size), _TABLE_WIDTH), dtype=np.uint8)
+        blocks = table.reshape(-1, size, _TABLE_WIDTH)  # [c', d]: row c = d + size * c'
+        for d in range(size):
+            block = blocks[:, d]
+            block[:, : size - 1] = smaller
+            if d < size - 1:
+                block[:, size - 1] = smaller[:, d]
+            block[:, d] = size - 1
     table.flags.writeable = False
     return table

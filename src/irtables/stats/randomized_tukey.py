@@ -227,20 +227,32 @@ def _trial_chunks(trials: int, n: int, k: int) -> Iterator[tuple[int, int]]:
 
 
 def _table_sums(xs: FloatArray, codes: IntArray, trials: int) -> FloatArray:
-    """``(matrices, trials, k)`` column sums: each topic's values added at the positions
-    the table gives for its code (per trial and matrix, one ``bincount`` in topic order)."""
+    """``(matrices, trials, k)`` column sums: each topic's values added, in topic order,
+    at the positions the table gives for its code. One ``bincount`` per trial for one
+    matrix; for several, one sparse product per trial (the positions read once for all
+    of them, the same additions in the same order)."""
     m, n, k = xs.shape
     table = position_table(k)
     rows = table.view(np.complex128).reshape(-1).take(codes).view(np.uint8)
     rows = rows.reshape(trials, n, table.shape[1])
-    positions = np.empty((n, k), dtype=np.intp)
-    flat = positions.reshape(-1)
-    values = xs.reshape(m, n * k)
     sums = np.empty((m, trials, k))
+    if m == 1:
+        positions = np.empty((n, k), dtype=np.intp)
+        values = xs.reshape(n * k)
+        for t in range(trials):
+            np.copyto(positions, rows[t, :, :k], casting="unsafe")
+            sums[0, t] = np.bincount(positions.reshape(-1), weights=values, minlength=k)
+        return sums
+    from scipy import sparse  # only here: a module of its own to import
+
+    # one column per (topic, system) cell, its one entry in the row of the cell's position
+    cells = np.ascontiguousarray(xs.reshape(m, n * k).T)
+    index = np.empty((n, k), dtype=np.int32)
+    starts, ones = np.arange(n * k + 1, dtype=np.int32), np.ones(n * k)
     for t in range(trials):
-        np.copyto(positions, rows[t, :, :k], casting="unsafe")
-        for i in range(m):
-            sums[i, t] = np.bincount(flat, weights=values[i], minlength=k)
+        np.copyto(index, rows[t, :, :k], casting="unsafe")
+        moved = sparse.csc_array((ones, index.reshape(-1), starts), shape=(k, n * k))
+        sums[:, t] = (moved @ cells).T
     return sums
 
 
