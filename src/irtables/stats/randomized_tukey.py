@@ -202,10 +202,11 @@ def _random_sums(
     idx = pair_indices(k)
     ranges = np.empty((m, trials))
     diffs = np.empty((m, trials, len(idx)))
+    cells = np.ascontiguousarray(xs.reshape(m, n * k).T)
     for start, count in _trial_chunks(trials, n, k):
         codes = draw_codes(rng, count * n, k)
         if k <= TABLE_SYSTEMS:
-            sums = _table_sums(xs, codes[:, 0], count)
+            sums = _table_sums(xs, cells, codes[:, 0], count)
         else:
             digits = swap_digits(codes, k)
             sums = np.stack([_shuffled_sums(x, digits, count) for x in xs])
@@ -226,11 +227,12 @@ def _trial_chunks(trials: int, n: int, k: int) -> Iterator[tuple[int, int]]:
         yield start, min(per, trials - start)
 
 
-def _table_sums(xs: FloatArray, codes: IntArray, trials: int) -> FloatArray:
+def _table_sums(xs: FloatArray, cells: FloatArray, codes: IntArray, trials: int) -> FloatArray:
     """``(matrices, trials, k)`` column sums: each topic's values added, in topic order,
     at the positions the table gives for its code. One ``bincount`` per trial for one
-    matrix; for several, one sparse product per trial (the positions read once for all
-    of them, the same additions in the same order)."""
+    matrix; for several, one sparse product per trial with ``cells`` (the matrices side
+    by side, a row per (topic, system) cell): the positions read once for all of them,
+    the same additions in the same order."""
     m, n, k = xs.shape
     table = position_table(k)
     rows = table.view(np.complex128).reshape(-1).take(codes).view(np.uint8)
@@ -245,13 +247,17 @@ def _table_sums(xs: FloatArray, codes: IntArray, trials: int) -> FloatArray:
         return sums
     from scipy import sparse  # only here: a module of its own to import
 
-    # one column per (topic, system) cell, its one entry in the row of the cell's position
-    cells = np.ascontiguousarray(xs.reshape(m, n * k).T)
-    index = np.empty((n, k), dtype=np.int32)
+    # one column per cell, its one entry in the row of the cell's position; the matrix
+    # is made once and reads the positions of each trial from ``index`` (scipy keeps the
+    # arrays it is given when their types fit; if it copied them, it is made per trial)
+    index = np.zeros((n, k), dtype=np.int32)
     starts, ones = np.arange(n * k + 1, dtype=np.int32), np.ones(n * k)
+    moved = sparse.csc_array((ones, index.reshape(-1), starts), shape=(k, n * k))
+    kept = np.shares_memory(moved.indices, index)
     for t in range(trials):
         np.copyto(index, rows[t, :, :k], casting="unsafe")
-        moved = sparse.csc_array((ones, index.reshape(-1), starts), shape=(k, n * k))
+        if not kept:
+            moved = sparse.csc_array((ones, index.reshape(-1), starts), shape=(k, n * k))
         sums[:, t] = (moved @ cells).T
     return sums
 
