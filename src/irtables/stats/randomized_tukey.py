@@ -41,7 +41,7 @@ Progress = Callable[[int, int], None]
 #: sign-flip randomization test enumerates: 2**EXACT_THRESHOLD, 2**20).
 EXACT_LIMIT = 1 << EXACT_THRESHOLD
 _CHUNK_ROWS = 1 << 13  # exact enumeration: about 8 * _CHUNK_ROWS // n arrangements per pass
-_PASS_CELLS = 1 << 19  # random trials: (trial, topic, system) cells per numpy pass
+_PASS_CELLS = 1 << 21  # random trials: (trial, topic, system) cells per numpy pass
 
 
 def randomized_tukey_hsd(
