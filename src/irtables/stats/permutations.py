@@ -39,7 +39,7 @@ def digit_groups(k: int) -> tuple[tuple[int, ...], ...]:
     --------
     >>> digit_groups(4)
     ((4, 3, 2),)
-    >>> [math.prod(g) for g in digit_groups(21)] == [math.factorial(21) // 2, 2]
+    >>> [math.prod(g) for g in digit_groups(21)] == [math.factorial(21) // 6, 6]
     True
     """
     groups: list[tuple[int, ...]] = []
