@@ -8,9 +8,9 @@ the ``k`` systems per (trial, topic) row. Its random stream:
   draws them in order, so a call for many rows gives the values of one call per row);
 - the mixed-radix digits of ``c`` are Fisher-Yates swaps: ``d_{k-1} = c mod k``, then
   ``d_{k-2} = (c // k) mod (k-1)``, ... down to ``d_1``; starting from ``(0, 1, ..., k-1)``,
-  for ``i = k-1 .. 1`` swap the entries at ``i`` and ``d_i``. Position ``j`` then holds
-  system ``a[j]``. Every digit is uniform and independent of the others, so every
-  permutation is equally likely;
+  for ``i = k-1 .. 1`` swap the entries at ``i`` and ``d_i``; entry ``j`` is then the
+  system at position ``j``. The digits are uniform and independent, and the swaps map
+  them one to one onto the ``k!`` permutations, so every permutation is equally likely;
 - beyond 20 systems ``k!`` exceeds ``2**63``: the digits are split, from ``d_{k-1}`` on,
   into groups whose radices multiply to at most ``2**63 - 1``, each group one integer
   per row (``rng.integers(0, highs, size=(rows, groups), dtype=np.int64)``, row by row).
