@@ -38,7 +38,7 @@ if TYPE_CHECKING:
         topics_needed,
     )
     from irtables.stats.procedures import ALL_PAIRS_TESTS
-    from irtables.stats.randomized_tukey import randomized_tukey_hsd
+    from irtables.stats.randomized_tukey import randomized_tukey_hsd, randomized_tukey_many
     from irtables.stats.result import ConfidenceInterval, PairedTestResult
     from irtables.stats.runs import average_runs
     from irtables.stats.topicset import TopicSetSize, topic_set_sizes
@@ -93,7 +93,7 @@ __getattr__, __dir__ = lazy_exports(
             "topics_needed",
         ),
         "irtables.stats.procedures": ("ALL_PAIRS_TESTS",),
-        "irtables.stats.randomized_tukey": ("randomized_tukey_hsd",),
+        "irtables.stats.randomized_tukey": ("randomized_tukey_hsd", "randomized_tukey_many"),
         "irtables.stats.result": (
             "ConfidenceInterval",
             "PairedTestResult",
@@ -138,6 +138,7 @@ __all__ = [
     "random_effects",
     "randomization",
     "randomized_tukey_hsd",
+    "randomized_tukey_many",
     "sign_test",
     "t_interval",
     "t_test",

@@ -23,6 +23,7 @@ from irtables.stats.procedures import (
     check_all_pairs_options,
     check_options,
     run_all_pairs,
+    shared_runs,
 )
 from irtables.stats.result import PairedTestResult
 
@@ -138,7 +139,16 @@ def compare(
     }
     if record.procedure:
         found = []
-        for t in tasks:
+        shared = shared_runs(
+            test,
+            [t.aligned for t in tasks],
+            rng=rng,
+            options=opts,
+            sizes=[len(t.pairs) for t in tasks],
+            progress=None if progress is None else lambda d, _: progress(d, total),
+        )
+        done[0] = sum(len(tasks[i].pairs) for i in shared)
+        for i, t in enumerate(tasks):
             found += run_all_pairs(
                 test,
                 t.dataset,
@@ -148,8 +158,9 @@ def compare(
                 rng=rng,
                 options=opts,
                 alternative=alternative,
+                result=shared.get(i),
             )
-            tick(len(t.pairs))
+            tick(0 if i in shared else len(t.pairs))
         return Comparisons(
             results=tuple(found),
             correction=test,

@@ -21,9 +21,11 @@ from irtables.errors import InputError, UnknownNameError, unknown_name_message
 from irtables.model import Aligned
 from irtables.stats.allpairs import AllPairsResult
 from irtables.stats.effect import cohens_dz, es_e_interval
+from irtables.stats.randomized_tukey import randomized_tukey_many
 from irtables.stats.result import PairedTestResult
 
 AllPairsTest = Callable[..., AllPairsResult]
+AllPairsMany = Callable[..., list[AllPairsResult]]
 
 #: The built-in procedures that control the family-wise error themselves, by name, from
 #: their records (:data:`irtables.base.procedures.TESTS`, the registry the code reads):
@@ -31,6 +33,52 @@ AllPairsTest = Callable[..., AllPairsResult]
 ALL_PAIRS_TESTS: dict[str, AllPairsTest] = {
     r.id: r.load() for r in TEST_RECORDS.values() if r.procedure
 }
+
+
+#: All-pairs procedures that run several matrices of one shape together: the randomised
+#: Tukey HSD draws and looks up its permutations once for all of them.
+SHARED_PROCEDURES: dict[str, AllPairsMany] = {"randomized-tukey": randomized_tukey_many}
+
+
+def shared_runs(
+    test: str,
+    matrices: Sequence[Aligned],
+    *,
+    rng: np.random.Generator | int,
+    options: Mapping[str, Any],
+    sizes: Sequence[int] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[int, AllPairsResult]:
+    """The results of a procedure of :data:`SHARED_PROCEDURES`, by position in
+    ``matrices`` (one run per shape and systems); empty for the other procedures.
+
+    Only with a seed (an int ``rng``): then each result is the one the procedure gives
+    that matrix alone with that seed, as :func:`run_all_pairs` would compute it.
+    ``progress(done, total)`` counts in ``sizes`` (the pairs of each matrix).
+    """
+    many = SHARED_PROCEDURES.get(test)
+    if many is None or isinstance(rng, np.random.Generator):
+        return {}
+    groups: dict[tuple[tuple[int, ...], tuple[str, ...]], list[int]] = {}
+    for i, aligned in enumerate(matrices):
+        if aligned.queries:
+            groups.setdefault((aligned.values.shape, aligned.systems), []).append(i)
+    weights = list(sizes) if sizes is not None else [1] * len(matrices)
+    total = sum(weights[i] for members in groups.values() for i in members)
+    out: dict[int, AllPairsResult] = {}
+    done = 0
+    for (_, systems), members in groups.items():
+        weight = sum(weights[i] for i in members)
+
+        def report(d: int, n: int, base: int = done, weight: int = weight) -> None:
+            if progress is not None:
+                progress(base + weight * d // n, total)
+
+        values = [matrices[i].values for i in members]
+        found = many(values, systems, rng=rng, progress=report, **options)
+        out.update(zip(members, found, strict=True))
+        done += weight
+    return out
 
 
 def check_all_pairs_options(
@@ -78,9 +126,11 @@ def run_all_pairs(
     rng: np.random.Generator | int,
     options: Mapping[str, Any],
     alternative: str = "two-sided",
+    result: AllPairsResult | None = None,
 ) -> list[PairedTestResult]:
     """One procedure over every system of ``aligned`` (a many-to-one procedure: one per
-    baseline); the results of ``pairs`` (system, base)."""
+    baseline); the results of ``pairs`` (system, base). ``result``: that of an
+    all-pairs procedure already run on ``aligned`` (by :func:`shared_runs`)."""
     if not aligned.queries:
         raise InputError(f"no paired queries to test in dataset {dataset}")
     record = TEST_RECORDS[test]
@@ -90,6 +140,8 @@ def run_all_pairs(
     if record.resampled:
         kwargs["rng"] = rng
     found: dict[str, AllPairsResult] = {}
+    if result is not None and not many_to_one:
+        found = dict.fromkeys((b for _, b in pairs), result)
     for _, base in pairs:
         if base in found:
             continue

@@ -29,17 +29,19 @@ from irtables.stats.allpairs import (
 )
 from irtables.stats.anova import two_way_anova
 from irtables.stats.paired import as_generator
+from irtables.stats.permutations import TABLE_SYSTEMS, draw_codes, position_table, swap_digits
 from irtables.stats.resampling import EXACT_THRESHOLD, TOLERANCE
 from irtables.stats.result import ConfidenceInterval
 from irtables.stats.tukey import undefined_result
 
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
 Progress = Callable[[int, int], None]
 #: Enumerate every arrangement when there are at most this many (as many as the
 #: sign-flip randomization test enumerates: 2**EXACT_THRESHOLD, 2**20).
 EXACT_LIMIT = 1 << EXACT_THRESHOLD
-_CHUNK_ROWS = 1 << 13  # (trial, topic) rows permuted per numpy pass, up to 4,096 topics
-_PASS_ROWS = 1 << 16  # beyond: rows per pass (the draws stay one trial at a time)
+_CHUNK_ROWS = 1 << 13  # exact enumeration: about 8 * _CHUNK_ROWS // n arrangements per pass
+_PASS_CELLS = 1 << 21  # random trials: (trial, topic, system) cells per numpy pass
 
 
 def randomized_tukey_hsd(
@@ -59,7 +61,8 @@ def randomized_tukey_hsd(
     same pair is at least as large (the pair alone). A trial counts as "at least" when
     it is within ``1e-10`` (relative) below, so equal values are not lost to rounding.
     The interval is ``diff ± the level-quantile of the range``. ``effect_size`` is
-    Sakai's ``ES_E = diff / sqrt(V_E)`` from the two-way ANOVA.
+    Sakai's ``ES_E = diff / sqrt(V_E)`` from the two-way ANOVA. The permutations are
+    drawn as :mod:`irtables.stats.permutations` describes.
 
     Examples
     --------
@@ -67,22 +70,59 @@ def randomized_tukey_hsd(
     >>> r.method, r.pair("dense", "bm25").pvalue
     ('randomized Tukey HSD, exact (8 arrangements)', 0.25)
     """
-    x = check_matrix(values, tuple(systems) if systems is not None else None)
+    found = randomized_tukey_many(
+        [values],
+        systems,
+        n_resamples=n_resamples,
+        rng=rng,
+        level=level,
+        exact_limit=exact_limit,
+        progress=progress,
+    )
+    return found[0]
+
+
+def randomized_tukey_many(
+    matrices: Sequence[npt.ArrayLike],
+    systems: Sequence[str] | None = None,
+    *,
+    n_resamples: int = 10_000,
+    rng: np.random.Generator | int = 0,
+    level: float = 0.95,
+    exact_limit: int = EXACT_LIMIT,
+    progress: Progress | None = None,
+) -> list[AllPairsResult]:
+    """:func:`randomized_tukey_hsd` of several matrices of one shape (the metrics of one
+    query set) with the same permutations, drawn and looked up once for all of them.
+
+    The draws depend only on the seed and the shape, so with an int ``rng`` each result
+    is the one :func:`randomized_tukey_hsd` gives that matrix alone with that seed. A
+    generator is drawn from once, for all the matrices.
+    """
+    names = tuple(systems) if systems is not None else None
+    xs = [check_matrix(v, names) for v in matrices]
     if n_resamples < 1:
         raise InputError(f"n_resamples must be positive, got {n_resamples}")
-    n, k = x.shape
-    names = tuple(systems) if systems is not None else default_names(k)
+    if not xs:
+        return []
+    if len({x.shape for x in xs}) > 1:
+        raise InputError(f"matrices of different shapes: {sorted({x.shape for x in xs})}")
+    n, k = xs[0].shape
+    names = names if names is not None else default_names(k)
     if n < 2:  # no residual variance to judge by, as Tukey HSD: p = 1, no marker
-        return undefined_result("randomized-tukey", names, x.mean(axis=0), n)
+        return [undefined_result("randomized-tukey", names, x.mean(axis=0), n) for x in xs]
     total = _arrangements(k, n, exact_limit)
     if total is not None:
-        ranges, pair_diffs = _exact_sums(x, total, progress)
         method = f"randomized Tukey HSD, exact ({total} arrangements)"
+        sums = [_exact_sums(x, total, progress) for x in xs]
     else:
         gen, seed = as_generator(rng)
-        ranges, pair_diffs = _random_sums(x, n_resamples, gen, progress)
         method = f"randomized Tukey HSD ({n_resamples} permutations within topics, {seed})"
-    return _result(x, names, ranges, pair_diffs, total, method, level)
+        sums = _random_sums(np.stack(xs), n_resamples, gen, progress)
+    return [
+        _result(x, names, ranges, diffs, total, method, level)
+        for x, (ranges, diffs) in zip(xs, sums, strict=True)
+    ]
 
 
 def _arrangements(k: int, n: int, limit: int) -> int | None:
@@ -153,49 +193,76 @@ def _summarise(sums: FloatArray, idx: list[tuple[int, int]]) -> tuple[FloatArray
 
 
 def _random_sums(
-    x: FloatArray, trials: int, rng: np.random.Generator, progress: Progress | None
-) -> tuple[FloatArray, FloatArray]:
-    """Column sums of ``trials`` independent within-row shuffles (Fisher-Yates in numpy)."""
-    n, k = x.shape
+    xs: FloatArray, trials: int, rng: np.random.Generator, progress: Progress | None
+) -> list[tuple[FloatArray, FloatArray]]:
+    """Per matrix of ``xs`` (matrices x topics x systems): the range and the pairs'
+    differences of the column sums of ``trials`` independent within-row permutations,
+    the same for every matrix (one code per (trial, topic) row)."""
+    m, n, k = xs.shape
     idx = pair_indices(k)
-    ranges = np.empty(trials)
-    diffs = np.empty((trials, len(idx)))
-    for start, count in _trial_chunks(trials, n):
-        sums = _shuffled_sums(x, _draws(k, n, count, rng), count)
-        ranges[start : start + count], diffs[start : start + count] = _summarise(sums, idx)
+    ranges = np.empty((m, trials))
+    diffs = np.empty((m, trials, len(idx)))
+    cells = np.ascontiguousarray(xs.reshape(m, n * k).T)
+    for start, count in _trial_chunks(trials, n, k):
+        codes = draw_codes(rng, count * n, k)
+        if k <= TABLE_SYSTEMS:
+            sums = _table_sums(xs, cells, codes[:, 0], count)
+        else:
+            digits = swap_digits(codes, k)
+            sums = np.stack([_shuffled_sums(x, digits, count) for x in xs])
+        for i in range(m):
+            ranges[i, start : start + count], diffs[i, start : start + count] = _summarise(
+                sums[i], idx
+            )
         if progress is not None:
             progress(start + count, trials)
-    return ranges, diffs
+    return [(ranges[i], diffs[i]) for i in range(m)]
 
 
-def _trial_chunks(trials: int, n: int) -> Iterator[tuple[int, int]]:
-    """(first trial, trials) of each numpy pass: about :data:`_PASS_ROWS` rows each."""
-    per = max(1, _CHUNK_ROWS // n) if n <= _CHUNK_ROWS // 2 else max(1, _PASS_ROWS // n)
+def _trial_chunks(trials: int, n: int, k: int) -> Iterator[tuple[int, int]]:
+    """(first trial, trials) of each numpy pass: about :data:`_PASS_CELLS` cells each.
+    The codes are drawn in trial order whatever the pass, so its size changes nothing."""
+    per = max(1, _PASS_CELLS // (n * k))
     for start in range(0, trials, per):
         yield start, min(per, trials - start)
 
 
-def _draws(k: int, n: int, trials: int, rng: np.random.Generator) -> list[npt.NDArray[np.uint8]]:
-    """The Fisher-Yates draws of ``trials`` trials: for ``i = k-1 .. 1`` (list position
-    ``k-1-i``), ``trials * n`` values uniform in ``0..i``, trial by trial.
+def _table_sums(xs: FloatArray, cells: FloatArray, codes: IntArray, trials: int) -> FloatArray:
+    """``(matrices, trials, k)`` column sums: each topic's values added, in topic order,
+    at the positions the table gives for its code. One ``bincount`` per trial for one
+    matrix; for several, one sparse product per trial with ``cells`` (the matrices side
+    by side, a row per (topic, system) cell): the positions read once for all of them,
+    the same additions in the same order."""
+    m, n, k = xs.shape
+    table = position_table(k)
+    rows = table.view(np.complex128).reshape(-1).take(codes).view(np.uint8)
+    rows = rows.reshape(trials, n, table.shape[1])
+    sums = np.empty((m, trials, k))
+    if m == 1:
+        positions = np.empty((n, k), dtype=np.intp)
+        values = xs.reshape(n * k)
+        for t in range(trials):
+            np.copyto(positions, rows[t, :, :k], casting="unsafe")
+            sums[0, t] = np.bincount(positions.reshape(-1), weights=values, minlength=k)
+        return sums
+    from scipy import sparse  # only here: a module of its own to import
 
-    Drawn in the order of the random stream the test has always used, so that a seed
-    gives the same p-values: up to ``_CHUNK_ROWS // 2`` topics, one call per ``i`` for
-    every row of the pass (``_CHUNK_ROWS // n`` trials); beyond, one trial at a time
-    (``i`` by ``i``), however many trials a pass then shuffles at once.
-    """
-    if n <= _CHUNK_ROWS // 2:
-        return [
-            rng.integers(0, i + 1, size=trials * n, dtype=np.uint8) for i in range(k - 1, 0, -1)
-        ]
-    out = [np.empty(trials * n, dtype=np.uint8) for _ in range(k - 1)]
+    # one column per cell, its one entry in the row of the cell's position; the matrix
+    # is made once and reads the positions of each trial from ``index`` (scipy keeps the
+    # arrays it is given when their types fit; if it copied them, it is made per trial)
+    index = np.zeros((n, k), dtype=np.int32)
+    starts, ones = np.arange(n * k + 1, dtype=np.int32), np.ones(n * k)
+    moved = sparse.csc_array((ones, index.reshape(-1), starts), shape=(k, n * k))
+    kept = np.shares_memory(moved.indices, index)
     for t in range(trials):
-        for i in range(k - 1, 0, -1):
-            out[k - 1 - i][t * n : (t + 1) * n] = rng.integers(0, i + 1, size=n, dtype=np.uint8)
-    return out
+        np.copyto(index, rows[t, :, :k], casting="unsafe")
+        if not kept:
+            moved = sparse.csc_array((ones, index.reshape(-1), starts), shape=(k, n * k))
+        sums[:, t] = (moved @ cells).T
+    return sums
 
 
-def _shuffled_sums(x: FloatArray, draws: list[npt.NDArray[np.uint8]], trials: int) -> FloatArray:
+def _shuffled_sums(x: FloatArray, draws: list[IntArray], trials: int) -> FloatArray:
     """``trials`` rows of column sums, each row of ``x`` shuffled independently per trial.
 
     Fisher-Yates on all (trial, topic) rows at once: for position ``i = k-1 .. 1`` take
@@ -206,7 +273,9 @@ def _shuffled_sums(x: FloatArray, draws: list[npt.NDArray[np.uint8]], trials: in
     """
     n, k = x.shape
     rows = trials * n
-    columns = np.tile(x.T, (1, trials))  # (k, rows): column j holds position j of every row
+    # (k, rows): column j holds position j of every row; C order so that flat is a view
+    # (np.tile of one trial copies x.T in its Fortran order)
+    columns = np.ascontiguousarray(np.tile(x.T, (1, trials)))
     flat = columns.reshape(-1)
     offset = np.arange(rows, dtype=np.intp)
     where = np.empty(rows, dtype=np.intp)
