@@ -155,9 +155,7 @@ def test_a_change_to_dataset_a_redraws_a_s_figures_only(
     assert rerun.compiled and len(pdflatex) == 2  # Table 1 shows A: its .tex changed
 
 
-def test_a_key_only_a_table_reads_redraws_nothing(
-    study: Path, pdflatex: list[list[str]]
-) -> None:
+def test_a_key_only_a_table_reads_redraws_nothing(study: Path, pdflatex: list[list[str]]) -> None:
     _build(study)
     _configure(study, "Effectiveness of the three runs")
     rerun = _build(study)
