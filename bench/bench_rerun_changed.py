@@ -19,7 +19,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from common import IRTABLES, OUT, REPO, Timing, markdown, measure, verdict
+from common import IRTABLES, OUT, REPO, Timing, markdown, measure, precompile, verdict
 
 sys.path.insert(0, str(REPO))
 from tests.data.sweep.make_sweep import make_sweep
@@ -80,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-pdf-only", action="store_true", help="skip the PDF builds")
     parser.add_argument("--check", action="store_true", help="exit 1 if the target is missed")
     args = parser.parse_args(argv)
+    precompile()  # bytecode, as an installed irtables has
     base = _base()
     kinds = [False] if args.no_pdf_only or shutil.which("pdflatex") is None else [False, True]
     rows, ok, ok_cpu = [], True, True
