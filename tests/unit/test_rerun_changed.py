@@ -243,3 +243,73 @@ def test_incremental_then_clean_gives_the_same_bytes(
     assert sorted(incremental) == sorted(scratch)
     differ = [path for path in incremental if incremental[path] != scratch[path]]
     assert differ == []
+
+
+def _bars(values: object, title: str = "t") -> None:
+    """A stand-in figure function (never called)."""
+
+
+def test_a_recipe_changes_with_any_value_it_draws() -> None:
+    from functools import partial
+
+    from irtables.supplement.reuse import figure_recipe
+
+    base = figure_recipe(partial(_bars, (1.0, np.array([0.5, 0.25])), title="A"))
+    assert base is not None
+    same = figure_recipe(partial(_bars, (1.0, np.array([0.5, 0.25])), title="A"))
+    assert same == base
+    changed = [
+        partial(_bars, (np.nextafter(1.0, 2.0), np.array([0.5, 0.25])), title="A"),  # one ulp
+        partial(_bars, (1.0, np.array([0.5, 0.25], dtype=np.float32)), title="A"),  # dtype
+        partial(_bars, (1.0, np.array([[0.5, 0.25]])), title="A"),  # shape
+        partial(_bars, [1.0, np.array([0.5, 0.25])], title="A"),  # list, not tuple
+        partial(_bars, (1.0, np.array([0.5, 0.25])), title="B"),  # a keyword
+        partial(round, (1.0, np.array([0.5, 0.25])), title="A"),  # the function
+    ]
+    recipes = [figure_recipe(job) for job in changed]
+    assert None not in recipes and len({base, *recipes}) == len(changed) + 1
+
+
+def test_no_recipe_for_what_it_cannot_describe() -> None:
+    """The figure is then always drawn: a closure, a lambda, an object of any class."""
+    from functools import partial
+
+    from irtables.supplement.reuse import figure_recipe
+
+    offset = 1.0
+
+    def closure(x: float) -> float:
+        return x + offset
+
+    for value in (closure, lambda: 0, object(), np.array([object()])):
+        assert figure_recipe(partial(_bars, value)) is None
+    names = {"a": "A"}
+    assert figure_recipe(partial(_bars, names.__getitem__)) is not None
+    names["a"] = "Alpha"
+    assert figure_recipe(partial(_bars, names.__getitem__)) != figure_recipe(
+        partial(_bars, {"a": "A"}.__getitem__)
+    )
+
+
+def test_kept_figures_are_regular_files_with_the_recorded_bytes(tmp_path: Path) -> None:
+    from irtables.base.record import sha256_hex
+    from irtables.supplement.reuse import kept_figures
+
+    folder = tmp_path / "sup"
+    (folder / "figures").mkdir(parents=True)
+    outside = tmp_path / "outside.png"
+    outside.write_bytes(b"png")
+    (folder / "figures" / "a.pdf").write_bytes(b"pdf")
+    (folder / "figures" / "a.png").write_bytes(b"png")
+    (folder / "figures" / "b.png").symlink_to(outside)
+    (folder / "figures" / "c.png").write_bytes(b"edited")
+    outputs = {
+        "figures/a.pdf": sha256_hex(b"pdf"),
+        "figures/a.png": sha256_hex(b"png"),
+        "figures/b.png": sha256_hex(b"png"),
+        "figures/c.png": sha256_hex(b"png"),
+    }
+    recipes = dict.fromkeys(("a", "b", "c", "d"), "0" * 64)
+    kept = kept_figures(recipes, outputs, folder)
+    assert list(kept) == ["a"]
+    assert kept["a"].files == {"pdf": b"pdf", "png": b"png"}

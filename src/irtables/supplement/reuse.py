@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from irtables._version import __version__
+from irtables.base.paths import inside
 from irtables.supplement.drawing import FigureDrawing, Rendered
 from irtables.supplement.outputs import Plan
 
@@ -117,7 +118,8 @@ def kept_figures(
 ) -> dict[str, KeptFigure]:
     """The figures of an earlier build in ``folder`` that can be kept: each stem of
     ``recipes`` (the manifest's) whose files ``figures/<stem>.<ext>`` the manifest's
-    ``outputs`` (path -> SHA-256) lists and which are on disk with those bytes."""
+    ``outputs`` (path -> SHA-256) lists and which are on disk with those bytes (regular
+    files inside ``folder``: :func:`~irtables.base.paths.inside`)."""
     from irtables.base.record import sha256_hex
 
     kept: dict[str, KeptFigure] = {}
@@ -126,10 +128,9 @@ def kept_figures(
         paths = {p[len(prefix) :]: p for p in outputs if p.startswith(prefix)}
         files: dict[str, bytes] = {}
         for ext, rel in paths.items():
-            path = folder / rel
-            if path.is_symlink() or not path.is_file():
+            data = _read_regular(folder, rel)
+            if data is None:
                 break
-            data = path.read_bytes()
             if sha256_hex(data) != outputs[rel]:
                 break
             files[ext] = data
@@ -137,6 +138,20 @@ def kept_figures(
             if files:
                 kept[stem] = KeptFigure(recipe, files)
     return kept
+
+
+def _read_regular(folder: Path, rel: str) -> bytes | None:
+    """The bytes of the regular file ``rel`` inside ``folder``; None for anything else
+    (absent, a symlink, a FIFO, a place outside the folder)."""
+    from irtables.errors import IrtablesError
+
+    try:
+        path = inside(folder, rel)
+        if path.is_symlink() or not path.is_file():
+            return None
+        return path.read_bytes()
+    except (IrtablesError, OSError):
+        return None
 
 
 @cache
