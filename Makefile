@@ -79,6 +79,7 @@ bench: $(DEV)  ## run the benchmarks in bench/ (start-up, trec_eval, scaling, in
 	$(BIN)/python bench/bench_scaling.py
 	$(BIN)/python bench/bench_incremental.py
 	$(BIN)/python bench/bench_rerun.py
+	$(BIN)/python bench/bench_rerun_changed.py
 	$(BIN)/python bench/bench_tables.py
 	$(BIN)/python bench/bench_evaluate.py
 	$(BIN)/python bench/bench_stats.py

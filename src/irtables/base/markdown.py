@@ -9,6 +9,7 @@ table cell. GitHub renders these files, and ``index.html`` renders them with mar
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from irtables.base.controls import CONTROLS, LINE_BREAKS
 
@@ -17,6 +18,7 @@ from irtables.base.controls import CONTROLS, LINE_BREAKS
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>|#~&$])")
 # GitHub's extended autolinks start at "www." or "scheme://": a backslash breaks both
 _AUTOLINK = re.compile(r"(?i)(?<=www)\.|:(?=//)")
+_CONTROL = re.compile(f"[{CONTROLS}]")
 
 
 def escape_markdown(text: str) -> str:
@@ -31,7 +33,14 @@ def escape_markdown(text: str) -> str:
     >>> print(escape_markdown("![t](https://x.org) <b> www.y.org"))
     !\[t\](https\://x.org) \<b\> www\.y.org
     """
-    plain = re.sub(f"[{CONTROLS}]", _visible_control, text)
+    return _escaped(text)
+
+
+@lru_cache(maxsize=1 << 16)
+def _escaped(text: str) -> str:
+    """:func:`escape_markdown`, once per string (a report escapes the same names and
+    numbers thousands of times)."""
+    plain = _CONTROL.sub(_visible_control, text)
     return _AUTOLINK.sub(r"\\\g<0>", _SPECIAL.sub(r"\\\1", plain))
 
 

@@ -72,7 +72,9 @@ def across_datasets(results: ResultSet, config: Config, built: TableSet) -> Acro
     if analyses:
         for name, text in meta_files(pooled, studies).items():
             out.outputs.append(Output(name, text.encode("utf-8")))
-        out.plans += _forest_plans(analyses, dn, sn)
+        datasets = {d for m in analyses for d in (*(s.dataset for s in m.studies), *m.skipped)}
+        systems = {x for m in analyses for x in (m.system, m.baseline)}
+        out.plans += _forest_plans(analyses, _named(dn, datasets), _named(sn, systems))
     else:
         out.notes.append(
             "No meta-analysis: no system was compared with the same baseline on two datasets "
@@ -131,6 +133,12 @@ def _forest_plans(analyses: Sequence[MetaAnalysis], dataset: Names, system: Name
         draw = partial(forest_plot, title, group, dataset, system)
         plans.append((FigureEntry(stem, title), draw))
     return plans
+
+
+def _named(name: Names, ids: set[str]) -> Names:
+    """``name`` as a lookup of the names of ``ids``: a figure's job then holds the names
+    it shows, not the configuration (its recipe: :mod:`.reuse`)."""
+    return {i: name(i) for i in sorted(ids)}.__getitem__
 
 
 def _alternative(config: Config) -> str:

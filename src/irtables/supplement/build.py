@@ -11,7 +11,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from irtables.base.filenames import MAX_STEM, file_slugs, file_stems, slug
 from irtables.base.formats import FORMATS, SUPPLEMENT_FORMATS
@@ -34,6 +33,7 @@ from irtables.supplement.methods import MethodsModel, methods_model
 from irtables.supplement.methods_text import render_sections
 from irtables.supplement.outputs import FigureEntry, Output, Plan
 from irtables.supplement.reproduction import ReproductionSection
+from irtables.supplement.reuse import FigureWork, KeptFigure
 from irtables.supplement.sections import present_sections
 from irtables.supplement.templates import render_page
 from irtables.tables import build_all
@@ -42,9 +42,6 @@ from irtables.tables.layouts import missing_policy
 from irtables.tables.means import mean_cells
 from irtables.tables.metrics import MetricIndex, family_of
 from irtables.tables.model import TableModel
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
 
 Progress = Callable[[str, int, int], None]
 TOP_CHANGES = 5
@@ -59,6 +56,9 @@ class Built:
     context: dict[str, object]
     tables: tuple[TableModel, ...]
     stems: dict[str, str]  # table name -> its files' stem (what supplement.tex \inputs)
+    figures: dict[str, str] = field(default_factory=dict)  # figure stem -> its recipe
+    drawn: tuple[str, ...] = ()  # the figures drawn (stems), the others were kept
+    kept: tuple[str, ...] = ()  # the figures kept from the earlier build
 
 
 def build_supplement(
@@ -70,6 +70,7 @@ def build_supplement(
     progress: Progress | None = None,
     workers: int | None = 1,
     reproduction: ReproductionSection | None = None,
+    earlier: Mapping[str, KeptFigure] | None = None,
 ) -> Built:
     """Build every output of the supplement from the results and the configuration.
 
@@ -80,20 +81,24 @@ def build_supplement(
     qrels for the precision-recall figure; without it, IPrec values in ``results`` are
     used, and without either the figure is skipped (and a note says so). The figures are
     drawn in ``workers`` processes (``None``: one per core; see :mod:`.drawing`).
+
+    ``earlier``: the figures of an earlier build (:func:`~.reuse.kept_figures`); each
+    whose recipe is this build's is kept, not drawn again (:mod:`.reuse`).
     """
     report_progress = progress or (lambda stage, done, total: None)
     plans, notes = _early_plans(results, config, pr_results)
     with FigureDrawing(workers=workers) as drawing:
+        work = FigureWork(drawing, earlier or {})
         # metric vs K and precision-recall need the means only: drawn while the tests run
-        drawing.submit(plans.jobs())
+        work.submit(plans.jobs())
         built = build_all(
             results, config, progress=lambda d, t: report_progress("significance tests", d, t)
         )
         built = replace(built, tables=tuple(t for t in built.tables if _in_supplement(t, config)))
         analyses = _analyses(results, config, built)
-        drawing.submit(plans.add_tabled(config, analyses, built.tables))
+        work.submit(plans.add_tabled(config, analyses, built.tables))
         across = across_datasets(results, config, built)
-        drawing.submit(plans.add(across.plans))
+        work.submit(plans.add(across.plans))
         notes += across.notes
         figures = [entry for entry, _ in plans.ordered()]
         # the workers draw while this process writes the tables and the text
@@ -135,15 +140,23 @@ def build_supplement(
                 "supplement.tex", render_page("latex", "supplement.tex.j2", context, template_dirs)
             ),
         ]
-        rendered = drawing.results(lambda done, total: report_progress("figures", done, total))
-    files = dict(zip(plans.submitted, rendered, strict=True))
+        files = work.results(lambda done, total: report_progress("figures", done, total))
     drawn = [
         Output(f"figures/{entry.stem}.{ext}", data)
         for entry in figures
         for ext, data in files[entry.stem].items()
     ]
     outputs = tuple(tables + reports + drawn + across.outputs + pages + list(repro.outputs))
-    return Built(outputs, tuple(notes), context, built.tables, stems)
+    return Built(
+        outputs,
+        tuple(notes),
+        context,
+        built.tables,
+        stems,
+        figures=dict(work.recipes),
+        drawn=tuple(work.drawn),
+        kept=tuple(work.kept),
+    )
 
 
 def readme(built: Built, *, pdf: bool, template_dirs: Sequence[str | Path] = ()) -> Output:
@@ -282,31 +295,24 @@ class _Plans:
     pr: list[Plan]
     diff: dict[str, list[Plan]] = field(default_factory=dict)
     more: list[Plan] = field(default_factory=list)  # sensitivity, forest plots
-    submitted: list[str] = field(default_factory=list)  # file stems, in submission order
 
-    def jobs(self) -> list[Callable[[], Figure]]:
-        """The first figures' jobs (metric vs K, precision-recall)."""
-        first = [*(p for d in self.datasets for p in self.k[d]), *self.pr]
-        self.submitted += [entry.stem for entry, _ in first]
-        return [draw for _, draw in first]
+    def jobs(self) -> list[Plan]:
+        """The first figures (metric vs K, precision-recall)."""
+        return [*(p for d in self.datasets for p in self.k[d]), *self.pr]
 
     def add_tabled(
         self, config: Config, analyses: Sequence[PerQuery], tables: Sequence[TableModel]
-    ) -> list[Callable[[], Figure]]:
+    ) -> list[Plan]:
         """Add the figures that need the tables (per-query differences, sensitivity) and
-        return their jobs."""
+        return them."""
         self.diff = {d: _diff_plan(config, d, analyses, self.slugs[d]) for d in self.datasets}
         diff = [p for d in self.datasets for p in self.diff[d]]
         return self.add(_table_figure_plan(config, tables), first=diff)
 
-    def add(
-        self, more: Sequence[Plan], *, first: Sequence[Plan] = ()
-    ) -> list[Callable[[], Figure]]:
-        """Add figures shown after the others (sensitivity, forest plots); their jobs."""
+    def add(self, more: Sequence[Plan], *, first: Sequence[Plan] = ()) -> list[Plan]:
+        """Add figures shown after the others (sensitivity, forest plots); with ``first``."""
         self.more += more
-        late = [*first, *more]
-        self.submitted += [entry.stem for entry, _ in late]
-        return [draw for _, draw in late]
+        return [*first, *more]
 
     def ordered(self) -> list[Plan]:
         """In the order of the documents: per dataset metric vs K and per-query

@@ -48,6 +48,8 @@ class Manifest:
     options: Mapping[str, Any] = field(default_factory=dict)
     #: the warnings the build gave, given again by a rerun that does nothing
     warnings: tuple[str, ...] = field(default=())
+    #: figure stem -> the SHA-256 of what it draws (:mod:`irtables.supplement.reuse`)
+    figures: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> str:
         """Stable JSON: sorted keys, two-space indent, a final newline."""
@@ -70,6 +72,8 @@ class Manifest:
             data["run_metadata"] = {k: dict(v) for k, v in self.run_metadata.items()}
         if self.warnings:  # (absent when the build gave none)
             data["warnings"] = list(self.warnings)
+        if self.figures:  # (absent when there are none: ``irtables tables``)
+            data["figures"] = dict(self.figures)
         return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False, default=str) + "\n"
 
     @classmethod
@@ -96,6 +100,7 @@ class Manifest:
                 run_metadata=dict(data.get("run_metadata", {})),
                 options=dict(data.get("options", {})),
                 warnings=tuple(str(w) for w in data.get("warnings", ())),
+                figures=_hashes(data.get("figures", {})),
             )
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
             raise InputError(f"not an irtables manifest ({e})", path=source) from None

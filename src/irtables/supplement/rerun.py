@@ -69,9 +69,11 @@ def build_manifest(
     options: Mapping[str, Any] | None = None,
     warned: Sequence[str] = (),
     run_metadata: Mapping[str, Mapping[str, Any]] | None = None,
+    figures: Mapping[str, str] | None = None,
 ) -> Manifest:
     """The manifest of a build into ``target``: ``outputs`` maps each output's path
-    (relative to ``target``) to its SHA-256; ``options`` come from :func:`options_record`."""
+    (relative to ``target``) to its SHA-256; ``options`` come from :func:`options_record`;
+    ``figures`` maps each figure's stem to its recipe (:mod:`.reuse`)."""
     path = config_file(config)
     return Manifest(
         version=__version__,
@@ -95,6 +97,7 @@ def build_manifest(
         run_metadata=dict(run_metadata or {}),
         options=dict(options or {}),
         warnings=tuple(warned),
+        figures=dict(figures or {}),
     )
 
 

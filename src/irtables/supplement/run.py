@@ -9,6 +9,7 @@ from pathlib import Path
 
 from irtables.base.record import read_record, sha256_hex
 from irtables.config import Config
+from irtables.errors import InputError
 from irtables.model import ResultSet
 from irtables.output.aside import aside_note
 from irtables.output.writers import Written, write_files
@@ -18,11 +19,12 @@ from irtables.study.run_metadata import configured_run_metadata
 from irtables.supplement.build import build_supplement, readme
 from irtables.supplement.drawing import warm_up
 from irtables.supplement.index_page import index_page
-from irtables.supplement.manifest import MANIFEST, Manifest, relative
+from irtables.supplement.manifest import MANIFEST, Manifest, read_manifest, relative
 from irtables.supplement.outputs import Output
 from irtables.supplement.pdf import compile_pdf, pdflatex_available
 from irtables.supplement.reproduction import reproduction_section
 from irtables.supplement.rerun import build_manifest, kept_pdf, kept_warnings, options_record
+from irtables.supplement.reuse import KeptFigure, kept_figures
 from irtables.supplement.study import default_outdir
 
 Progress = Callable[[str, int, int], None]
@@ -38,6 +40,9 @@ class SupplementRun:
     written: tuple[Written, ...]
     notes: tuple[str, ...]
     skipped: tuple[Path, ...] = ()  # files and folders of the results that hold no results
+    drawn: tuple[str, ...] = ()  # the figures drawn (stems)
+    kept: tuple[str, ...] = ()  # the figures kept from the earlier build (:mod:`.reuse`)
+    compiled: bool = False  # whether pdflatex ran (else the PDF was kept, or not made)
 
 
 def make_supplement(
@@ -71,7 +76,9 @@ def make_supplement(
     ``config_path``, ``force``, ``workers`` and ``scheduler`` are not read.
     pdflatex runs only when a source it reads (``.tex``, figure ``.pdf``) differs from
     what the manifest of ``outdir`` recorded, or ``rebuild``; otherwise the PDF there, as
-    recorded, is kept (pdflatex gives the same bytes).
+    recorded, is kept (pdflatex gives the same bytes). Likewise a figure is drawn only
+    when what it draws differs from what the manifest recorded (:mod:`.reuse`), or
+    ``rebuild``; otherwise its files there are kept.
     """
     if isinstance(results_path, StudyRequest):
         request = results_path
@@ -100,6 +107,7 @@ def make_supplement(
             progress=progress,
             workers=workers,
             reproduction=reproduction_section(config, base, dirs),
+            earlier=None if rebuild else _earlier_figures(target),
         )
         outputs, notes = list(built.outputs), list(built.notes)
         compiling = pdf and pdflatex_available()
@@ -139,11 +147,20 @@ def make_supplement(
         options=options,
         warned=warned,
         run_metadata={relative(path, target): data for path, data in blocks},
+        figures=built.figures,
     )
     written = _write(target, outputs, manifest, force=request.force)
     grown = aside_note(target) if any(w.status == "moved aside" for w in written) else None
     notes += [grown] if grown is not None else []
-    return SupplementRun(target, tuple(written), tuple(notes), study.skipped)
+    return SupplementRun(
+        target,
+        tuple(written),
+        tuple(notes),
+        study.skipped,
+        drawn=built.drawn,
+        kept=built.kept,
+        compiled=pending is not None,
+    )
 
 
 def _pr_results(
@@ -171,6 +188,18 @@ def _pr_results(
         jobs=workers,
         scheduler=scheduler or config.scheduler,
     )
+
+
+def _earlier_figures(target: Path) -> dict[str, KeptFigure]:
+    """The figures of the build in ``target`` that may be kept (:func:`kept_figures`):
+    none when there is no readable manifest there."""
+    try:
+        manifest = read_manifest(target) if target.is_dir() else None
+    except InputError:
+        return {}  # not ours to read: every figure is drawn
+    if manifest is None:
+        return {}
+    return kept_figures(manifest.figures, manifest.outputs, target)
 
 
 def _earlier_pdf(target: Path) -> bytes | None:
