@@ -163,6 +163,12 @@ def _other_version(study: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(irtables.supplement.check, "__version__", "0.0.0-other")
 
 
+def _other_code(study: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import irtables.supplement.check
+
+    monkeypatch.setattr(irtables.supplement.check, "code_digest", lambda: "f" * 64)
+
+
 CHANGES: dict[str, Callable[[Path], None] | None] = {
     "nothing": None,
     "a run": _edit_input,
@@ -173,13 +179,15 @@ CHANGES: dict[str, Callable[[Path], None] | None] = {
 }
 
 
-@pytest.mark.parametrize("change", [*CHANGES, "irtables' version"])
+@pytest.mark.parametrize("change", [*CHANGES, "irtables' version", "irtables' code"])
 def test_check_and_the_rerun_agree_on_what_is_stale(
     study: Path, work: Counter[str], monkeypatch: pytest.MonkeyPatch, change: str
 ) -> None:
     _run("supplement", str(study), "--no-pdf")
     if change == "irtables' version":
         _other_version(study, monkeypatch)
+    elif change == "irtables' code":
+        _other_code(study, monkeypatch)
     elif (edit := CHANGES[change]) is not None:
         edit(study)
     stale = check_supplement(study)[1]
@@ -318,3 +326,26 @@ def test_a_rerun_that_does_nothing_gives_the_builds_warnings_again(
     again = _run(*args)
     assert work == Counter()
     assert [line for line in again.stderr.splitlines() if line.startswith("Warning:")] == warned
+
+
+def test_the_manifest_records_the_code_that_built_it(study: Path) -> None:
+    """The version number alone does not tell two builds of a development checkout
+    apart: the manifest records the SHA-256 of irtables' files, computed here afresh."""
+    import hashlib
+
+    import irtables
+
+    _run("supplement", str(study), "--no-pdf")
+    manifest = json.loads((study / "supplement" / "manifest.json").read_text())
+    package = Path(irtables.__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(p for p in package.rglob("*") if p.is_file()):
+        if "__pycache__" in path.parts or path.suffix == ".pyc":
+            continue
+        name = path.relative_to(package).as_posix().encode()
+        data = path.read_bytes()
+        digest.update(len(name).to_bytes(8, "little") + name)
+        digest.update(len(data).to_bytes(8, "little") + data)
+    assert manifest["code"] == digest.hexdigest()
+    stale = check_supplement(study)[1]
+    assert stale == []

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Literal
 
 from irtables._version import __version__
+from irtables.base.code import code_digest
 from irtables.base.paths import inside, regular_or_absent
 from irtables.base.record import file_sha256, read_record
 from irtables.config import Config
@@ -89,6 +90,12 @@ def check_build(
     stale: list[StaleItem] = []
     if manifest.version != __version__:
         reason = f"built by irtables {manifest.version}, this is {__version__}"
+        stale.append(StaleItem("version", "irtables", reason))
+    elif manifest.code != code_digest():
+        reason = (
+            f"built by other code of irtables {__version__} "
+            f"({manifest.code[:12] or 'not recorded'}, this is {code_digest()[:12]})"
+        )
         stale.append(StaleItem("version", "irtables", reason))
     stale += _config(manifest, config_file(config), target)
     current = hash_inputs(input_files(results_path, config, base), target)

@@ -50,6 +50,8 @@ class Manifest:
     warnings: tuple[str, ...] = field(default=())
     #: figure stem -> the SHA-256 of what it draws (:mod:`irtables.supplement.reuse`)
     figures: Mapping[str, str] = field(default_factory=dict)
+    #: the SHA-256 of irtables' own files (:func:`~irtables.base.code.code_digest`)
+    code: str = ""
 
     def to_json(self) -> str:
         """Stable JSON: sorted keys, two-space indent, a final newline."""
@@ -74,6 +76,8 @@ class Manifest:
             data["warnings"] = list(self.warnings)
         if self.figures:  # (absent when there are none: ``irtables tables``)
             data["figures"] = dict(self.figures)
+        if self.code:
+            data["code"] = self.code
         return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False, default=str) + "\n"
 
     @classmethod
@@ -101,6 +105,7 @@ class Manifest:
                 options=dict(data.get("options", {})),
                 warnings=tuple(str(w) for w in data.get("warnings", ())),
                 figures=_hashes(data.get("figures", {})),
+                code=str(data.get("code", "")),
             )
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
             raise InputError(f"not an irtables manifest ({e})", path=source) from None

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from irtables._version import __version__
+from irtables.base.code import code_digest
 from irtables.base.record import file_sha256, sha256_hex
 from irtables.config import Config
 from irtables.errors import InputError
@@ -98,6 +99,7 @@ def build_manifest(
         options=dict(options or {}),
         warnings=tuple(warned),
         figures=dict(figures or {}),
+        code=code_digest(),
     )
 
 
