@@ -12,7 +12,7 @@ import click
 
 from irtables.loaders.registry import LOADERS
 from irtables.model.policy import MISSING_POLICIES, check_missing
-from irtables.workers.cluster import SCHEDULER_ENV
+from irtables.workers.cluster import SCHEDULER_ENV, check_address
 from irtables.workers.executor import check_jobs
 
 if TYPE_CHECKING:
@@ -40,6 +40,12 @@ def _checked(check: Callable[[Any], object], param: click.Parameter, value: Any)
         except IrtablesError as e:
             raise click.BadParameter(str(e).removeprefix(f"{param.name}: ")) from None
     return value
+
+
+def _check_scheduler(address: str) -> None:
+    """The address check of :mod:`irtables.workers.cluster` (an empty address: none)."""
+    if address:
+        check_address(address)
 
 
 def check_config_file(path: Path) -> None:
@@ -115,6 +121,7 @@ STUDY_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         {
             "envvar": SCHEDULER_ENV,
             "metavar": "ADDRESS",
+            "callback": lambda ctx, param, value: _checked(_check_scheduler, param, value),
             "help": "Evaluate runs on the Dask cluster of this scheduler (tcp://host:8786; "
             "also IRTABLES_SCHEDULER) instead of local processes; its workers read the files "
             "at the same paths (a shared filesystem). Needs irtables[dask].",
