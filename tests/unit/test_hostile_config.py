@@ -124,3 +124,35 @@ def test_an_array_of_tables_says_which_entry_is_wrong_and_how(
     with pytest.raises(ConfigError) as raised:
         load_config(path)
     assert str(raised.value).endswith(message)
+
+
+@pytest.mark.parametrize(
+    ("toml", "needle"),
+    [
+        ('[compare]\nbaseline = "bm2"\n', "compare.baseline: unknown baseline 'bm2'"),
+        ('[compare]\nbaseline = ["bm25", "zzz"]\n', "compare.baseline: unknown baseline 'zzz'"),
+        ('[compare]\nbaseline = {dl = "zzz"}\n', "compare.baseline: unknown baseline 'zzz'"),
+        ('[compare]\nbaseline = {d9 = "bm25"}\n', "compare.baseline: unknown dataset 'd9'"),
+        ('[tables.main.compare]\nbaseline = "zzz"\n', "tables.main.compare.baseline: unknown"),
+    ],
+    ids=["one", "list", "per dataset", "dataset key", "table's own"],
+)
+def test_an_unknown_configured_baseline_names_the_key(
+    tmp_path: Path, toml: str, needle: str
+) -> None:
+    # It was "unknown baseline 'zzz'; (known: bm25, dense)": no file, no key.
+    results = tidy_study(tmp_path, ["dl"])
+    (results / "irtables.toml").write_text(toml)
+    for command in ("tables", "compare"):
+        assert_one_line_error(invoke(command, str(results)), "irtables.toml: " + needle)
+
+
+def test_a_baseline_option_replaces_a_wrong_configured_one(tmp_path: Path) -> None:
+    results = tidy_study(tmp_path, ["dl"])
+    (results / "irtables.toml").write_text('[compare]\nbaseline = "zzz"\n')
+    assert (
+        invoke("tables", str(results), "-o", str(tmp_path / "o"), "--baseline", "dense").exit_code
+        == 0
+    )
+    result = invoke("compare", str(results), "--baseline", "qq")
+    assert_one_line_error(result, "unknown baseline 'qq' (known: bm25, dense)")
