@@ -312,9 +312,8 @@ def check_baselines(config: Config, results: ResultSet) -> None:
     ConfigError
         Naming the key, the name and the closest one of the results.
     """
-    sections = (("compare", config.compare),) + tuple(
-        (f"tables.{name}.compare", settings) for name, settings in config.table_compares
-    )
+    own = [(f"tables.{name}.compare", settings) for name, settings in config.table_compares]
+    sections = [("compare", config.compare), *own]
     for key, settings in sections:
         if settings.all_pairs:
             continue  # the test compares every pair: no baseline is used
