@@ -40,3 +40,43 @@ def test_load_study_refuses_a_malformed_scheduler(tmp_path: Path) -> None:
     results = tidy_study(tmp_path, ["dl"])
     with pytest.raises(InputError, match="scheduler address 'inproc://x'"):
         load_study(results, scheduler="inproc://x")
+
+
+@pytest.mark.parametrize(
+    ("change", "needle"),
+    [
+        ({"test": "ttest"}, "compare.test: expected one of t, wilcoxon"),
+        ({"seed": -1, "test": "randomization"}, "compare.seed: expected a non-negative"),
+        ({"alpha": "0.05"}, "compare.alpha: expected a number between 0 and 1"),
+        ({"family": "everything"}, "compare.family: expected one of"),
+    ],
+    ids=["test", "seed", "alpha", "family"],
+)
+def test_study_compare_checks_its_settings_as_the_file_does(
+    tmp_path: Path, change: dict[str, object], needle: str
+) -> None:
+    # KeyError 'ttest', numpy's ValueError without a name, a TypeError from a comparison.
+    from irtables import load_study
+    from irtables.errors import ConfigError
+
+    study = load_study(tidy_study(tmp_path, ["dl"]))
+    with pytest.raises(ConfigError, match=needle):
+        study.compare(**change)
+
+
+def test_load_study_refuses_a_templates_folder_that_is_not_there(tmp_path: Path) -> None:
+    from irtables import load_study
+
+    results = tidy_study(tmp_path, ["dl"])
+    with pytest.raises(InputError, match=r"templates: '.*nowhere' is not a folder"):
+        load_study(results, templates=tmp_path / "nowhere")
+
+
+def test_a_configured_templates_folder_that_is_not_there_names_the_key(tmp_path: Path) -> None:
+    # The built-in templates were used without a word.
+    results = tidy_study(tmp_path, ["dl"])
+    (results / "irtables.toml").write_text('[output]\ntemplates = "my-templats"\n')
+    before = files_under(tmp_path)
+    result = invoke("tables", str(results), "-o", str(tmp_path / "o"))
+    assert_one_line_error(result, "irtables.toml: output.templates:", "my-templats")
+    assert files_under(tmp_path) == before
