@@ -156,3 +156,12 @@ def test_a_baseline_option_replaces_a_wrong_configured_one(tmp_path: Path) -> No
     )
     result = invoke("compare", str(results), "--baseline", "qq")
     assert_one_line_error(result, "unknown baseline 'qq' (known: bm25, dense)")
+
+
+def test_two_spellings_of_one_name_are_two_systems_shown_alike(tmp_path: Path) -> None:
+    # NFC 'café' and NFD 'cafe' + U+0301 are two systems that every format showed as two
+    # rows named 'café', a reader unable to tell which is which.
+    results = tidy_study(tmp_path, ["dl"], systems=("caf\u00e9", "cafe\u0301"))
+    result = invoke("tables", str(results), "-o", str(tmp_path / "o"), "-f", "markdown")
+    assert_one_line_error(result, "'caf\\xe9' and 'cafe\\u0301'", "both shown as")
+    assert not (tmp_path / "o").exists()

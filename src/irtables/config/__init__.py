@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import stat
 import tomllib
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -185,13 +186,17 @@ class Config:
         """
         seen: dict[str, str] = {}
         for system, shown in rows:
-            other = seen.setdefault(shown, system)
+            # Canonically equivalent spellings (NFC 'café', NFD 'cafe' + U+0301) look alike.
+            other = seen.setdefault(unicodedata.normalize("NFC", shown), system)
             if other != system:
                 pair = (other, system)
                 keys = [f"systems[{i}].name" for i, s in enumerate(self.systems) if s.id in pair]
+                ids = f"{other!r} and {system!r}"
+                if unicodedata.normalize("NFC", other) == unicodedata.normalize("NFC", system):
+                    ids = f"{other!a} and {system!a} (one name in two Unicode spellings)"
                 raise ConfigError(
                     f"{self.path or '<config>'}: {', '.join(keys) or '[[systems]] name'}: "
-                    f"systems {other!r} and {system!r} are both shown as {shown!r} in {where}; "
+                    f"systems {ids} are both shown as {shown!r} in {where}; "
                     "give them distinct names"
                 )
 
