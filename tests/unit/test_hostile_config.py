@@ -165,3 +165,12 @@ def test_two_spellings_of_one_name_are_two_systems_shown_alike(tmp_path: Path) -
     result = invoke("tables", str(results), "-o", str(tmp_path / "o"), "-f", "markdown")
     assert_one_line_error(result, "'caf\\xe9' and 'cafe\\u0301'", "both shown as")
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("section", ["systems", "datasets"])
+def test_a_name_of_blanks_names_the_key(tmp_path: Path, section: str) -> None:
+    # It was shown as an empty row label.
+    results = tidy_study(tmp_path, ["dl"])
+    ident = "bm25" if section == "systems" else "dl"
+    (results / "irtables.toml").write_text(f'[[{section}]]\nid = "{ident}"\nname = "  "\n')
+    assert_one_line_error(invoke("tables", str(results)), f"{section}[0].name", "visible")

@@ -352,7 +352,7 @@ def _datasets(r: TomlReader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]
         out.append(
             DatasetSpec(
                 id=ident,
-                name=r.text(item, w, "name") or ident,
+                name=_display_name(r, item, w, ident),
                 qrels=qrels,
                 runs=tuple(runs),
                 relevance=relevance,
@@ -364,6 +364,15 @@ def _datasets(r: TomlReader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]
         )
     _check_unique_ids(r, "datasets", out)
     return tuple(out)
+
+
+def _display_name(r: TomlReader, item: Mapping[str, Any], where: str, ident: str) -> str:
+    """The ``name`` of a dataset or system, else its id; a name of blanks would show an
+    empty row or column label."""
+    name = r.text(item, where, "name")
+    if name and not name.strip():
+        raise r.error(f"{where}.name", "a name with visible characters (or none: the id)", name)
+    return name or ident
 
 
 def _check_unique_ids(r: TomlReader, key: str, items: Sequence[Named]) -> None:
@@ -385,7 +394,7 @@ def _named_list(r: TomlReader, data: Mapping[str, Any], key: str) -> tuple[Named
         {"id", "name"},
     ):
         ident = r.ident(item, where, "id")
-        out.append(Named(ident, r.text(item, where, "name") or ident))
+        out.append(Named(ident, _display_name(r, item, where, ident)))
     _check_unique_ids(r, key, out)
     return tuple(out)
 
