@@ -42,10 +42,23 @@ def _checked(check: Callable[[Any], object], param: click.Parameter, value: Any)
     return value
 
 
-def _check_scheduler(address: str) -> None:
-    """The address check of :mod:`irtables.workers.cluster` (an empty address: none)."""
+def _check_scheduler(address: str | None) -> str | None:
+    """``address`` after the check of :mod:`irtables.workers.cluster` (empty: none),
+    before any work: its one ``Error:`` line (exit status 2), as when a client tries it."""
+    from irtables.errors import IrtablesError
+
     if address:
-        check_address(address)
+        try:
+            check_address(address)
+        except IrtablesError as e:
+            raise _AddressError(str(e)) from None
+    return address
+
+
+class _AddressError(click.ClickException):
+    """A malformed scheduler address: ``Error: <message>``, exit status 2."""
+
+    exit_code = 2
 
 
 def check_config_file(path: Path) -> None:
@@ -121,7 +134,7 @@ STUDY_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         {
             "envvar": SCHEDULER_ENV,
             "metavar": "ADDRESS",
-            "callback": lambda ctx, param, value: _checked(_check_scheduler, param, value),
+            "callback": lambda ctx, param, value: _check_scheduler(value),
             "help": "Evaluate runs on the Dask cluster of this scheduler (tcp://host:8786; "
             "also IRTABLES_SCHEDULER) instead of local processes; its workers read the files "
             "at the same paths (a shared filesystem). Needs irtables[dask].",
