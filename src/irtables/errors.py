@@ -132,7 +132,7 @@ def unknown_name_message(kind: str, name: str, known: Iterable[str]) -> str:
     choices = sorted(set(known), key=str.lower)
     lowered = {c.lower(): c for c in choices}
     close = difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.5)
-    hint = f"; did you mean '{lowered[close[0]]}'?" if close else ";"
+    hint = f"; did you mean '{lowered[close[0]]}'?" if close else ""
     shown = ", ".join(choices[:20]) + (", ..." if len(choices) > 20 else "")
     return f"unknown {kind} '{name}'{hint} (known: {shown})"
 

@@ -124,3 +124,53 @@ def test_an_array_of_tables_says_which_entry_is_wrong_and_how(
     with pytest.raises(ConfigError) as raised:
         load_config(path)
     assert str(raised.value).endswith(message)
+
+
+@pytest.mark.parametrize(
+    ("toml", "needle"),
+    [
+        ('[compare]\nbaseline = "bm2"\n', "compare.baseline: unknown baseline 'bm2'"),
+        ('[compare]\nbaseline = ["bm25", "zzz"]\n', "compare.baseline: unknown baseline 'zzz'"),
+        ('[compare]\nbaseline = {dl = "zzz"}\n', "compare.baseline: unknown baseline 'zzz'"),
+        ('[compare]\nbaseline = {d9 = "bm25"}\n', "compare.baseline: unknown dataset 'd9'"),
+        ('[tables.main.compare]\nbaseline = "zzz"\n', "tables.main.compare.baseline: unknown"),
+    ],
+    ids=["one", "list", "per dataset", "dataset key", "table's own"],
+)
+def test_an_unknown_configured_baseline_names_the_key(
+    tmp_path: Path, toml: str, needle: str
+) -> None:
+    # It was "unknown baseline 'zzz'; (known: bm25, dense)": no file, no key.
+    results = tidy_study(tmp_path, ["dl"])
+    (results / "irtables.toml").write_text(toml)
+    for command in ("tables", "compare"):
+        assert_one_line_error(invoke(command, str(results)), "irtables.toml: " + needle)
+
+
+def test_a_baseline_option_replaces_a_wrong_configured_one(tmp_path: Path) -> None:
+    results = tidy_study(tmp_path, ["dl"])
+    (results / "irtables.toml").write_text('[compare]\nbaseline = "zzz"\n')
+    assert (
+        invoke("tables", str(results), "-o", str(tmp_path / "o"), "--baseline", "dense").exit_code
+        == 0
+    )
+    result = invoke("compare", str(results), "--baseline", "qq")
+    assert_one_line_error(result, "unknown baseline 'qq' (known: bm25, dense)")
+
+
+def test_two_spellings_of_one_name_are_two_systems_shown_alike(tmp_path: Path) -> None:
+    # NFC 'café' and NFD 'cafe' + U+0301 are two systems that every format showed as two
+    # rows named 'café', a reader unable to tell which is which.
+    results = tidy_study(tmp_path, ["dl"], systems=("caf\u00e9", "cafe\u0301"))
+    result = invoke("tables", str(results), "-o", str(tmp_path / "o"), "-f", "markdown")
+    assert_one_line_error(result, "'caf\\xe9' and 'cafe\\u0301'", "both shown as")
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("section", ["systems", "datasets"])
+def test_a_name_of_blanks_names_the_key(tmp_path: Path, section: str) -> None:
+    # It was shown as an empty row label.
+    results = tidy_study(tmp_path, ["dl"])
+    ident = "bm25" if section == "systems" else "dl"
+    (results / "irtables.toml").write_text(f'[[{section}]]\nid = "{ident}"\nname = "  "\n')
+    assert_one_line_error(invoke("tables", str(results)), f"{section}[0].name", "visible")

@@ -4,6 +4,7 @@ carried back from the workers."""
 from __future__ import annotations
 
 import math
+import os
 import pickle
 from pathlib import Path
 
@@ -143,3 +144,36 @@ def test_any_executor_can_run_the_jobs(tmp_path: Path) -> None:
         assert a.system == b.system
         assert np.array_equal(a.values, b.values)
         assert np.array_equal(a.query_index, b.query_index)
+
+
+def _work_elsewhere(folder: str) -> None:
+    os.chdir(folder)  # in the worker process only: a cluster worker's own working folder
+
+
+def test_a_cluster_worker_is_given_absolute_paths(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Dask worker resolves a relative path against its own working folder: ``irtables
+    evaluate qrels.txt run --scheduler ...`` said "qrels.txt: no such file" there, and
+    a worker whose folder held another ``qrels.txt`` would have used it."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from irtables.evaluator.plan import Batch, evaluate_batches
+    from irtables.evaluator.values import check_options
+
+    (tmp_path / "study").mkdir()
+    qrels, runs = _write_runs(tmp_path / "study")
+    decoy = tmp_path / "elsewhere"
+    decoy.mkdir()
+    _write_runs(decoy, n_queries=3)  # other qrels at the same relative path
+    monkeypatch.chdir(qrels.parent)
+    rel = [(r.relative_to(qrels.parent), r.stem) for r in runs]
+    batch = Batch(Path(qrels.name), rel, check_options(MEASURES))
+    with pytest.warns(DataWarning):
+        (here,) = evaluate_batches([batch], jobs=1)
+    pool = ProcessPoolExecutor(1, initializer=_work_elsewhere, initargs=(str(decoy),))
+    with pool, pytest.warns(DataWarning):
+        (there,) = evaluate_batches([batch], executor=pool)
+    assert here.queries == there.queries
+    for a, b in zip(here.values, there.values, strict=True):
+        assert np.array_equal(a.values, b.values)

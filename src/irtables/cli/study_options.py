@@ -12,7 +12,7 @@ import click
 
 from irtables.loaders.registry import LOADERS
 from irtables.model.policy import MISSING_POLICIES, check_missing
-from irtables.workers.cluster import SCHEDULER_ENV
+from irtables.workers.cluster import SCHEDULER_ENV, check_address
 from irtables.workers.executor import check_jobs
 
 if TYPE_CHECKING:
@@ -40,6 +40,25 @@ def _checked(check: Callable[[Any], object], param: click.Parameter, value: Any)
         except IrtablesError as e:
             raise click.BadParameter(str(e).removeprefix(f"{param.name}: ")) from None
     return value
+
+
+def _check_scheduler(address: str | None) -> str | None:
+    """``address`` after the check of :mod:`irtables.workers.cluster` (empty: none),
+    before any work: its one ``Error:`` line (exit status 2), as when a client tries it."""
+    from irtables.errors import IrtablesError
+
+    if address:
+        try:
+            check_address(address)
+        except IrtablesError as e:
+            raise _AddressError(str(e)) from None
+    return address
+
+
+class _AddressError(click.ClickException):
+    """A malformed scheduler address: ``Error: <message>``, exit status 2."""
+
+    exit_code = 2
 
 
 def check_config_file(path: Path) -> None:
@@ -115,6 +134,7 @@ STUDY_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         {
             "envvar": SCHEDULER_ENV,
             "metavar": "ADDRESS",
+            "callback": lambda ctx, param, value: _check_scheduler(value),
             "help": "Evaluate runs on the Dask cluster of this scheduler (tcp://host:8786; "
             "also IRTABLES_SCHEDULER) instead of local processes; its workers read the files "
             "at the same paths (a shared filesystem). Needs irtables[dask].",

@@ -112,8 +112,9 @@ def tables(
             finish()
         for item in written:
             click.echo(f"{item.status:>9}  {printable(str(item.path))}")
+    made = [w for w in written if w.status != "moved aside"]  # the build's outputs
     write_tables_manifest(
-        request.path, study.config, study.base, target, written, options, study.template_dirs,
+        request.path, study.config, study.base, target, made, options, study.template_dirs,
         warned=warned, force=request.force,
     )  # fmt: skip
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import stat
 import tomllib
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -185,13 +186,17 @@ class Config:
         """
         seen: dict[str, str] = {}
         for system, shown in rows:
-            other = seen.setdefault(shown, system)
+            # Canonically equivalent spellings (NFC 'café', NFD 'cafe' + U+0301) look alike.
+            other = seen.setdefault(unicodedata.normalize("NFC", shown), system)
             if other != system:
                 pair = (other, system)
                 keys = [f"systems[{i}].name" for i, s in enumerate(self.systems) if s.id in pair]
+                ids = f"{other!r} and {system!r}"
+                if unicodedata.normalize("NFC", other) == unicodedata.normalize("NFC", system):
+                    ids = f"{other!a} and {system!a} (one name in two Unicode spellings)"
                 raise ConfigError(
                     f"{self.path or '<config>'}: {', '.join(keys) or '[[systems]] name'}: "
-                    f"systems {other!r} and {system!r} are both shown as {shown!r} in {where}; "
+                    f"systems {ids} are both shown as {shown!r} in {where}; "
                     "give them distinct names"
                 )
 
@@ -347,7 +352,7 @@ def _datasets(r: TomlReader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]
         out.append(
             DatasetSpec(
                 id=ident,
-                name=r.text(item, w, "name") or ident,
+                name=_display_name(r, item, w, ident),
                 qrels=qrels,
                 runs=tuple(runs),
                 relevance=relevance,
@@ -359,6 +364,15 @@ def _datasets(r: TomlReader, data: Mapping[str, Any]) -> tuple[DatasetSpec, ...]
         )
     _check_unique_ids(r, "datasets", out)
     return tuple(out)
+
+
+def _display_name(r: TomlReader, item: Mapping[str, Any], where: str, ident: str) -> str:
+    """The ``name`` of a dataset or system, else its id; a name of blanks would show an
+    empty row or column label."""
+    name = r.text(item, where, "name")
+    if name and not name.strip():
+        raise r.error(f"{where}.name", "a name with visible characters (or none: the id)", name)
+    return name or ident
 
 
 def _check_unique_ids(r: TomlReader, key: str, items: Sequence[Named]) -> None:
@@ -380,7 +394,7 @@ def _named_list(r: TomlReader, data: Mapping[str, Any], key: str) -> tuple[Named
         {"id", "name"},
     ):
         ident = r.ident(item, where, "id")
-        out.append(Named(ident, r.text(item, where, "name") or ident))
+        out.append(Named(ident, _display_name(r, item, where, ident)))
     _check_unique_ids(r, key, out)
     return tuple(out)
 

@@ -14,6 +14,11 @@ from irtables.config.tables import compared_with, section_layout
 
 #: How table cells show the 95% interval of a mean (``[compare] interval``).
 INTERVALS = ("none", "half-width", "bounds")
+#: The settings a change of :meth:`CompareSettings.overridden` is checked for as in the file.
+_SCALARS = frozenset(
+    {"all_pairs", "test", "correction", "family", "alpha", "alternative", "resamples", "seed"}
+    | {"markers", "interval", "power", "anova_design", "zero_method"}
+)
 #: Differences the topic-set-size table plans for (``[compare] differences``).
 DEFAULT_DIFFERENCES = (0.02, 0.05, 0.1)
 
@@ -98,6 +103,9 @@ class CompareSettings:
         unknown = sorted(set(given) - set(self.__dataclass_fields__))
         if unknown:
             raise TypeError(f"unknown compare setting {unknown[0]!r}")
+        scalars = {k: v for k, v in given.items() if k in _SCALARS}
+        if scalars:  # checked as the file's keys are (a test name, a seed of at least 0)
+            parse_compare(TomlReader("compare settings"), scalars)
         if is_procedure(given.get("test")) and "correction" not in given:
             given["correction"] = None
         return replace(self, **given)

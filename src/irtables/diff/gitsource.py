@@ -101,7 +101,21 @@ def _checkout(rev: str, path: str, cwd: Path) -> Iterator[Path]:
     data = _ok(_git(args, top), f"{spec}: git archive")
     with tempfile.TemporaryDirectory(prefix="irtables-diff-") as tmp:
         _extract(data, Path(tmp), spec)
-        yield Path(tmp, path) if path else Path(tmp)
+        try:
+            yield Path(tmp, path) if path else Path(tmp)
+        except IrtablesError as e:
+            _name_in_git(e, tmp, rev)
+            raise
+
+
+def _name_in_git(e: IrtablesError, tmp: str, rev: str) -> None:
+    """Let ``e`` name a file of the revision as ``REV:path``, not as its temporary copy
+    (gone once the command ends)."""
+    copy = f"{tmp}{os.sep}"
+    e.args = tuple(a.replace(copy, f"{rev}:") if isinstance(a, str) else a for a in e.args)
+    path = getattr(e, "path", None)
+    if isinstance(path, str):
+        e.path = path.replace(copy, f"{rev}:")  # type: ignore[attr-defined]
 
 
 def _extract(data: bytes, into: Path, spec: str) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from irtables.base.arrow import skip_pandas_checks
@@ -135,6 +135,7 @@ def evaluate_jobs(
             progress("evaluate", finished, total)
 
     if executor is not None:
+        jobs = [_absolute(job) for job in jobs]  # a worker's working folder is its own
         if arrow:
             from irtables.evaluator.transport import from_ipc
 
@@ -151,6 +152,15 @@ def evaluate_jobs(
         else:
             results = run_all(pool, run_job, list(jobs), done=done)
     return _emitted(results, warn)
+
+
+def _absolute(job: RunJob) -> RunJob:
+    """``job`` with its files named by absolute paths: a cluster's worker resolves a
+    relative path against its own working folder (where ``qrels.txt`` is another file,
+    or none)."""
+    qrels = job.qrels.absolute() if isinstance(job.qrels, Path) else job.qrels
+    run = job.run.absolute() if isinstance(job.run, Path) else job.run
+    return replace(job, qrels=qrels, run=run)
 
 
 def _emitted(results: list[RunValues], warn: bool) -> list[RunValues]:

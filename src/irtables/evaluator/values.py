@@ -221,7 +221,13 @@ def _notes(
     notes = []
     if ranking.n_run_only:
         notes.append(f"{ranking.n_run_only} run queries are not in the qrels and are ignored")
-    if absent:
+    if absent and missing != "zero" and not len(ranking.queries):
+        # Nothing is left to average: the run is in no mean, no table and no output.
+        notes.append(
+            f"none of the {absent} judged queries is in the run: it has no values and is "
+            "left out of every mean and table (-c, complete = true: scored 0)"
+        )
+    elif absent:
         action = "scored 0 (-c)" if missing == "zero" else "left out of the mean"
         notes.append(f"{absent} judged queries are not in the run: {action}")
     top = index.top_grade

@@ -18,6 +18,7 @@ it. Everything is visited in sorted order.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -471,9 +472,11 @@ def _visible(folder: Path, walk: _Walk | None = None) -> list[Path]:
     out = []
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         name = entry.name
-        if walk is not None and walk.skip and entry.resolve() in walk.skip:
-            continue
         if name.startswith((".", "_")) or name in IGNORED_FILES:
+            continue
+        if name not in outputs and _broken_link(entry):
+            continue
+        if walk is not None and walk.skip and entry.resolve() in walk.skip:
             continue
         if entry.is_dir() and name in IGNORED_DIRS:
             continue
@@ -491,6 +494,30 @@ def _visible(folder: Path, walk: _Walk | None = None) -> list[Path]:
             continue
         out.append(entry)
     return out
+
+
+def _broken_link(entry: Path) -> bool:
+    """Whether ``entry`` is a symbolic link that leads nowhere (a missing target, a loop):
+    skipped, unless its name is a result file's, which is an error (its system would
+    vanish from every table).
+
+    Raises
+    ------
+    InputError
+        Naming the link and where it leads, when its name has a results extension.
+    """
+    if not entry.is_symlink():
+        return False
+    try:
+        entry.stat()
+    except OSError as e:
+        name = entry.name.lower()
+        if "." in name and _is_candidate(entry) and not name.endswith(IGNORED_SUFFIXES):
+            where = "a loop of links" if e.errno == errno.ELOOP else "nothing"
+            reason = f"a symbolic link to {os.readlink(entry)!r}, which leads to {where}"
+            raise InputError(reason, path=str(entry)) from None
+        return True
+    return False
 
 
 def _only_inputs(folder: Path, walk: _Walk, *, depth: int = 2) -> bool:

@@ -84,7 +84,13 @@ def _columns(parsed: Parsed) -> tuple[dict[str, Factor], npt.NDArray[np.float64]
 
 
 def _check_names(factor: Factor, what: str, path: str, parsed: Parsed) -> None:
-    """Refuse names with control characters, naming the line of the first such row."""
+    """Refuse empty names and names with control characters, naming the line of the
+    first such row (an empty query id would count as one more query in every mean)."""
+    for code, name in enumerate(factor.categories):
+        if not name.strip():
+            row = int(np.flatnonzero(factor.codes == code)[0])
+            reason = f"empty {what} ({name!r}); every row needs one"
+            raise InputError(reason, path=path, line=parsed.line(row))
     if not CONTROL_CHARACTERS.search(" ".join(factor.categories)):
         return  # one search over every name (the space between them is no control)
     for code, name in enumerate(factor.categories):

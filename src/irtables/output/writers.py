@@ -30,7 +30,7 @@ import os
 import re
 import time
 import warnings
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,7 +85,7 @@ def write_files(
     *,
     by: str,
     force: bool = False,
-    remove_dropped: bool = False,
+    remove_dropped: bool | Callable[[str], bool] = False,
 ) -> list[Written]:
     """Write ``files`` (relative path -> text or bytes, or such pairs) into ``folder``,
     all or nothing.
@@ -93,7 +93,8 @@ def write_files(
     ``by`` names the command (a :data:`~irtables.base.record.WRITERS` key). With
     ``remove_dropped``, files that ``by`` wrote before but are not in ``files`` are
     moved aside into :data:`ASIDE` (same relative path), if their bytes are still what
-    the record says it wrote. Strings are written as UTF-8.
+    the record says it wrote; a function of the relative path chooses which of them
+    (the others stay). Strings are written as UTF-8.
 
     Raises
     ------
@@ -130,7 +131,7 @@ def write_files(
         _clean_temps(root, blobs)
         plans = [_plan(root, rel, data, record, force) for rel, data in blobs.items()]
         _refuse(plans)
-        dropped = _dropped(record, blobs, by) if remove_dropped else []
+        dropped = _dropped(record, blobs, by, remove_dropped) if remove_dropped else []
         if dropped:
             check_aside(root, dropped)
         pending = [p for p in plans if p.changed]
@@ -254,8 +255,14 @@ def _refuse(plans: list[_Plan]) -> None:
     )
 
 
-def _dropped(record: Record, blobs: Mapping[str, bytes], by: str) -> list[str]:
-    return sorted(rel for rel, e in record.files.items() if e.by == by and rel not in blobs)
+def _dropped(
+    record: Record, blobs: Mapping[str, bytes], by: str, which: bool | Callable[[str], bool]
+) -> list[str]:
+    return sorted(
+        rel
+        for rel, e in record.files.items()
+        if e.by == by and rel not in blobs and (which is True or (callable(which) and which(rel)))
+    )
 
 
 def _remove(root: Path, rel: str, entries: dict[str, Entry]) -> Written | None:

@@ -28,8 +28,22 @@ def render_configured(
 
 
 def template_dirs_for(config: Config, base: Path, extra: Sequence[str | Path] = ()) -> list[Path]:
-    """User template folders: ``--templates`` first, then the configured one."""
+    """User template folders: ``--templates`` first, then the configured one.
+
+    Raises
+    ------
+    ConfigError
+        If ``output.templates`` names no folder (a typo would silently give the built-in
+        templates).
+    """
     dirs = [Path(d) for d in extra]
     if config.output.templates:
-        dirs.append(base / config.output.templates)
+        folder = base / config.output.templates
+        if not folder.is_dir():
+            from irtables.errors import ConfigError
+
+            raise ConfigError(
+                f"{config.path or '<config>'}: output.templates: {str(folder)!r} is not a folder"
+            )
+        dirs.append(folder)
     return dirs

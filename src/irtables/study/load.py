@@ -250,7 +250,7 @@ def open_study(
     )
     if evaluated is None:
         files = read_files(root, input_format=input_format, bounds=bounds)
-        check_ids(cfg, files.results)
+        _check_names(cfg, files.results, request)
         return Study(cfg, files.results, base, root, files, request)
     inputs = configured_inputs(cfg, base)
     files = read_files(
@@ -264,8 +264,16 @@ def open_study(
             path=str(root),
         )
     results = ResultSet.concat([files.results, evaluated])
-    check_ids(cfg, results)
+    _check_names(cfg, results, request)
     return Study(cfg, results, base, root, files, request)
+
+
+def _check_names(config: Config, results: ResultSet, request: StudyRequest) -> None:
+    """The configured ids and baselines name what the results hold (``--baseline``, which
+    replaces the configured baselines, is checked where the tests run)."""
+    check_ids(config, results)
+    if not request.baselines:
+        check_baselines(config, results)
 
 
 def with_baselines(config: Config, baselines: Sequence[str]) -> Config:
@@ -293,6 +301,31 @@ def check_ids(config: Config, results: ResultSet) -> None:
             if entry.id not in present:
                 what = unknown_name_message(key[:-1], entry.id, known)
                 raise ConfigError(f"{config.path or '<config>'}: {key}[{i}].id: {what}")
+
+
+def check_baselines(config: Config, results: ResultSet) -> None:
+    """Refuse a configured baseline (``compare.baseline``, a table's own) that names no
+    system of the results, or a dataset key of one that names no dataset.
+
+    Raises
+    ------
+    ConfigError
+        Naming the key, the name and the closest one of the results.
+    """
+    own = [(f"tables.{name}.compare", settings) for name, settings in config.table_compares]
+    sections = [("compare", config.compare), *own]
+    for key, settings in sections:
+        if settings.all_pairs:
+            continue  # the test compares every pair: no baseline is used
+        for dataset, _ in settings.dataset_baselines:
+            if dataset not in results.datasets():
+                what = unknown_name_message("dataset", dataset, results.datasets())
+                raise ConfigError(f"{config.path or '<config>'}: {key}.baseline: {what}")
+        named = settings.baseline + tuple(b for _, bs in settings.dataset_baselines for b in bs)
+        for name in named:
+            if name not in results.systems():
+                what = unknown_name_message("baseline", name, results.systems())
+                raise ConfigError(f"{config.path or '<config>'}: {key}.baseline: {what}")
 
 
 def study_path(path: Path, config: str | Path | None) -> tuple[Path, Path | None]:

@@ -1,7 +1,8 @@
 r"""A paper's LaTeX sources, as ``irtables check --paper`` reads them.
 
 The files named, and those they pull in with ``\input``, ``\include`` and ``\subfile``
-(relative to the file that names them, ``.tex`` added when missing), each once. Files
+(relative to the named file's folder, where pdflatex runs, else to the file that pulls
+them in; ``.tex`` added when missing), each once. Files
 irtables generated (a table, ``numbers.tex``: their first line says so) are skipped,
 and so is a file that does not exist (a table not written yet).
 """
@@ -41,10 +42,13 @@ def read_paper(papers: Sequence[str | Path]) -> tuple[list[tuple[str, str]], lis
     out: list[tuple[str, str]] = []
     generated: dict[Path, None] = {}
     seen: set[Path] = set()
-    todo = [(Path(p), True) for p in reversed(papers)]
+    todo = [(Path(p), Path(p).parent, True) for p in reversed(papers)]
     while todo and len(seen) < MAX_FILES:
-        path, named = todo.pop()
-        key = path.resolve()
+        path, root, named = todo.pop()
+        try:
+            key = path.resolve()
+        except (OSError, RuntimeError):  # a loop of links: unreadable
+            key = path.absolute()
         if key in seen:
             continue
         seen.add(key)
@@ -57,9 +61,17 @@ def read_paper(papers: Sequence[str | Path]) -> tuple[list[tuple[str, str]], lis
         out.append((str(path), text))
         pulled = _PULLED.findall(_COMMENT.sub("", text))
         for name in reversed(pulled):
-            child = path.parent / name.strip()
-            todo.append((child if child.suffix == ".tex" else Path(f"{child}.tex"), False))
+            todo.append((_pulled(name.strip(), root, path.parent), root, False))
     return out, list(generated)
+
+
+def _pulled(name: str, root: Path, parent: Path) -> Path:
+    r"""The file ``\input{name}`` reads: relative to ``root`` (the named file's folder,
+    where pdflatex runs) as LaTeX finds it, else to ``parent`` (the file's that pulls it
+    in, as ``\subfile`` and the import package find it)."""
+    tex = name if name.endswith(".tex") else f"{name}.tex"
+    first = root / tex
+    return first if first.is_file() or not (parent / tex).is_file() else parent / tex
 
 
 def _read(path: Path, named: bool) -> str | None:

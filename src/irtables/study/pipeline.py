@@ -92,7 +92,19 @@ def write_tables(
         from irtables.output.history import history_files
 
         files.update(history_files(outdir, files["numbers.json"]))
-    return write_files(outdir, files, by="tables", force=force)
+    made = _suffixes(formats or config.output.formats)
+    return write_files(outdir, files, by="tables", force=force, remove_dropped=made)
+
+
+def _suffixes(formats: Sequence[str]) -> Callable[[str], bool]:
+    """Whether an output an earlier run wrote is of a kind this run writes: a table in
+    one of ``formats`` or the significance files. Those no longer made are moved aside
+    (a dropped dataset's Table S1); the other formats' files stay (``-f latex`` after
+    ``-f markdown`` keeps the Markdown tables)."""
+    from irtables.render import FORMATS
+
+    suffixes = {f".{FORMATS[f].suffix}" for f in formats}
+    return lambda rel: Path(rel).suffix in suffixes or Path(rel).stem == "significance"
 
 
 def _check_latex(files: Mapping[str, str]) -> None:

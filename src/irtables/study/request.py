@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from irtables.errors import UnknownNameError, unknown_name_message
+from irtables.errors import InputError, UnknownNameError, unknown_name_message
 
 
 @dataclass(frozen=True)
@@ -96,14 +96,21 @@ def check_request(request: StudyRequest) -> None:
         An unknown input format or missing-query policy, naming the closest choice.
     InputError
         A number of processes that is not a whole number of at least 0 (0 and None stand
-        for as many as pay), with the message ``--jobs`` gives.
+        for as many as pay), with the message ``--jobs`` gives; a malformed scheduler
+        address (:func:`~irtables.workers.cluster.check_address`); a templates folder
+        that is not a folder (``--templates`` as the command line checks it).
     """
     from irtables.loaders.registry import LOADERS
     from irtables.model.policy import check_missing
+    from irtables.workers.cluster import check_address
     from irtables.workers.executor import check_jobs
 
     if request.input_format is not None and request.input_format not in LOADERS:
         what = unknown_name_message("input format", request.input_format, sorted(LOADERS))
         raise UnknownNameError(what)
-    check_missing(request.missing)  # the checks of --missing and --jobs
+    check_missing(request.missing)  # the checks of --missing, --jobs and --scheduler
     check_jobs(request.jobs)
+    if request.scheduler:
+        check_address(request.scheduler)
+    if request.templates is not None and not request.templates.is_dir():
+        raise InputError(f"templates: {str(request.templates)!r} is not a folder of templates")
