@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from irtables.cache import CACHE_DIR_NAME, clear
 from irtables.cli import main
 from irtables.errors import DataWarning
-from irtables.study.pipeline import resolve_study
+from irtables.study.load import load_study
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*judged queries are not in the run")
 N_RUNS = 4
@@ -52,8 +52,8 @@ def _evaluate(root: Path, **options: object) -> tuple[object, int]:
         if stage == "evaluate":
             evaluated[0] = total
 
-    results, _, _ = resolve_study(root, progress=progress, **options)  # type: ignore[arg-type]
-    return results, evaluated[0]
+    study = load_study(root, progress=progress, **options)  # type: ignore[arg-type]
+    return study.results, evaluated[0]
 
 
 def _entries(root: Path) -> list[Path]:

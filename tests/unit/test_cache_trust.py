@@ -246,10 +246,10 @@ def test_an_entry_declaring_more_queries_than_its_qrels_costs_nothing(tmp_path: 
         f"""
         import warnings
         from pathlib import Path
-        from irtables.study.pipeline import resolve_study
+        from irtables.study.load import load_study
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            resolve_study(Path({str(root)!r}), jobs=1)
+            load_study(Path({str(root)!r}), jobs=1)
         print("\\n".join(str(w.message) for w in caught))
         """
     )

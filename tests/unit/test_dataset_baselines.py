@@ -214,7 +214,8 @@ def test_cli_compare_all_pairs_tukey(tmp_path: Path) -> None:
     assert frame["method"].str.startswith("Tukey HSD, two-way ANOVA (5 systems x 158").all()
     assert (frame["pvalue_adjusted"] >= frame["pvalue"]).all()
     bad = CliRunner().invoke(main, [*args[:-2], "--correction", "holm"])
-    assert bad.exit_code == 2 and "does not apply" in bad.output
+    assert bad.exit_code == 2 and "no correction with test tukey" in bad.output
+    assert "'holm'" in bad.output
 
 
 def test_supplement_pools_comparisons_across_datasets(tmp_path: Path) -> None:
