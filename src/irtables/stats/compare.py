@@ -17,7 +17,7 @@ from irtables.model.policy import MISSING_POLICIES, MissingPolicy
 from irtables.stats.allpairs import pair_indices
 from irtables.stats.comparisons import Comparisons
 from irtables.stats.correction import adjust
-from irtables.stats.memo import NoRecipe, TestMemo, description, recipe_of, values_digest
+from irtables.stats.memo import Memo, NoRecipe, description, recipe_of, values_digest
 from irtables.stats.paired import ALTERNATIVES, TESTS, check_alternative
 from irtables.stats.procedures import (
     ALL_PAIRS_TESTS,
@@ -76,7 +76,7 @@ def compare(
     rng: np.random.Generator | int = 0,
     options: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
-    memo: TestMemo | None = None,
+    memo: Memo | None = None,
 ) -> Comparisons:
     """Run a paired test for every comparison, then correct each family of p-values.
 
@@ -393,7 +393,7 @@ def _recipes(tasks: list[_Task], common: Mapping[str, Any], *, batched: bool) ->
     return out
 
 
-def _reused(memo: TestMemo | None, recipe: Recipe, task: _Task) -> list[PairedTestResult] | None:
+def _reused(memo: Memo | None, recipe: Recipe, task: _Task) -> list[PairedTestResult] | None:
     """The records the memo holds for ``task``, if they are those of its pairs."""
     if memo is None or recipe is None:
         return None
@@ -403,7 +403,7 @@ def _reused(memo: TestMemo | None, recipe: Recipe, task: _Task) -> list[PairedTe
     return found
 
 
-def _keep(memo: TestMemo | None, recipe: Recipe, results: Sequence[PairedTestResult]) -> None:
+def _keep(memo: Memo | None, recipe: Recipe, results: Sequence[PairedTestResult]) -> None:
     if memo is not None and recipe is not None:
         memo.put(recipe[0], recipe[1], results)
 
@@ -414,7 +414,7 @@ def _run_each(
     alternative: str,
     opts: dict[str, Any],
     tick: Callable[[int], None],
-    memo: TestMemo | None = None,
+    memo: Memo | None = None,
     recipes: Sequence[Recipe] = (),
 ) -> list[PairedTestResult]:
     out = []
@@ -451,7 +451,7 @@ def _run_batched(
     rng: np.random.Generator | int,
     opts: dict[str, Any],
     tick: Callable[[int], None],
-    memo: TestMemo | None = None,
+    memo: Memo | None = None,
     recipes: Sequence[Recipe] = (),
 ) -> list[PairedTestResult]:
     many = record.load_batched()

@@ -8,7 +8,7 @@ pairs compared, the test and all its settings (alternative, correction, family, 
 options such as the resamples, the seed, the missing-value policy), irtables' version
 and a digest of the source of the modules that compute it (:func:`code_digest`).
 
-:func:`~irtables.stats.compare` takes a :class:`TestMemo`: before running a unit it asks
+:func:`~irtables.stats.compare` takes a :class:`Memo`: before running a unit it asks
 the memo for the records of its recipe, and gives it those it computed. The memo (the
 cache of a study, owned by an upper layer) stores them; :func:`encode_results` and
 :func:`decode_results` write and read them as JSON, every float exactly.
@@ -33,7 +33,7 @@ from irtables.stats.result import ConfidenceInterval, PairedTestResult
 FORMAT = 1
 
 
-class TestMemo(Protocol):
+class Memo(Protocol):
     """Where :func:`~irtables.stats.compare` finds and leaves the results of a unit."""
 
     def get(self, recipe: str) -> list[PairedTestResult] | None:
@@ -228,8 +228,8 @@ def decode_results(data: Any) -> list[PairedTestResult]:
 
 __all__ = [
     "FORMAT",
+    "Memo",
     "NoRecipe",
-    "TestMemo",
     "code_digest",
     "decode_results",
     "description",

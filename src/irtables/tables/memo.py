@@ -1,0 +1,89 @@
+"""The tests of a build, reused from the study's cache by recipe (issue 33 §2).
+
+:class:`StoredTests` is the :class:`~irtables.stats.memo.Memo` that
+:func:`~irtables.tables.build_all` passes down to :func:`~irtables.stats.compare`: the
+results of each unit (the tests of one dataset and metric) are kept in the cache folder
+(:mod:`irtables.cache.tested`), read back on a rerun whose unit has the same recipe, and
+the work is counted: the units run and those reused, by (dataset, metric).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from irtables.cache.tested import TestedStore, warn_damaged_tested
+from irtables.stats.memo import decode_results, encode_results
+from irtables.stats.result import PairedTestResult
+
+Unit = tuple[str, str]  # (dataset, metric)
+
+
+@dataclass
+class StoredTests:
+    """Results of tests by recipe: in ``store`` (None: kept for this build only) and read
+    back unless ``read`` is False (a forced rebuild runs every test, and stores it).
+
+    ``ran`` and ``reused`` list the units, (dataset, metric), as they were decided; a
+    unit that two tables test with the same recipe is run once in a build.
+    """
+
+    store: TestedStore | None = None
+    read: bool = True
+    ran: list[Unit] = field(default_factory=list)
+    reused: list[Unit] = field(default_factory=list)
+    _kept: dict[str, tuple[Unit, list[PairedTestResult]]] = field(default_factory=dict)
+
+    def get(self, recipe: str) -> list[PairedTestResult] | None:
+        """The results of ``recipe``: from this build, else from the store's entry if it
+        checks out (else a warning says why, and the unit runs again)."""
+        if not self.read:
+            return None
+        if recipe in self._kept:
+            unit, results = self._kept[recipe]
+            self.reused.append(unit)
+            return list(results)
+        entry = self.store.get(recipe) if self.store is not None else None
+        if entry is None or self.store is None:
+            return None
+        try:
+            results = decode_results(entry.results)
+            unit = _unit(entry.description)
+            _check_pairs(entry.description, results)
+        except ValueError as exc:
+            warn_damaged_tested(self.store.path(recipe), f"not the results it describes: {exc}")
+            return None
+        self._kept[recipe] = (unit, results)
+        self.reused.append(unit)
+        return list(results)
+
+    def put(
+        self, recipe: str, description: Mapping[str, Any], results: Sequence[PairedTestResult]
+    ) -> None:
+        """Count the unit as run, keep its results for this build and store them."""
+        unit = _unit(description)
+        self.ran.append(unit)
+        self._kept[recipe] = (unit, list(results))
+        if self.store is not None:
+            self.store.put(recipe, description, encode_results(results))
+
+
+def _unit(description: Mapping[str, Any]) -> Unit:
+    dataset, metric = description.get("dataset"), description.get("metric")
+    if not isinstance(dataset, str) or not isinstance(metric, str):
+        raise ValueError("no dataset and metric")
+    return dataset, metric
+
+
+def _check_pairs(description: Mapping[str, Any], results: Sequence[PairedTestResult]) -> None:
+    """The results are those of the pairs, dataset and metric the description names."""
+    dataset, metric = _unit(description)
+    pairs = [[r.system, r.baseline] for r in results]
+    if pairs != description.get("compared"):
+        raise ValueError("other comparisons than its description's")
+    if any(r.dataset != dataset or r.metric != metric for r in results):
+        raise ValueError("another dataset or metric than its description's")
+
+
+__all__ = ["StoredTests", "Unit"]
