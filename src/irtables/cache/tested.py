@@ -39,7 +39,7 @@ _KIND = "irtables-tests"
 
 
 @dataclass(frozen=True)
-class TestedEntry:
+class ResultEntry:
     """A stored unit: what it was computed from and its results (JSON values)."""
 
     recipe: str
@@ -56,13 +56,13 @@ def _checksum(description: Any, results: Any) -> str:
 
 
 @dataclass(frozen=True)
-class TestedStore:
+class ResultStore:
     """The tests' entries of a study's cache (``<study>/.irtables-cache/tests``)."""
 
     folder: Path
 
     @classmethod
-    def of_study(cls, base: Path) -> TestedStore | None:
+    def of_study(cls, base: Path) -> ResultStore | None:
         """The store of the cache inside the study folder ``base``; None (with a warning)
         when the cache folder, or its tests folder, is there but not a plain folder."""
         from irtables.cache.store import Cache
@@ -84,7 +84,7 @@ class TestedStore:
         """Where the entry of ``recipe`` lives."""
         return self.folder / f"{recipe}.json"
 
-    def get(self, recipe: str) -> TestedEntry | None:
+    def get(self, recipe: str) -> ResultEntry | None:
         """The entry of ``recipe``; None when there is none or it does not check out
         (then a :class:`~irtables.errors.DataWarning` says why)."""
         path = self.path(recipe)
@@ -140,9 +140,9 @@ def _write(path: Path, data: bytes) -> None:
         raise
 
 
-def read_tested_entry(path: Path) -> TestedEntry:
+def read_tested_entry(path: Path) -> ResultEntry:
     """The entry at ``path``, checked: a regular file, bounded, JSON of the form
-    :meth:`TestedStore.put` writes, whose name, recipe, description and checksum agree.
+    :meth:`ResultStore.put` writes, whose name, recipe, description and checksum agree.
 
     Raises
     ------
@@ -168,7 +168,7 @@ def read_tested_entry(path: Path) -> TestedEntry:
         raise DamagedEntry("its description is not that of its recipe")
     if data["checksum"] != _checksum(description, data["results"]):
         raise DamagedEntry("checksum mismatch")
-    return TestedEntry(recipe, description, data["results"])
+    return ResultEntry(recipe, description, data["results"])
 
 
 def _refuse(name: str) -> Any:
@@ -232,8 +232,8 @@ def _plain(folder: Path) -> bool:
 __all__ = [
     "MAX_ENTRY_BYTES",
     "TESTS_DIR_NAME",
-    "TestedEntry",
-    "TestedStore",
+    "ResultEntry",
+    "ResultStore",
     "clear_tested",
     "read_tested_entry",
     "tested_entries",

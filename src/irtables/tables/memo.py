@@ -9,11 +9,19 @@ the work is counted: the units run and those reused, by (dataset, metric).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from irtables.cache.tested import TestedStore, warn_damaged_tested
+from irtables.cache.store import DamagedEntry
+from irtables.cache.tested import (
+    ResultStore,
+    read_tested_entry,
+    tested_entries,
+    warn_damaged_tested,
+)
 from irtables.stats.memo import decode_results, encode_results
 from irtables.stats.result import PairedTestResult
 
@@ -29,7 +37,7 @@ class StoredTests:
     unit that two tables test with the same recipe is run once in a build.
     """
 
-    store: TestedStore | None = None
+    store: ResultStore | None = None
     read: bool = True
     ran: list[Unit] = field(default_factory=list)
     reused: list[Unit] = field(default_factory=list)
@@ -86,4 +94,76 @@ def _check_pairs(description: Mapping[str, Any], results: Sequence[PairedTestRes
         raise ValueError("another dataset or metric than its description's")
 
 
-__all__ = ["StoredTests", "Unit"]
+@dataclass(frozen=True)
+class CheckedTests:
+    """What :func:`verify_tested` found: the entries run again and those that differ
+    (with why), and how many entries no test of the study has the recipe of."""
+
+    checked: tuple[Path, ...]
+    differing: tuple[tuple[Path, str], ...]
+    unrelated: int
+
+    def lines(self) -> list[str]:
+        """The report as text lines: one per differing entry, then a summary."""
+        out = [f"differs: {path}: {why}" for path, why in self.differing]
+        out.append(
+            f"checked {len(self.checked)} of {len(self.checked) + self.unrelated} "
+            f"test results: {len(self.differing)} differ"
+        )
+        if self.unrelated:
+            out.append(
+                f"{self.unrelated} test results were not checked: computed from inputs or "
+                "settings this study no longer has (`irtables cache clear` removes them)"
+            )
+        return out
+
+
+@dataclass
+class _Verifying:
+    """A memo that runs every unit and compares each with its entry in ``store``."""
+
+    store: ResultStore
+    checked: dict[Path, str | None] = field(default_factory=dict)
+
+    def get(self, recipe: str) -> list[PairedTestResult] | None:
+        return None
+
+    def put(
+        self, recipe: str, description: Mapping[str, Any], results: Sequence[PairedTestResult]
+    ) -> None:
+        path = self.store.path(recipe)
+        if path in self.checked:
+            return
+        try:
+            entry = read_tested_entry(path)
+        except FileNotFoundError:
+            return
+        except DamagedEntry as exc:
+            self.checked[path] = str(exc)
+            return
+        same = _json(entry.results) == _json(encode_results(results))
+        self.checked[path] = None if same else "its results differ from those run again"
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, allow_nan=False)
+
+
+def verify_tested(base: Path, run: Callable[[Any], object]) -> CheckedTests:
+    """Run again the tests whose results the cache of the study folder ``base`` holds
+    and compare: ``run(memo)`` builds the study's tables with ``memo``
+    (:func:`~irtables.tables.build_all`); every unit it runs that has an entry is
+    compared with it, exactly (the JSON form of every field)."""
+    found = tested_entries(base)
+    store = ResultStore.of_study(base)
+    if not found or store is None:
+        return CheckedTests((), (), len(found))
+    memo = _Verifying(store)
+    run(memo)
+    known = set(found)
+    checked = tuple(p for p in memo.checked if p in known)
+    differing = tuple((p, why) for p, why in memo.checked.items() if p in known and why)
+    return CheckedTests(checked, differing, len(found) - len(checked))
+
+
+__all__ = ["CheckedTests", "StoredTests", "Unit", "verify_tested"]
