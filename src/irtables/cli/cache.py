@@ -35,11 +35,11 @@ def cache_group() -> None:
 def cache_info(results: Path, config_path: Path | None) -> None:
     """Where the cache of a study is, how many entries it holds and their size."""
     from irtables.cache import CACHE_DIR_NAME, entries
-    from irtables.cache.tested import tested_entries
+    from irtables.cache.results import result_entries
     from irtables.study.load import study_config
 
     _, base = study_config(results, config_path)
-    found, tested = entries(base), tested_entries(base)
+    found, tested = entries(base), result_entries(base)
     size = sum(p.stat().st_size for p in found)
     size_tested = sum(p.stat().st_size for p in tested)
     click.echo(
@@ -55,11 +55,11 @@ def cache_info(results: Path, config_path: Path | None) -> None:
 def cache_clear(results: Path, config_path: Path | None) -> None:
     """Remove the cache of a study (only the files irtables wrote there)."""
     from irtables.cache import CACHE_DIR_NAME, clear
-    from irtables.cache.tested import clear_tested
+    from irtables.cache.results import clear_results
     from irtables.study.load import study_config
 
     _, base = study_config(results, config_path)
-    tested = clear_tested(base)  # first: the folder is removed once empty
+    tested = clear_results(base)  # first: the folder is removed once empty
     removed = clear(base)
     click.echo(f"removed {removed} entries and {tested} test results from {base / CACHE_DIR_NAME}")
 
@@ -92,7 +92,7 @@ def cache_verify(
     The tests are those of the study's tables as they are now: a test result computed
     from other data or settings is counted, not checked (--sample applies to the runs).
     """
-    from irtables.cache.tested import tested_entries
+    from irtables.cache.results import result_entries
     from irtables.study.load import study_config
     from irtables.study.verify import verify_cache
 
@@ -101,7 +101,7 @@ def cache_verify(
     for line in report.lines():
         click.echo(line)
     differ = bool(report.differing)
-    if tested_entries(base):
+    if result_entries(base):
         tested = _verify_tested(results, config_path, base)
         for line in tested.lines():
             click.echo(line)

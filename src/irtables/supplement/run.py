@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from irtables.base.record import read_record, sha256_hex
-from irtables.cache.tested import ResultStore
+from irtables.cache.results import ResultStore
 from irtables.config import Config
 from irtables.errors import InputError
 from irtables.model import ResultSet

@@ -3,7 +3,7 @@
 :class:`StoredTests` is the :class:`~irtables.stats.memo.Memo` that
 :func:`~irtables.tables.build_all` passes down to :func:`~irtables.stats.compare`: the
 results of each unit (the tests of one dataset and metric) are kept in the cache folder
-(:mod:`irtables.cache.tested`), read back on a rerun whose unit has the same recipe, and
+(:mod:`irtables.cache.results`), read back on a rerun whose unit has the same recipe, and
 the work is counted: the units run and those reused, by (dataset, metric).
 """
 
@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from irtables.cache.store import DamagedEntry
-from irtables.cache.tested import (
+from irtables.cache.results import (
     ResultStore,
-    read_tested_entry,
-    tested_entries,
-    warn_damaged_tested,
+    read_result_entry,
+    result_entries,
+    warn_damaged_result,
 )
+from irtables.cache.store import DamagedEntry
 from irtables.stats.memo import decode_results, encode_results
 from irtables.stats.result import PairedTestResult
 
@@ -34,7 +34,9 @@ class StoredTests:
     back unless ``read`` is False (a forced rebuild runs every test, and stores it).
 
     ``ran`` and ``reused`` list the units, (dataset, metric), as they were decided; a
-    unit that two tables test with the same recipe is run once in a build.
+    unit that two tables test with the same recipe is run once in a build. A unit read
+    and then run all the same (a batched test runs the units of a query set together,
+    when one of them must run) counts as run.
     """
 
     store: ResultStore | None = None
@@ -42,6 +44,7 @@ class StoredTests:
     ran: list[Unit] = field(default_factory=list)
     reused: list[Unit] = field(default_factory=list)
     _kept: dict[str, tuple[Unit, list[PairedTestResult]]] = field(default_factory=dict)
+    _read: list[str] = field(default_factory=list)  # the recipe of each of ``reused``
 
     def get(self, recipe: str) -> list[PairedTestResult] | None:
         """The results of ``recipe``: from this build, else from the store's entry if it
@@ -50,7 +53,7 @@ class StoredTests:
             return None
         if recipe in self._kept:
             unit, results = self._kept[recipe]
-            self.reused.append(unit)
+            self._reuse(recipe, unit)
             return list(results)
         entry = self.store.get(recipe) if self.store is not None else None
         if entry is None or self.store is None:
@@ -60,17 +63,24 @@ class StoredTests:
             unit = _unit(entry.description)
             _check_pairs(entry.description, results)
         except ValueError as exc:
-            warn_damaged_tested(self.store.path(recipe), f"not the results it describes: {exc}")
+            warn_damaged_result(self.store.path(recipe), f"not the results it describes: {exc}")
             return None
         self._kept[recipe] = (unit, results)
-        self.reused.append(unit)
+        self._reuse(recipe, unit)
         return list(results)
+
+    def _reuse(self, recipe: str, unit: Unit) -> None:
+        self.reused.append(unit)
+        self._read.append(recipe)
 
     def put(
         self, recipe: str, description: Mapping[str, Any], results: Sequence[PairedTestResult]
     ) -> None:
         """Count the unit as run, keep its results for this build and store them."""
         unit = _unit(description)
+        if recipe in self._read:  # read, then run all the same: it counts as run
+            i = len(self._read) - 1 - self._read[::-1].index(recipe)
+            del self._read[i], self.reused[i]
         self.ran.append(unit)
         self._kept[recipe] = (unit, list(results))
         if self.store is not None:
@@ -135,7 +145,7 @@ class _Verifying:
         if path in self.checked:
             return
         try:
-            entry = read_tested_entry(path)
+            entry = read_result_entry(path)
         except FileNotFoundError:
             return
         except DamagedEntry as exc:
@@ -154,7 +164,7 @@ def verify_tested(base: Path, run: Callable[[Any], object]) -> CheckedTests:
     and compare: ``run(memo)`` builds the study's tables with ``memo``
     (:func:`~irtables.tables.build_all`); every unit it runs that has an entry is
     compared with it, exactly (the JSON form of every field)."""
-    found = tested_entries(base)
+    found = result_entries(base)
     store = ResultStore.of_study(base)
     if not found or store is None:
         return CheckedTests((), (), len(found))

@@ -89,11 +89,11 @@ class ResultStore:
         (then a :class:`~irtables.errors.DataWarning` says why)."""
         path = self.path(recipe)
         try:
-            return read_tested_entry(path)
+            return read_result_entry(path)
         except FileNotFoundError:
             return None
         except DamagedEntry as exc:
-            warn_damaged_tested(path, str(exc))
+            warn_damaged_result(path, str(exc))
         return None
 
     def put(self, recipe: str, description: Mapping[str, Any], results: Any) -> None:
@@ -120,7 +120,7 @@ class ResultStore:
             warnings.warn(f"cache not written ({exc})", DataWarning, stacklevel=user_stacklevel())
 
 
-def warn_damaged_tested(path: Path, reason: str) -> None:
+def warn_damaged_result(path: Path, reason: str) -> None:
     """Say that a tests' entry was not used, and why."""
     warnings.warn(
         f"{path}: cache entry not used ({reason}): the tests run again",
@@ -140,7 +140,7 @@ def _write(path: Path, data: bytes) -> None:
         raise
 
 
-def read_tested_entry(path: Path) -> ResultEntry:
+def read_result_entry(path: Path) -> ResultEntry:
     """The entry at ``path``, checked: a regular file, bounded, JSON of the form
     :meth:`ResultStore.put` writes, whose name, recipe, description and checksum agree.
 
@@ -198,7 +198,7 @@ def _bounded_bytes(path: Path) -> bytes:
     return data
 
 
-def tested_entries(base: Path) -> list[Path]:
+def result_entries(base: Path) -> list[Path]:
     """The tests' entries of the study folder ``base`` (``<sha256>.json`` regular files
     of plain folders, no links), sorted."""
     folder = base / CACHE_DIR_NAME / TESTS_DIR_NAME
@@ -209,11 +209,11 @@ def tested_entries(base: Path) -> list[Path]:
     )
 
 
-def clear_tested(base: Path) -> int:
+def clear_results(base: Path) -> int:
     """Remove the tests' entries (and their partial writes) of the study folder
     ``base``, then their folder if that left it empty; returns how many entries."""
     folder = base / CACHE_DIR_NAME / TESTS_DIR_NAME
-    found = tested_entries(base)
+    found = result_entries(base)
     for entry in found:
         entry.unlink()
     if _plain(folder.parent) and _plain(folder):
@@ -234,8 +234,8 @@ __all__ = [
     "TESTS_DIR_NAME",
     "ResultEntry",
     "ResultStore",
-    "clear_tested",
-    "read_tested_entry",
-    "tested_entries",
-    "warn_damaged_tested",
+    "clear_results",
+    "read_result_entry",
+    "result_entries",
+    "warn_damaged_result",
 ]
