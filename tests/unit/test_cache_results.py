@@ -196,3 +196,16 @@ def test_a_damaged_entry_runs_again_and_is_rewritten(tmp_path: Path) -> None:
     # the t-test runs the metrics of a query set together: they run again together
     assert set(again.ran) == set(memo.ran) and again.reused == []
     assert path.read_bytes() == good
+
+
+def test_supplement_no_cache_neither_reads_nor_writes_the_tests(tmp_path: Path) -> None:
+    root = _study(tmp_path)
+    toml = root / "irtables.toml"
+    toml.write_text(toml.read_text() + '\n[compare]\nbaseline = "r0"\n')
+    args = ["supplement", str(root), "--no-pdf", "-j", "1"]
+    result = CliRunner().invoke(main, [*args, "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert not (root / CACHE_DIR_NAME).exists()
+    result = CliRunner().invoke(main, [*args, "--rebuild"])
+    assert result.exit_code == 0, result.output
+    assert result_entries(root)

@@ -106,7 +106,7 @@ def make_supplement(
         results, config, base = study.results, study.config, study.base
         target = Path(outdir) if outdir is not None else default_outdir(base)
         dirs = [*(Path(d) for d in template_dirs), *study.template_dirs]
-        pr = _pr_results(config, base, progress, workers, scheduler)
+        pr = _pr_results(config, base, progress, workers, scheduler, request.cache)
         memo = StoredTests(ResultStore.of_study(base) if request.cache else None, not rebuild)
         built = build_supplement(
             results,
@@ -181,9 +181,11 @@ def _pr_results(
     progress: Progress | None,
     workers: int | None,
     scheduler: str | None,
+    cache: bool = True,
 ) -> ResultSet | None:
     """Interpolated precision at the 11 recall levels, for datasets given as qrels + runs:
-    evaluated as :func:`~irtables.study.load_study` evaluates them (``workers``, the cache)."""
+    evaluated as :func:`~irtables.study.load_study` evaluates them (``workers``, the cache
+    unless ``cache`` is False)."""
     from irtables.study.runsets import evaluate_datasets
 
     def evaluated(stage: str, done: int, total: int) -> None:
@@ -198,6 +200,7 @@ def _pr_results(
         base,
         progress=evaluated,
         jobs=workers,
+        cache=cache,
         scheduler=scheduler or config.scheduler,
     )
 
