@@ -378,7 +378,11 @@ def _recipes(tasks: list[_Task], common: Mapping[str, Any], *, batched: bool) ->
     group_of: dict[int, list[dict[str, Any]]] = {}
     if batched:
         for group in _groups(tasks):
-            members = [units[position[id(t)]] for t in group]
+            # the group shares its dataset and queries: each member by what differs
+            members = [
+                {k: units[position[id(t)]][k] for k in ("metric", "systems", "values", "compared")}
+                for t in group
+            ]
             for t in group:
                 group_of[position[id(t)]] = members
     out: list[Recipe] = []
