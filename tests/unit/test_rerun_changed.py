@@ -4,8 +4,10 @@ A study of two datasets, ``A`` and ``B``, each of qrels and three runs. After ea
 of change (a run of ``A``, the qrels of ``A``, a configuration key that only a table
 reads, a template, irtables' version) the rerun's work is counted, never timed: the
 figures drawn and kept (:class:`~irtables.supplement.run.SupplementRun`), pdflatex's
-calls (a stand-in that is a function of its sources, as pdflatex is). And an
-incremental build gives the bytes of a clean one, file for file.
+calls (a stand-in that is a function of its sources, as pdflatex is), the units of
+significance tests run and reused (one per dataset and metric:
+:attr:`~irtables.supplement.run.SupplementRun.tests_run`). And an incremental build
+gives the bytes of a clean one, file for file.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import irtables.stats.memo
 import irtables.supplement.check
 import irtables.supplement.pdf
 import irtables.supplement.rerun
@@ -138,20 +141,30 @@ def test_the_first_build_draws_every_figure_and_records_its_recipe(
     first = _build(study)
     assert set(first.drawn) == EVERY and first.kept == ()
     assert first.compiled and len(pdflatex) == 1
-    again = _build(study)  # nothing changed: every figure kept, no pdflatex
+    assert _datasets(first.tests_run) == set(DATASETS) and first.tests_reused == ()
+    assert len(set(first.tests_run)) == len(first.tests_run)  # each unit runs once
+    again = _build(study)  # nothing changed: every figure kept, no pdflatex, no test
     assert again.drawn == () and set(again.kept) == set(first.drawn)
     assert not again.compiled and len(pdflatex) == 1
+    assert again.tests_run == () and set(again.tests_reused) == set(first.tests_run)
+
+
+def _datasets(units: tuple[tuple[str, str], ...]) -> set[str]:
+    return {dataset for dataset, _ in units}
 
 
 @pytest.mark.parametrize("change", [_change_run, _change_qrels], ids=["run", "qrels"])
 def test_a_change_to_dataset_a_redraws_a_s_figures_only(
     study: Path, pdflatex: list[list[str]], change: object
 ) -> None:
-    _build(study)
+    first = _build(study)
     change(study)  # type: ignore[operator]
     rerun = _build(study)
     assert set(rerun.drawn) == FIGURES["A"] | ACROSS  # the forest plot shows A too
     assert set(rerun.kept) == FIGURES["B"]
+    # A's tests run again, B's are reused: no test procedure runs on B
+    assert set(rerun.tests_run) == {u for u in first.tests_run if u[0] == "A"}
+    assert set(rerun.tests_reused) == {u for u in first.tests_run if u[0] == "B"}
     assert rerun.compiled and len(pdflatex) == 2  # Table 1 shows A: its .tex changed
 
 
@@ -160,6 +173,7 @@ def test_a_key_only_a_table_reads_redraws_nothing(study: Path, pdflatex: list[li
     _configure(study, "Effectiveness of the three runs")
     rerun = _build(study)
     assert rerun.drawn == () and set(rerun.kept) == EVERY
+    assert rerun.tests_run == () and _datasets(rerun.tests_reused) == set(DATASETS)
     table1 = (study / "supplement" / "tables" / "table1.tex").read_text()
     assert "Effectiveness of the three runs" in table1
     assert rerun.compiled and len(pdflatex) == 2  # table1.tex changed
@@ -192,16 +206,42 @@ def test_a_new_irtables_version_redoes_everything(
         irtables.supplement.rerun,
         irtables.supplement.check,
         irtables.supplement.reuse,
+        irtables.stats.memo,
     ):
         monkeypatch.setattr(module, "__version__", "99.0.0")
     rerun = _build(study)
     assert set(rerun.drawn) == set(first.drawn) and rerun.kept == ()
+    assert set(rerun.tests_run) == set(first.tests_run) and rerun.tests_reused == ()
+
+
+def test_a_compare_key_runs_every_test_and_redraws_nothing_else(
+    study: Path, pdflatex: list[list[str]]
+) -> None:
+    first = _build(study)
+    config = (study / "irtables.toml").read_text()
+    changed = config.replace(
+        'baseline = "base"\n', 'baseline = "base"\ncorrection = "bonferroni"\n'
+    )
+    assert changed != config
+    (study / "irtables.toml").write_text(changed)
+    rerun = _build(study)
+    assert set(rerun.tests_run) == set(first.tests_run) and rerun.tests_reused == ()
+    assert "Bonferroni" in (study / "supplement" / "methods.md").read_text()
+
+
+def test_without_the_cache_every_test_runs(study: Path, pdflatex: list[list[str]]) -> None:
+    from irtables.study.request import study_request
+
+    first = _build(study)
+    rerun = make_supplement(study_request(study, cache=False, jobs=1))
+    assert set(rerun.tests_run) == set(first.tests_run) and rerun.tests_reused == ()
 
 
 def test_rebuild_draws_every_figure(study: Path, pdflatex: list[list[str]]) -> None:
     first = _build(study)
     rerun = _build(study, rebuild=True)
     assert set(rerun.drawn) == set(first.drawn) and rerun.kept == ()
+    assert set(rerun.tests_run) == set(first.tests_run) and rerun.tests_reused == ()
     assert rerun.compiled and len(pdflatex) == 2
 
 
@@ -235,6 +275,7 @@ def test_incremental_then_clean_gives_the_same_bytes(
     _change_run(study)
     rerun = _build(study)
     assert rerun.kept  # the incremental build did keep figures
+    assert _datasets(rerun.tests_reused) == {"B"}  # and reused B's tests
     clean = tmp_path / "clean"
     shutil.copytree(study, clean, ignore=shutil.ignore_patterns("supplement", ".*"))
     fresh = _build(clean)

@@ -46,7 +46,7 @@ STUDY_COMMANDS = {
     "compare": set(NINE) - {"templates"},
     "lint": {"config", "input_format", "jobs", "cache"},
     "diff": {"input_format", "missing", "force", "jobs", "scheduler", "cache"},
-    "supplement": {"config", "templates", "force", "jobs", "scheduler"},
+    "supplement": {"config", "templates", "force", "jobs", "scheduler", "cache"},
 }
 
 

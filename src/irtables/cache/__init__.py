@@ -10,6 +10,9 @@ carries that description, checked against the request when read, and its values 
 the checks of any input; one that does not check out is evaluated again, with a
 warning, never used. :func:`clear` removes what irtables wrote there;
 :func:`~irtables.study.verify.verify_cache` evaluates entries again and compares.
+
+The results of significance tests are kept beside them, by recipe, as JSON
+(:mod:`irtables.cache.results`, in ``tests/``).
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ SUPPLEMENT_OUT_OPT = click.option(
 
 @main.command("supplement")
 @RESULTS_ARG
-@study_options("config", "templates", "force", "jobs", "scheduler")
+@study_options("config", "templates", "force", "jobs", "scheduler", "cache")
 @SUPPLEMENT_OUT_OPT
 @click.option("--no-pdf", is_flag=True, help="Do not compile supplement.pdf.")
 @REBUILD_OPT
@@ -53,7 +53,9 @@ def supplement_cmd(
 
     Deterministic: a rerun on the same inputs rewrites nothing, and when nothing is stale
     for `irtables check` (and the options are the same) it only says so (--rebuild builds
-    anyway).
+    anyway). The significance tests of each dataset and metric are kept in the cache
+    (DIR/.irtables-cache/tests) and run again only when their data or settings changed
+    (--rebuild and --no-cache run them all).
     """
     from irtables.supplement.pdf import pdflatex_available
     from irtables.supplement.rerun import unchanged_request

@@ -17,6 +17,7 @@ from irtables.model.policy import MISSING_POLICIES, MissingPolicy
 from irtables.stats.allpairs import pair_indices
 from irtables.stats.comparisons import Comparisons
 from irtables.stats.correction import adjust
+from irtables.stats.memo import Memo, NoRecipe, description, recipe_of, values_digest
 from irtables.stats.paired import ALTERNATIVES, TESTS, check_alternative
 from irtables.stats.procedures import (
     ALL_PAIRS_TESTS,
@@ -75,6 +76,7 @@ def compare(
     rng: np.random.Generator | int = 0,
     options: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
+    memo: Memo | None = None,
 ) -> Comparisons:
     """Run a paired test for every comparison, then correct each family of p-values.
 
@@ -96,6 +98,10 @@ def compare(
     ``rng`` seeds a fresh generator for each query set, so a pair's p-value does not
     depend on the other comparisons. ``progress(done, total)`` is called as comparisons
     finish.
+
+    ``memo`` (:mod:`irtables.stats.memo`) keeps the results of each dataset and metric by
+    recipe: a unit whose recipe it holds is not run again. Only with a seed (an int
+    ``rng``) and a named ``family``; the correction is applied afterwards all the same.
 
     Examples
     --------
@@ -137,19 +143,45 @@ def compare(
         "alternative": alternative,
         "resamples": _resamples(record, opts),
     }
+    common = {
+        "test": test,
+        "options": opts,
+        "alternative": alternative,
+        "correction": correction,
+        "family": family if isinstance(family, str) else None,
+        "alpha": alpha,
+        "pairs": pairs,
+        "seed": rng if isinstance(rng, int) else None,
+        "missing": missing,
+        "modules": [f.split(":")[0] for f in (record.function, record.batched) if f],
+    }
+    recipes: list[Recipe] = [None] * len(tasks)
+    if memo is not None and isinstance(family, str) and not isinstance(rng, np.random.Generator):
+        recipes = _recipes(tasks, common, batched=bool(record.batched) and not record.procedure)
     if record.procedure:
-        found = []
-        shared = shared_runs(
+        reused: dict[int, list[PairedTestResult]] = {}
+        for i, t in enumerate(tasks):
+            got = _reused(memo, recipes[i], t)
+            if got is not None:
+                reused[i] = got
+        todo = [i for i in range(len(tasks)) if i not in reused]
+        shared_of = shared_runs(
             test,
-            [t.aligned for t in tasks],
+            [tasks[i].aligned for i in todo],
             rng=rng,
             options=opts,
-            sizes=[len(t.pairs) for t in tasks],
+            sizes=[len(tasks[i].pairs) for i in todo],
             progress=None if progress is None else lambda d, _: progress(d, total),
         )
+        shared = {todo[j]: r for j, r in shared_of.items()}
         done[0] = sum(len(tasks[i].pairs) for i in shared)
+        found: list[PairedTestResult] = []
         for i, t in enumerate(tasks):
-            found += run_all_pairs(
+            if i in reused:
+                found += reused[i]
+                tick(len(t.pairs))
+                continue
+            ran = run_all_pairs(
                 test,
                 t.dataset,
                 t.metric,
@@ -160,6 +192,8 @@ def compare(
                 alternative=alternative,
                 result=shared.get(i),
             )
+            _keep(memo, recipes[i], ran)
+            found += ran
             tick(0 if i in shared else len(t.pairs))
         return Comparisons(
             results=tuple(found),
@@ -169,9 +203,9 @@ def compare(
             **settings,  # type: ignore[arg-type]
         )
     if record.batched:
-        raw = _run_batched(record, tasks, alternative, rng, opts, tick)
+        raw = _run_batched(record, tasks, alternative, rng, opts, tick, memo, recipes)
     else:
-        raw = _run_each(record.load(), tasks, alternative, opts, tick)
+        raw = _run_each(record.load(), tasks, alternative, opts, tick, memo, recipes)
     name = family if isinstance(family, str) else "custom"
     key = FAMILIES[family] if isinstance(family, str) else family
     chosen = correction or "holm"
@@ -316,20 +350,93 @@ def _contextualise(task: _Task, system: str, base: str, r: PairedTestResult) -> 
     )
 
 
+Recipe = tuple[str, dict[str, Any]] | None
+
+
+def _unit(task: _Task) -> dict[str, Any]:
+    """What the test of one dataset and metric reads from the data."""
+    a = task.aligned
+    return {
+        "dataset": task.dataset,
+        "metric": task.metric,
+        "systems": list(a.systems),
+        "queries": list(a.queries),
+        "dropped": list(a.dropped),
+        "values": values_digest(a.values),
+        "compared": [list(p) for p in task.pairs],
+    }
+
+
+def _recipes(tasks: list[_Task], common: Mapping[str, Any], *, batched: bool) -> list[Recipe]:
+    """The recipe and description of each task (None: one the recipe cannot describe).
+
+    A batched test runs the tasks of a query set together (:func:`_groups`): each
+    task's description holds the whole group, so a group is reused whole or run whole,
+    as a clean build runs it."""
+    units = [_unit(t) for t in tasks]
+    position = {id(t): i for i, t in enumerate(tasks)}
+    group_of: dict[int, list[dict[str, Any]]] = {}
+    if batched:
+        for group in _groups(tasks):
+            # the group shares its dataset and queries: each member by what differs
+            members = [
+                {k: units[position[id(t)]][k] for k in ("metric", "systems", "values", "compared")}
+                for t in group
+            ]
+            for t in group:
+                group_of[position[id(t)]] = members
+    out: list[Recipe] = []
+    for i, unit in enumerate(units):
+        extra = {"batch": group_of[i]} if batched else {}
+        try:
+            described = description(**common, **unit, **extra)
+        except NoRecipe:
+            out.append(None)
+            continue
+        out.append((recipe_of(described), described))
+    return out
+
+
+def _reused(memo: Memo | None, recipe: Recipe, task: _Task) -> list[PairedTestResult] | None:
+    """The records the memo holds for ``task``, if they are those of its pairs."""
+    if memo is None or recipe is None:
+        return None
+    found = memo.get(recipe[0])
+    if found is None or [(r.system, r.baseline) for r in found] != list(task.pairs):
+        return None
+    return found
+
+
+def _keep(memo: Memo | None, recipe: Recipe, results: Sequence[PairedTestResult]) -> None:
+    if memo is not None and recipe is not None:
+        memo.put(recipe[0], recipe[1], results)
+
+
 def _run_each(
     func: Callable[..., PairedTestResult],
     tasks: list[_Task],
     alternative: str,
     opts: dict[str, Any],
     tick: Callable[[int], None],
+    memo: Memo | None = None,
+    recipes: Sequence[Recipe] = (),
 ) -> list[PairedTestResult]:
     out = []
-    for task in tasks:
+    for i, task in enumerate(tasks):
+        recipe = recipes[i] if recipes else None
+        reused = _reused(memo, recipe, task)
+        if reused is not None:
+            out += reused
+            tick(len(task.pairs))
+            continue
+        ran = []
         for system, base in task.pairs:
             a, b = task.aligned.column(system), task.aligned.column(base)
             r = func(a, b, alternative=alternative, **opts)
-            out.append(_contextualise(task, system, base, r))
+            ran.append(_contextualise(task, system, base, r))
             tick(1)
+        _keep(memo, recipe, ran)
+        out += ran
     return out
 
 
@@ -348,10 +455,20 @@ def _run_batched(
     rng: np.random.Generator | int,
     opts: dict[str, Any],
     tick: Callable[[int], None],
+    memo: Memo | None = None,
+    recipes: Sequence[Recipe] = (),
 ) -> list[PairedTestResult]:
     many = record.load_batched()
     by_task: dict[int, list[PairedTestResult]] = {}
+    position = {id(t): i for i, t in enumerate(tasks)}
     for group in _groups(tasks):
+        own = [recipes[position[id(t)]] if recipes else None for t in group]
+        reused = [_reused(memo, r, t) for r, t in zip(own, group, strict=True)]
+        if all(r is not None for r in reused):
+            for t, r in zip(group, reused, strict=True):
+                by_task[id(t)] = list(r or ())
+                tick(len(t.pairs))
+            continue
         every = [(t, s, b) for t in group for s, b in t.pairs]
         if not group[0].aligned.queries:
             raise InputError(f"no paired queries to test in dataset {group[0].dataset}")
@@ -373,6 +490,8 @@ def _run_batched(
             for (t, s, base), r in zip(cols, res, strict=True):
                 by_task.setdefault(id(t), []).append(_contextualise(t, s, base, r))
             tick(len(cols))
+        for t, recipe in zip(group, own, strict=True):
+            _keep(memo, recipe, by_task.get(id(t), []))
     return [r for t in tasks for r in by_task.get(id(t), [])]
 
 

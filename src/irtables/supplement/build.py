@@ -21,6 +21,7 @@ from irtables.measures import Measure, parse_measure
 from irtables.model import ResultSet
 from irtables.render import render
 from irtables.render.latex import latex_options
+from irtables.stats.memo import Memo
 from irtables.study.citable import numbers_of
 from irtables.study.pipeline import significance_files
 from irtables.supplement import figures as fig
@@ -71,6 +72,7 @@ def build_supplement(
     workers: int | None = 1,
     reproduction: ReproductionSection | None = None,
     earlier: Mapping[str, KeptFigure] | None = None,
+    memo: Memo | None = None,
 ) -> Built:
     """Build every output of the supplement from the results and the configuration.
 
@@ -83,7 +85,9 @@ def build_supplement(
     drawn in ``workers`` processes (``None``: one per core; see :mod:`.drawing`).
 
     ``earlier``: the figures of an earlier build (:func:`~.reuse.kept_figures`); each
-    whose recipe is this build's is kept, not drawn again (:mod:`.reuse`).
+    whose recipe is this build's is kept, not drawn again (:mod:`.reuse`). Likewise
+    ``memo`` gives the results of the tests already run on the same inputs
+    (:mod:`irtables.stats.memo`).
     """
     report_progress = progress or (lambda stage, done, total: None)
     plans, notes = _early_plans(results, config, pr_results)
@@ -92,7 +96,10 @@ def build_supplement(
         # metric vs K and precision-recall need the means only: drawn while the tests run
         work.submit(plans.jobs())
         built = build_all(
-            results, config, progress=lambda d, t: report_progress("significance tests", d, t)
+            results,
+            config,
+            progress=lambda d, t: report_progress("significance tests", d, t),
+            memo=memo,
         )
         built = replace(built, tables=tuple(t for t in built.tables if _in_supplement(t, config)))
         analyses = _analyses(results, config, built)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from irtables.base.record import read_record, sha256_hex
+from irtables.cache.results import ResultStore
 from irtables.config import Config
 from irtables.errors import InputError
 from irtables.model import ResultSet
@@ -26,6 +27,7 @@ from irtables.supplement.reproduction import reproduction_section
 from irtables.supplement.rerun import build_manifest, kept_pdf, kept_warnings, options_record
 from irtables.supplement.reuse import KeptFigure, kept_figures
 from irtables.supplement.study import default_outdir
+from irtables.tables.memo import StoredTests
 
 Progress = Callable[[str, int, int], None]
 PR_MEASURES = tuple(f"IPrec@{i / 10:g}" for i in range(11))
@@ -43,6 +45,9 @@ class SupplementRun:
     drawn: tuple[str, ...] = ()  # the figures drawn (stems)
     kept: tuple[str, ...] = ()  # the figures kept from the earlier build (:mod:`.reuse`)
     compiled: bool = False  # whether pdflatex ran (else the PDF was kept, or not made)
+    #: the units of tests run, (dataset, metric), and those whose results were reused
+    tests_run: tuple[tuple[str, str], ...] = ()
+    tests_reused: tuple[tuple[str, str], ...] = ()
 
 
 def make_supplement(
@@ -78,7 +83,10 @@ def make_supplement(
     what the manifest of ``outdir`` recorded, or ``rebuild``; otherwise the PDF there, as
     recorded, is kept (pdflatex gives the same bytes). Likewise a figure is drawn only
     when what it draws differs from what the manifest recorded (:mod:`.reuse`), or
-    ``rebuild``; otherwise its files there are kept.
+    ``rebuild``; otherwise its files there are kept. And the tests of each dataset and
+    metric run only when what they are computed from differs from the results kept in
+    the study's cache (:mod:`irtables.tables.memo`), or ``rebuild`` (they are then run
+    and kept), or the request says not to use the cache.
     """
     if isinstance(results_path, StudyRequest):
         request = results_path
@@ -98,7 +106,8 @@ def make_supplement(
         results, config, base = study.results, study.config, study.base
         target = Path(outdir) if outdir is not None else default_outdir(base)
         dirs = [*(Path(d) for d in template_dirs), *study.template_dirs]
-        pr = _pr_results(config, base, progress, workers, scheduler)
+        pr = _pr_results(config, base, progress, workers, scheduler, request.cache)
+        memo = StoredTests(ResultStore.of_study(base) if request.cache else None, not rebuild)
         built = build_supplement(
             results,
             config,
@@ -108,6 +117,7 @@ def make_supplement(
             workers=workers,
             reproduction=reproduction_section(config, base, dirs),
             earlier=None if rebuild else _earlier_figures(target),
+            memo=memo,
         )
         outputs, notes = list(built.outputs), list(built.notes)
         compiling = pdf and pdflatex_available()
@@ -160,6 +170,8 @@ def make_supplement(
         drawn=built.drawn,
         kept=built.kept,
         compiled=pending is not None,
+        tests_run=tuple(memo.ran),
+        tests_reused=tuple(memo.reused),
     )
 
 
@@ -169,9 +181,11 @@ def _pr_results(
     progress: Progress | None,
     workers: int | None,
     scheduler: str | None,
+    cache: bool = True,
 ) -> ResultSet | None:
     """Interpolated precision at the 11 recall levels, for datasets given as qrels + runs:
-    evaluated as :func:`~irtables.study.load_study` evaluates them (``workers``, the cache)."""
+    evaluated as :func:`~irtables.study.load_study` evaluates them (``workers``, the cache
+    unless ``cache`` is False)."""
     from irtables.study.runsets import evaluate_datasets
 
     def evaluated(stage: str, done: int, total: int) -> None:
@@ -186,6 +200,7 @@ def _pr_results(
         base,
         progress=evaluated,
         jobs=workers,
+        cache=cache,
         scheduler=scheduler or config.scheduler,
     )
 

@@ -41,6 +41,8 @@ from irtables.tables.significance import (
 if TYPE_CHECKING:
     import pandas as pd
 
+    from irtables.stats.memo import Memo
+
 Progress = Callable[[int, int], None]
 
 
@@ -112,6 +114,7 @@ def build_all(
     *,
     progress: Progress | None = None,
     seeds: pd.DataFrame | None = None,
+    memo: Memo | None = None,
 ) -> TableSet:
     """The tables of every section of ``config.tables`` (Table 1, a Table S1 per dataset,
     the configured tables, the ablation last: the sections whose layout is tested
@@ -123,6 +126,8 @@ def build_all(
     ``seeds`` (default: ``results.seeds``, set by the loaders) are the per-seed means of
     systems with several runs (dataset, system, seed, metric, mean): the captions say
     that seeds were averaged and, with ``output.seeds = "mean_std"``, cells show ± std.
+    ``memo`` keeps the results of the tests of each dataset and metric by recipe: a
+    rerun runs only those whose inputs changed (:mod:`irtables.stats.memo`).
     """
     missing = missing_policy(config)
     means = collect_means(results, config, missing=missing, seeds=seeds)
@@ -136,21 +141,21 @@ def build_all(
     units: dict[str, list[TableModel]] = {}
     shared = [u for u in _units(config) if u not in own]
     if shared:
-        built, sigs, tested = _marked_units(results, config, means, shared, progress)
+        built, sigs, tested = _marked_units(results, config, means, shared, progress, memo)
         units.update(built)
         found.extend(sigs)
         by_table.update(tested)
     for unit, settings in own.items():
         cfg = replace(config, compare=settings)
         shown = _shown_means(cfg, means, config.table(unit))
-        built, sigs, tested = _marked_units(results, cfg, shown, [unit], None)
+        built, sigs, tested = _marked_units(results, cfg, shown, [unit], None, memo)
         units.update(built)
         found.extend(sigs)
         by_table.update(tested)
     tables = [t for unit in _units(config) for t in units.get(unit, [])]
     for spec in config.tables:
         if compared_with(spec.layout) == "groups":
-            ablation, sigs = _ablation(results, config, spec, means)
+            ablation, sigs = _ablation(results, config, spec, means, memo)
             found.extend(sigs)
             tables.append(ablation)
     if config.compare.interval != "none":
@@ -247,6 +252,7 @@ def _marked_units(
     means: Means,
     units: Sequence[str],
     progress: Progress | None,
+    memo: Memo | None = None,
 ) -> tuple[dict[str, list[TableModel]], list[Significance], dict[str, Comparisons]]:
     """The tables of ``units`` (by unit) with the markers of ``config.compare`` and their
     legends, each table tested over what it shows (:func:`_significances`); the runs of
@@ -259,7 +265,7 @@ def _marked_units(
     sigs: list[Significance] = []
     by_table: dict[str, Comparisons] = {}
     every = [built[u][i] for u, i in flat]
-    for members, sig in _significances(results, config, means, every, progress):
+    for members, sig in _significances(results, config, means, every, progress, memo):
         sigs.append(sig)
         marks = markers_for(sig)
         needed = dict.fromkeys(flat[k][0] for k in members)
@@ -296,6 +302,7 @@ def _significances(
     means: Means,
     tables: Sequence[TableModel],
     progress: Progress | None,
+    memo: Memo | None = None,
 ) -> list[tuple[list[int], Significance]]:
     """The comparisons of each table over the systems, datasets and metrics it shows.
 
@@ -332,6 +339,7 @@ def _significances(
             systems=systems,
             missing=missing_policy(config),
             progress=progress,
+            memo=memo,
         )
         out.append((members, sig))
     return out
@@ -349,21 +357,25 @@ def _marked(table: TableModel, sig: Significance, config: Config) -> TableModel:
 
 
 def _ablation(
-    results: ResultSet, config: Config, spec: TableSpec, means: Means
+    results: ResultSet, config: Config, spec: TableSpec, means: Means, memo: Memo | None = None
 ) -> tuple[TableModel, list[Significance]]:
     """An ablation table with its markers (each row compared with its group's full
     model) and their legend, and the runs of tests behind them."""
     ablation = build_configured(config, spec, means)[0]
     if not config.compare.markers:
         return ablation, []
-    sigs = _ablation_significance(results, config, spec, ablation)
+    sigs = _ablation_significance(results, config, spec, ablation, memo)
     marks = [markers_for(s) for s in sigs]
     ablation = build_configured(config, spec, means, markers=_first_of(marks))[0]
     return _with_legend(ablation, _ablation_legend(sigs, config)), sigs
 
 
 def _ablation_significance(
-    results: ResultSet, config: Config, spec: TableSpec, ablation: TableModel
+    results: ResultSet,
+    config: Config,
+    spec: TableSpec,
+    ablation: TableModel,
+    memo: Memo | None = None,
 ) -> list[Significance]:
     dataset = spec.dataset or ""
     return [
@@ -375,6 +387,7 @@ def _ablation_significance(
             systems={dataset: tuple(r.system for r in group.rows)},
             baselines=[group.full],
             missing=missing_policy(config),
+            memo=memo,
         )
         for group in spec.ablation_groups
         if len(group.rows) > 1

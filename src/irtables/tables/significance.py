@@ -17,6 +17,7 @@ from irtables.config.compare import CompareSettings
 from irtables.measures import parse_measure
 from irtables.model import MissingPolicy, ResultSet
 from irtables.stats import Comparisons, compare
+from irtables.stats.memo import Memo
 from irtables.tables.model import Row, RowGroup, TableModel
 
 FAMILY_NAMES = {
@@ -55,9 +56,12 @@ def compare_with(
     systems: Sequence[str] | None = None,
     missing: MissingPolicy = "error",
     progress: Callable[[int, int], None] | None = None,
+    memo: Memo | None = None,
 ) -> Comparisons:
     """The comparisons ``settings`` ask for: the one translation of ``[compare]`` (and the
     options that override it) into :func:`~irtables.stats.compare`.
+
+    ``memo``: results of earlier runs by recipe (:mod:`irtables.stats.memo`).
 
     All pairs when ``settings.all_pairs``, else every system against the baselines (per
     dataset where configured; the first system of a dataset when none is named). An
@@ -85,6 +89,7 @@ def compare_with(
         rng=s.seed,
         options=_options(s),
         progress=progress,
+        memo=memo,
     )
 
 
@@ -108,11 +113,13 @@ def run_comparisons(
     baselines: Sequence[str] | None = None,
     missing: MissingPolicy = "error",
     progress: Callable[[int, int], None] | None = None,
+    memo: Memo | None = None,
 ) -> Significance:
     """Run the configured paired tests for the given metrics and datasets.
 
     ``baselines`` overrides the configured ones (an ablation group's full model);
-    ``systems`` gives each dataset's systems in display order (for letters).
+    ``systems`` gives each dataset's systems in display order (for letters); ``memo``
+    keeps the results of each dataset and metric (:mod:`irtables.stats.memo`).
     """
     s = config.compare
     settings = s if baselines is None else _ablation_settings(s, baselines)
@@ -124,6 +131,7 @@ def run_comparisons(
         systems=sorted({x for d in datasets for x in systems.get(d, ())}),
         missing=missing,
         progress=progress,
+        memo=memo,
     )
     used = () if settings.all_pairs else tuple(baselines or s.baseline)
     letters = {
