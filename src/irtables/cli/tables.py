@@ -87,7 +87,9 @@ def tables(
     if same is not None:
         print_unchanged(same.paths, warned=same.warnings)
         return
+    from irtables.cache.results import ResultStore
     from irtables.study.pipeline import TABLE_MODULES, write_tables
+    from irtables.tables.memo import StoredTests
     from irtables.workers.preload import preload
 
     with kept_warnings() as warned:  # kept in the manifest, for a rerun to give again
@@ -97,6 +99,7 @@ def tables(
             study = resolve_for_command(request, progress=evaluated, verbose=verbose)
             rs, config, base = study.results, study.config, study.base
             target = outdir or base / config.output.dir
+            memo = StoredTests(ResultStore.of_study(base) if request.cache else None, not rebuild)
             written = write_tables(
                 rs,
                 config,
@@ -107,6 +110,7 @@ def tables(
                 progress=tested,
                 base=base,
                 own=study.files,
+                memo=memo,
             )
         finally:
             finish()

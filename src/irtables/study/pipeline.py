@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # imported where used: reading a study does not wait for the 
     from irtables.loaders.discover import Study as Files
     from irtables.model.names import DisplayNames
     from irtables.output.writers import Written
+    from irtables.stats.memo import Memo
     from irtables.tables.build import TableSet
 
 #: What :func:`write_tables` imports, for a command to import while it reads the results.
@@ -51,6 +52,7 @@ def write_tables(
     progress: Callable[[int, int], None] | None = None,
     base: Path | None = None,
     own: Files | None = None,
+    memo: Memo | None = None,
 ) -> list[Written]:
     """Build every configured table and write it in each format into ``outdir``.
 
@@ -62,6 +64,8 @@ def write_tables(
     before any is written (:func:`~irtables.output.writers.write_files`). The lint checks
     of ``irtables lint`` run beside the tables, on the results and on the own means
     (trec_eval ``all`` rows) of the study's files ``own``, if given; a violation is a warning.
+    ``memo`` keeps the tests' results by recipe (:mod:`irtables.stats.memo`): a rerun
+    tests only the datasets and metrics whose values changed.
     """
     from concurrent.futures import ThreadPoolExecutor
     from dataclasses import replace
@@ -81,7 +85,7 @@ def write_tables(
         checked = pool.submit(lint, source, limit=1)
         try:
             with warnings.catch_warnings(record=True) as held:
-                files = _table_files(results, config, formats, template_dirs, progress)
+                files = _table_files(results, config, formats, template_dirs, progress, memo)
                 files |= run_table_files(config, base, formats, template_dirs)
         finally:
             warn_lint(results, report=checked.result(), names=config.display_names())
@@ -135,6 +139,7 @@ def _table_files(
     formats: Sequence[str] | None,
     template_dirs: Sequence[str | Path],
     progress: Callable[[int, int], None] | None,
+    memo: Memo | None = None,
 ) -> dict[str, str]:
     """Every table in every format, and the significance report: file name -> text."""
     from irtables.base.filenames import file_stems
@@ -143,7 +148,7 @@ def _table_files(
     from irtables.study.citable import numbers_of
     from irtables.tables import build_all
 
-    built = build_all(results, config, progress=progress)
+    built = build_all(results, config, progress=progress, memo=memo)
     files: dict[str, str] = {}
     stems = file_stems(t.name for t in built.tables)
     for fmt in formats or config.output.formats:
