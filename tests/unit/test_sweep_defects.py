@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import assert_one_line_error, invoke
-
+from tests.conftest import assert_one_line_error, invoke, tidy_study
 
 # --- a wide CSV naming one measure in two columns ---------------------------------------
 
@@ -45,3 +44,101 @@ def test_a_wide_parquet_file_naming_a_measure_twice_is_an_input_error(names: lis
     pq.write_table(table, buffer)
     with pytest.raises(InputError, match=f"'{names[2]}'"):
         read_wide(buffer.getvalue(), "x.parquet")
+
+
+# --- a repeated id or metric in a table's lists ------------------------------------------
+
+
+def test_a_system_given_twice_in_table_1_is_an_error_naming_key_and_system(
+    tmp_path: Path,
+) -> None:
+    results = tidy_study(tmp_path, ["d1"])
+    (results / "irtables.toml").write_text('[tables.main]\nsystems = ["bm25", "bm25"]\n')
+    result = invoke("tables", str(results), "-o", str(tmp_path / "out"))
+    assert_one_line_error(result, "tables.main.systems[1]", "'bm25'")
+    assert not (tmp_path / "out").exists()
+
+
+_ABLATION = {"dataset": "d1", "full": "a", "rows": [{"system": "a"}, {"system": "b"}]}
+
+
+@pytest.mark.parametrize(
+    ("section", "key", "value"),
+    [
+        ({"main": {"systems": ["a", "b", "a"]}}, "tables.main.systems[2]", "'a'"),
+        ({"main": {"systems": {"d1": ["a", "a"]}}}, "tables.main.systems.d1[1]", "'a'"),
+        ({"main": {"metrics": ["MAP", "NDCG@10", "MAP"]}}, "tables.main.metrics[2]", "'MAP'"),
+        ({"main": {"metrics": ["map", "AP"]}}, "tables.main.metrics[1]", "'AP'"),
+        ({"k_breakdown": {"metrics": ["P", "P"]}}, "tables.k_breakdown.metrics[1]", "'P'"),
+        ({"k_breakdown": {"k": [5, 10, 5]}}, "tables.k_breakdown.k[2]", "5"),
+        (
+            {"ablation": {**_ABLATION, "metrics": ["MAP", "MAP"]}},
+            "tables.ablation.metrics[1]",
+            "'MAP'",
+        ),
+        (
+            {"ablation": {**_ABLATION, "rows": [{"system": "a"}, {"system": "a"}]}},
+            "tables.ablation.groups[0].rows[1].system",
+            "'a'",
+        ),
+        (
+            {"t": {"layout": "dataset_columns", "datasets": ["d1", {"id": "d1"}]}},
+            "tables.t.datasets[1]",
+            "'d1'",
+        ),
+        (
+            {
+                "t": {
+                    "layout": "dataset_columns",
+                    "datasets": [{"id": "d1", "metrics": ["AP", "AP"]}],
+                }
+            },
+            "tables.t.datasets[0].metrics[1]",
+            "'AP'",
+        ),
+        (
+            {"t": {"layout": "dataset_columns", "groups": [{"systems": ["a", "a"]}]}},
+            "tables.t.groups[0].systems[1]",
+            "'a'",
+        ),
+        (
+            {"t": {"layout": "dataset_columns", "average": ["MAP", "MAP"]}},
+            "tables.t.average[1]",
+            "'MAP'",
+        ),
+        ({"t": {"layout": "dataset_columns", "systems": ["a", "a"]}}, "tables.t.systems[1]", "'a'"),
+        (
+            {"t": {"layout": "sensitivity", "parameters": ["x", "x"]}},
+            "tables.t.parameters[1]",
+            "'x'",
+        ),
+        (
+            {"t": {"layout": "reproduction", "original": "o", "reproductions": ["r", "r"]}},
+            "tables.t.reproductions[1]",
+            "'r'",
+        ),
+        (
+            {
+                "t": {
+                    "layout": "reproduction",
+                    "original": "o",
+                    "reproductions": ["r"],
+                    "cutoffs": [10, 10],
+                }
+            },
+            "tables.t.cutoffs[1]",
+            "10",
+        ),
+    ],
+)
+def test_a_repeated_entry_of_a_table_list_is_an_error_naming_key_and_value(
+    section: dict[str, object], key: str, value: str
+) -> None:
+    from irtables.config import parse_config
+    from irtables.errors import ConfigError
+
+    with pytest.raises(ConfigError) as raised:
+        parse_config({"tables": section}, source="irtables.toml")
+    message = str(raised.value)
+    assert message.startswith(f"irtables.toml: {key}:"), message
+    assert f"got {value}" in message, message
