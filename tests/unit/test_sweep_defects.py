@@ -142,3 +142,49 @@ def test_a_repeated_entry_of_a_table_list_is_an_error_naming_key_and_value(
     message = str(raised.value)
     assert message.startswith(f"irtables.toml: {key}:"), message
     assert f"got {value}" in message, message
+
+
+# --- Table S1 asked for cutoffs the results do not hold ----------------------------------
+
+
+def test_table_s1_at_cutoffs_no_result_holds_is_a_warning_naming_key_and_cutoffs(
+    tmp_path: Path,
+) -> None:
+    results = tidy_study(tmp_path, ["d1"])  # AP and nDCG@10: cutoff 10 only
+    (results / "irtables.toml").write_text("[tables.k_breakdown]\nk = [5]\n")
+    result = invoke("tables", str(results), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    warned = [line for line in result.output.splitlines() if "tables.k_breakdown.k" in line]
+    assert len(warned) == 1, result.output
+    assert warned[0].startswith("Warning: ")
+    assert "asks for K=5" in warned[0] and "hold K=10" in warned[0], warned[0]
+    assert "no Table S1" in warned[0], warned[0]
+    assert not list((tmp_path / "out").glob("tableS1*"))
+
+
+def test_table_s1_without_one_of_its_cutoffs_warns_and_shows_the_others(tmp_path: Path) -> None:
+    results = tidy_study(tmp_path, ["d1"])
+    (results / "irtables.toml").write_text("[tables.k_breakdown]\nk = [5, 10, 20]\n")
+    result = invoke("tables", str(results), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    warned = [line for line in result.output.splitlines() if "tables.k_breakdown.k" in line]
+    assert len(warned) == 1, result.output
+    assert "leaves out K=5, K=20" in warned[0] and "hold K=10" in warned[0], warned[0]
+    assert (tmp_path / "out" / "tableS1-d1.md").exists()
+
+
+def test_table_s1_at_the_default_cutoffs_says_nothing_of_those_the_results_lack(
+    tmp_path: Path,
+) -> None:
+    results = tidy_study(tmp_path, ["d1"])
+    result = invoke("tables", str(results), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    assert "k_breakdown" not in result.output
+
+
+@pytest.mark.parametrize("k", ["99999999999999999999", "9223372036854775808"])
+def test_a_cutoff_beyond_toml_integers_is_refused_naming_the_key(tmp_path: Path, k: str) -> None:
+    results = tidy_study(tmp_path, ["d1"])
+    (results / "irtables.toml").write_text(f"[tables.k_breakdown]\nk = [10, {k}]\n")
+    result = invoke("tables", str(results), "-o", str(tmp_path / "out"))
+    assert_one_line_error(result, "tables.k_breakdown.k[1]", k, "out of range")

@@ -13,6 +13,8 @@ from irtables.errors import ConfigError
 #: Control characters other than tab, line feed and carriage return.
 _CONTROL = re.compile(f"(?![\t\n\r])[{CONTROLS}]")
 _ANY_CONTROL = re.compile(f"[{CONTROLS}]")
+#: The largest integer TOML has (a signed 64-bit one).
+INT64_MAX = 2**63 - 1
 
 
 class TomlReader:
@@ -210,5 +212,11 @@ class TomlReader:
         ):
             empty = "a non-empty" if non_empty else "a"
             raise self.error(f"{where}.{key}", f"{empty} list of positive integers", value)
+        for i, k in enumerate(value):
+            if k > INT64_MAX:  # TOML's integers are 64-bit; Python's parser reads any
+                raise ConfigError(
+                    f"{self.source}: {where}.{key}[{i}]: expected an integer of at most "
+                    f"{INT64_MAX}, got {k} (out of range)"
+                )
         self.unique(f"{where}.{key}", value, "a cutoff")
         return tuple(value)

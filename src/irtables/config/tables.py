@@ -815,7 +815,12 @@ LAYOUTS: dict[str, Layout] = {
                         "columns).",
                         "metrics",
                     ),
-                    Key("k", "Cutoffs shown (only those present in the data).", "k"),
+                    Key(
+                        "k",
+                        "Cutoffs shown (only those present in the data; a configured cutoff "
+                        "no dataset holds is named in a warning).",
+                        "k",
+                    ),
                     Key("caption", "Caption text (`{dataset}` stands for the dataset's name)."),
                     Key("label", "LaTeX label (`{dataset}` stands for the dataset's slug)."),
                 ),

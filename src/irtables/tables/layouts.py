@@ -17,7 +17,7 @@ import numpy as np
 
 from irtables.base.filenames import file_slugs
 from irtables.config import Config
-from irtables.config.tables import DEFAULT_MAIN_METRICS, TableSpec
+from irtables.config.tables import DEFAULT_KS, DEFAULT_MAIN_METRICS, TableSpec
 from irtables.errors import ConfigError, IrtablesError, unknown_name_message
 from irtables.measures import Measure, parse_measure
 from irtables.model import MissingPolicy, ResultSet
@@ -229,6 +229,31 @@ def build_k_breakdown(
         for d in datasets
         if any(m.metrics.has_k(d, k) for k in spec.k)
     ]
+
+
+def dropped_cutoffs(means: Means, spec: TableSpec) -> str | None:
+    """What a K breakdown leaves out of the cutoffs its section configures (``k``): those
+    no dataset it shows holds a measure at, said in a sentence naming the key, the
+    cutoffs asked and those the results hold (None when it shows them all, or when ``k``
+    is the default, whose cutoffs are shown as far as the results hold them)."""
+    if spec.k == DEFAULT_KS:
+        return None
+    datasets = [d for d in (spec.dataset_ids or means.datasets) if d in means.datasets]
+    held = sorted(set().union(*(means.metrics.cutoffs(d) for d in datasets)))
+    missing = [k for k in spec.k if k not in held]
+    if not missing:
+        return None
+    key = f"tables.{spec.name}.k"
+    holds = f"the results hold {_cutoff_list(held)}" if held else "no result has a cutoff"
+    if len(missing) == len(spec.k):
+        table = "Table S1" if spec.built_in is not None else f"table of tables.{spec.name}"
+        return f"{key} asks for {_cutoff_list(missing)}, but {holds}: no {table} is written"
+    title = "Table S1" if spec.built_in is not None else f"tables.{spec.name}"
+    return f"{title} leaves out {_cutoff_list(missing)}: {key} asks for them, but {holds}"
+
+
+def _cutoff_list(ks: Sequence[int]) -> str:
+    return ", ".join(f"K={k}" for k in ks)
 
 
 def _k_table(
@@ -507,6 +532,7 @@ __all__ = [
     "build_k_breakdown",
     "build_main",
     "collect_means",
+    "dropped_cutoffs",
     "dropped_main_metrics",
     "flagged",
     "main_columns",
