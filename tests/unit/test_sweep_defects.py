@@ -188,3 +188,42 @@ def test_a_cutoff_beyond_toml_integers_is_refused_naming_the_key(tmp_path: Path,
     (results / "irtables.toml").write_text(f"[tables.k_breakdown]\nk = [10, {k}]\n")
     result = invoke("tables", str(results), "-o", str(tmp_path / "out"))
     assert_one_line_error(result, "tables.k_breakdown.k[1]", k, "out of range")
+
+
+# --- check against a manifest of another schema, another results folder, or damaged ----
+
+
+def test_check_calls_a_manifest_of_another_schema_or_results_folder_not_current(
+    tmp_path: Path,
+) -> None:
+    import json
+
+    results = tidy_study(tmp_path, ["d1"])
+    out = tmp_path / "sup"
+    built = invoke("supplement", str(results), "-o", str(out), "--no-pdf")
+    assert built.exit_code == 0, built.output
+    path = out / "manifest.json"
+    good = path.read_text()
+    assert invoke("check", str(results), "-o", str(out)).exit_code == 0
+
+    newer = json.loads(good) | {"schema": 99}
+    path.write_text(json.dumps(newer))
+    check = invoke("check", str(results), "-o", str(out))
+    assert_one_line_error(check, "manifest.json", "schema 99")
+
+    elsewhere = json.loads(good) | {"results": "/etc"}
+    path.write_text(json.dumps(elsewhere))
+    check = invoke("check", str(results), "-o", str(out))
+    assert check.exit_code == 1, check.output
+    assert "/etc" in check.output and "is current" not in check.output
+
+    for field in ("config", "schema", "outputs"):
+        damaged = {k: v for k, v in json.loads(good).items() if k != field}
+        path.write_text(json.dumps(damaged))
+        check = invoke("check", str(results), "-o", str(out))
+        assert_one_line_error(
+            check, "manifest.json", f"not an irtables manifest (no '{field}' field)"
+        )
+
+    path.write_text(good)
+    assert invoke("check", str(results), "-o", str(out)).exit_code == 0
