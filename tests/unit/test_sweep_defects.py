@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import assert_one_line_error, invoke, tidy_study
+from tests.conftest import assert_error_line, assert_one_line_error, invoke, tidy_study
 
 # --- a wide CSV naming one measure in two columns ---------------------------------------
 
@@ -227,3 +227,27 @@ def test_check_calls_a_manifest_of_another_schema_or_results_folder_not_current(
 
     path.write_text(good)
     assert invoke("check", str(results), "-o", str(out)).exit_code == 0
+
+
+# --- a full standard output -------------------------------------------------------------
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_standard_output_is_named_in_the_error(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    runs = Path(__file__).parents[1] / "data" / "runs"
+    argv = [sys.executable, "-m", "irtables", "evaluate", str(runs / "tiny.qrels")]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [*argv, str(runs / "tiny.run"), "-m", "map", "-q"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+        )
+    assert_error_line(
+        done.returncode, done.stderr, "Error: writing to standard output: No space left on device"
+    )
+    assert "Exception ignored" not in done.stderr
