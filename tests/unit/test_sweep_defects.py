@@ -251,3 +251,67 @@ def test_a_full_standard_output_is_named_in_the_error(tmp_path: Path) -> None:
         done.returncode, done.stderr, "Error: writing to standard output: No space left on device"
     )
     assert "Exception ignored" not in done.stderr
+
+
+# --- Table S1 with one cutoff: a measure without cutoff is not put under K -------------
+
+
+def _tidy_ap_means() -> dict[str, float]:
+    """The mean AP of each system of :func:`tidy_study`, from the values it writes."""
+    import numpy as np
+
+    return {
+        system: float(np.mean([round(0.1 * (q + 1) + 0.05 * i, 3) for q in range(3)]))
+        for i, system in enumerate(("bm25", "dense"))
+    }
+
+
+def test_table_s1_with_one_cutoff_shows_map_in_a_column_of_its_own(tmp_path: Path) -> None:
+    import json
+
+    results = tidy_study(tmp_path, ["d1"])  # AP (no cutoff) and nDCG@10: one K
+    out = tmp_path / "out"
+    result = invoke("tables", str(results), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    means = _tidy_ap_means()
+
+    md = (out / "tableS1-d1.md").read_text().splitlines()
+    header = next(line for line in md if line.startswith("| Metric"))
+    assert [c.strip() for c in header.strip("|").split("|")] == [
+        "Metric",
+        "System",
+        "K=10",
+        "no cutoff",
+    ]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in md if "| " in line]
+    map_rows = [r for r in rows if r[0] == "MAP" or (r[0] == "" and r[1] == "dense")]
+    bm25 = next(r for r in rows if r[0] == "MAP")
+    assert bm25[1:] == ["bm25", "", f"{means['bm25']:.3f}"], bm25
+    assert map_rows[-1][2] == "" and map_rows[-1][3].strip("*") == f"{means['dense']:.3f}"
+
+    tex = (out / "tableS1-d1.tex").read_text()
+    assert "Metric & System & K=10 & no cutoff" in tex, tex
+
+    numbers = json.loads((out / "numbers.json").read_text())["numbers"]
+    assert not [k for k in numbers if k.startswith("tableS1-d1/") and "AP@" in k]
+    for system, mean in means.items():
+        cited = numbers[f"tableS1-d1/d1/{system}/AP"]
+        assert cited["metric"] == "AP" and cited["metric_label"] == "MAP"
+        assert cited["cell"]["column"] == "MAP"
+        assert cited["value"] == pytest.approx(mean, abs=1e-12)
+        ndcg = numbers[f"tableS1-d1/d1/{system}/nDCG@10"]
+        assert ndcg["cell"]["column"] == "K=10"
+
+
+def test_table_s1_frame_has_no_cells_for_the_blanks_of_a_column_of_its_own(
+    tmp_path: Path,
+) -> None:
+    from irtables import build_table, load_results
+
+    results = load_results(tidy_study(tmp_path, ["d1"]))
+    frame = build_table(results, "k_breakdown").to_frame()
+    assert len(frame) == 4  # 2 systems x (NDCG@10, MAP): no empty cells
+    shown = frame.set_index(["group", "row"])
+    assert shown.loc[("MAP", "bm25"), "column"] == "no cutoff"
+    assert shown.loc[("NDCG", "bm25"), "column"] == "K=10"
+    assert shown.loc[("MAP", "dense"), "value"] == pytest.approx(_tidy_ap_means()["dense"])

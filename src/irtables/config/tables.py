@@ -812,7 +812,7 @@ LAYOUTS: dict[str, Layout] = {
                     Key(
                         "metrics",
                         "Metric families of Table S1 (a measure without cutoff spans the K "
-                        "columns).",
+                        "columns; with one K it has a column of its own, `no cutoff`).",
                         "metrics",
                     ),
                     Key(
