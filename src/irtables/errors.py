@@ -116,6 +116,11 @@ class DroppedMetricWarning(DataWarning):
     """A table leaves out a default metric that the results do not hold."""
 
 
+class DroppedCutoffWarning(DataWarning):
+    """A table leaves out configured cutoffs (``tables.k_breakdown.k``) that the results
+    do not hold, or is not written for lack of any."""
+
+
 class LayoutWarning(IrtablesWarning):
     """A LaTeX table will not read well on the page: scaled to small type, or taller
     than a page (LaTeX then moves it to the end or loses it)."""

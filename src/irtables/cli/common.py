@@ -97,7 +97,10 @@ def handle_errors(func: F) -> F:
             except Exception as e:
                 if os.environ.get(DEBUG_ENV) and not isinstance(e, IrtablesError):
                     raise
-                raise _CliError(error_message(e)) from e
+                message = error_message(e)
+                if isinstance(e, OSError) and e.filename is None and _stdout_fails(e):
+                    message = f"writing to standard output: {message}"
+                raise _CliError(message) from e
             finally:
                 from irtables.model.results import merged_warnings
 
@@ -105,6 +108,30 @@ def handle_errors(func: F) -> F:
                     click.echo(f"Warning: {printable(message)}", err=True)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _stdout_fails(e: OSError) -> bool:
+    """Whether ``e`` (an error without a file name: a full disk, ``> /dev/full``) came
+    from writing to standard output: the frame it was raised in holds the stream it was
+    writing to (``click.echo``'s ``file``), and that stream is the standard output."""
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return False
+    return any(_is_stdout(v) for v in tb.tb_frame.f_locals.values())
+
+
+def _is_stdout(value: object) -> bool:
+    if value is sys.stdout or value is sys.__stdout__:
+        return True
+    fileno = getattr(value, "fileno", None)
+    if sys.__stdout__ is None or not hasattr(value, "write") or not callable(fileno):
+        return False
+    try:
+        return bool(fileno() == sys.__stdout__.fileno())  # click's wrapper of it
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def _as_warning(message: Warning | str) -> Warning:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from irtables.base.controls import CONTROLS
@@ -13,6 +13,8 @@ from irtables.errors import ConfigError
 #: Control characters other than tab, line feed and carriage return.
 _CONTROL = re.compile(f"(?![\t\n\r])[{CONTROLS}]")
 _ANY_CONTROL = re.compile(f"[{CONTROLS}]")
+#: The largest integer TOML has (a signed 64-bit one).
+INT64_MAX = 2**63 - 1
 
 
 class TomlReader:
@@ -152,6 +154,38 @@ class TomlReader:
             raise self.error(f"{where}.{key}", "a list of strings", value)
         return tuple(value)
 
+    def unique(
+        self,
+        where: str,
+        values: Sequence[Any],
+        what: str,
+        same: Callable[[Any], object] | None = None,
+    ) -> None:
+        """Refuse a value of the list at ``where`` given before (a repeated row or
+        column), naming its place and the earlier one; ``same`` maps a value to what makes
+        two the same (a metric's canonical name: ``map`` and ``AP``)."""
+        first: dict[object, int] = {}
+        for i, value in enumerate(values):
+            j = first.setdefault(same(value) if same else value, i)
+            if j != i:
+                given = f"{where}[{j}]" + (f" ({values[j]!r})" if values[j] != value else "")
+                raise self.error(f"{where}[{i}]", f"{what} not already given as {given}", value)
+
+    def unique_list(
+        self,
+        t: Mapping[str, Any],
+        where: str,
+        key: str,
+        default: tuple[str, ...],
+        what: str,
+        same: Callable[[Any], object] | None = None,
+    ) -> tuple[str, ...]:
+        """A list of strings (:meth:`str_list`) none of which repeats another
+        (:meth:`unique`)."""
+        values = self.str_list(t, where, key, default)
+        self.unique(f"{where}.{key}", values, what, same)
+        return values
+
     def str_or_list(self, t: Mapping[str, Any], where: str, key: str, expected: str) -> list[str]:
         """A non-empty string or a list of them (default: none), as a list."""
         value = t.get(key, [])
@@ -178,4 +212,11 @@ class TomlReader:
         ):
             empty = "a non-empty" if non_empty else "a"
             raise self.error(f"{where}.{key}", f"{empty} list of positive integers", value)
+        for i, k in enumerate(value):
+            if k > INT64_MAX:  # TOML's integers are 64-bit; Python's parser reads any
+                raise ConfigError(
+                    f"{self.source}: {where}.{key}[{i}]: expected an integer of at most "
+                    f"{INT64_MAX}, got {k} (out of range)"
+                )
+        self.unique(f"{where}.{key}", value, "a cutoff")
         return tuple(value)

@@ -312,8 +312,26 @@ def parse_table_spec(r: TomlReader, name: str, t: Any) -> TableSpec:
             "supplement": r.bool_(t, w, "supplement", True),
         }
         if SYSTEMS not in found.keys:  # else its layout reads them
-            common["systems"] = r.str_list(t, w, "systems", ())
+            common["systems"] = r.unique_list(t, w, "systems", (), "a system id")
     return TableSpec(**(common | found.options(r, t, w)))
+
+
+def same_measure(name: str) -> object:
+    """What makes two metric names of a list the same: the measure they name (``map``
+    and ``AP``), or the name itself when it names none (its error comes later).
+
+    Examples
+    --------
+    >>> same_measure("map") == same_measure("AP"), same_measure("NDCG") == same_measure("P")
+    (True, False)
+    """
+    from irtables.errors import UnknownNameError
+    from irtables.measures import parse_measure
+
+    try:
+        return parse_measure(name).name
+    except UnknownNameError:
+        return name
 
 
 def _wide(r: TomlReader, t: Mapping[str, Any], w: str) -> bool | None:
@@ -336,10 +354,14 @@ def _dataset_columns(r: TomlReader, t: Mapping[str, Any], w: str) -> tuple[Datas
             r.only(item, where, {k.name for k in DATASET_ENTRIES})
             check_types(r, item, where, DATASET_ENTRIES)
             out.append(
-                DatasetColumns(r.req_str(item, where, "id"), r.str_list(item, where, "metrics", ()))
+                DatasetColumns(
+                    r.req_str(item, where, "id"),
+                    r.unique_list(item, where, "metrics", (), "a metric", same_measure),
+                )
             )
         else:
             raise r.error(where, "a dataset id or a table {id, metrics}", item)
+    r.unique(f"{w}.datasets", [d.id for d in out], "a dataset id")
     return tuple(out)
 
 
@@ -349,14 +371,15 @@ def _main_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
     value = t.get("systems", [])
     if isinstance(value, dict):  # {dataset = [system, ...]}
         for dataset in value:
-            ids = r.str_list(value, f"{w}.systems", dataset, ())
+            ids = r.unique_list(value, f"{w}.systems", dataset, (), "a system id")
             if not ids:
                 raise r.error(f"{w}.systems.{dataset}", "a non-empty list of system ids", ids)
             per.append((dataset, ids))
     else:
-        every = r.str_list(t, w, "systems", ())
+        every = r.unique_list(t, w, "systems", (), "a system id")
     return {
-        "metrics": r.str_list(t, w, "metrics", ()) or DEFAULT_MAIN_METRICS,
+        "metrics": r.unique_list(t, w, "metrics", (), "a metric", same_measure)
+        or DEFAULT_MAIN_METRICS,
         "average_row": r.bool_(t, w, "average", False),
         "systems": every,
         "dataset_systems": tuple(per),
@@ -365,7 +388,7 @@ def _main_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
 
 def _k_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
     return {
-        "metrics": r.str_list(t, w, "metrics", DEFAULT_K_METRICS),
+        "metrics": r.unique_list(t, w, "metrics", DEFAULT_K_METRICS, "a metric", same_measure),
         "k": r.positive_ints(t, w, "k", DEFAULT_KS, non_empty=True),
     }
 
@@ -385,7 +408,9 @@ def _ablation_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any
     return {
         "dataset": r.req_str(t, w, "dataset"),
         "ablation_groups": tuple(_ablation_group(r, g, where) for where, g in tables),
-        "metrics": r.str_list(t, w, "metrics", DEFAULT_ABLATION_METRICS),
+        "metrics": r.unique_list(
+            t, w, "metrics", DEFAULT_ABLATION_METRICS, "a metric", same_measure
+        ),
         "delta": r.bool_(t, w, "delta", False),
     }
 
@@ -407,6 +432,12 @@ def _ablation_group(r: TomlReader, g: Mapping[str, Any], w: str) -> AblationGrou
                 description=r.text(row, rw, "description") or "",
             )
         )
+    systems = [row.system for row in parsed]
+    for i, system in enumerate(systems):
+        if system in systems[:i]:
+            j = systems.index(system)
+            expected = f"a system not already given as {w}.rows[{j}].system"
+            raise r.error(f"{w}.rows[{i}].system", expected, system)
     full = r.req_str(g, w, "full")
     if full not in {row.system for row in parsed}:
         raise r.error(f"{w}.full", "one of the group's row systems", full)
@@ -415,8 +446,9 @@ def _ablation_group(r: TomlReader, g: Mapping[str, Any], w: str) -> AblationGrou
 
 def _dataset_columns_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
     average = r.str_or_list(t, w, "average", "a metric or a list of metrics to average")
+    r.unique(f"{w}.average", average, "a metric", same_measure)
     return {
-        "metrics": r.str_list(t, w, "metrics", ()),
+        "metrics": r.unique_list(t, w, "metrics", (), "a metric", same_measure),
         "average": tuple(average),
         "average_partial": r.bool_(t, w, "average_partial", False),
         "groups": _groups(r, t, w),
@@ -432,7 +464,7 @@ def _groups(r: TomlReader, t: Mapping[str, Any], w: str) -> tuple[SystemGroup, .
         GROUPS,
         ("an array of tables {name, systems}", "a table {name, systems}"),
     ):
-        systems = r.str_list(g, where, "systems", ())
+        systems = r.unique_list(g, where, "systems", (), "a system id")
         if not systems:
             raise r.error(f"{where}.systems", "a non-empty list of system ids", systems)
         out.append(SystemGroup(r.opt_str(g, where, "name"), systems))
@@ -445,10 +477,10 @@ def _grid_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
 
 
 def _sensitivity_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
-    parameters = r.str_list(t, w, "parameters", ())
+    parameters = r.unique_list(t, w, "parameters", (), "a parameter name")
     if not 1 <= len(parameters) <= 2:
         raise r.error(f"{w}.parameters", "one or two parameter names", list(parameters))
-    metrics = r.str_list(t, w, "metrics", ("NDCG@10",))
+    metrics = r.unique_list(t, w, "metrics", ("NDCG@10",), "a metric", same_measure)
     if not metrics or (len(parameters) == 2 and len(metrics) != 1):
         raise r.error(
             f"{w}.metrics", "one metric (two parameters) or a non-empty list", list(metrics)
@@ -493,7 +525,7 @@ def _value_text(value: object) -> str:
 
 
 def _reproduction_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str, Any]:
-    reproductions = r.str_list(t, w, "reproductions", ())
+    reproductions = r.unique_list(t, w, "reproductions", (), "a dataset id")
     if not reproductions:
         raise r.error(f"{w}.reproductions", "a non-empty list of dataset ids", reproductions)
     pairs = t.get("pairs", [])
@@ -502,6 +534,7 @@ def _reproduction_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str,
         for p in pairs
     ):
         raise r.error(f"{w}.pairs", "a list of [baseline, advanced] system ids", pairs)
+    r.unique(f"{w}.pairs", pairs, "a pair", tuple)
     rbo_p = t.get("rbo_p", RBO_P)
     if type(rbo_p) not in (int, float) or not 0 < rbo_p < 1:
         raise r.error(f"{w}.rbo_p", "a number between 0 and 1 (exclusive)", rbo_p)
@@ -509,8 +542,8 @@ def _reproduction_keys(r: TomlReader, t: Mapping[str, Any], w: str) -> dict[str,
         "original": r.req_str(t, w, "original"),
         "reproductions": reproductions,
         "pairs": tuple((str(b), str(a)) for b, a in pairs),
-        "systems": r.str_list(t, w, "systems", ()),
-        "metrics": r.str_list(t, w, "metrics", DEFAULT_MEASURES),
+        "systems": r.unique_list(t, w, "systems", (), "a system id"),
+        "metrics": r.unique_list(t, w, "metrics", DEFAULT_MEASURES, "a metric", same_measure),
         "cutoffs": r.positive_ints(t, w, "cutoffs", DEFAULT_CUTOFFS, non_empty=True),
         "rbo_p": float(rbo_p),
         "rbo_depth": _at_least_one(r, w, "rbo_depth", r.int_(t, w, "rbo_depth", RBO_DEPTH)),
@@ -779,10 +812,15 @@ LAYOUTS: dict[str, Layout] = {
                     Key(
                         "metrics",
                         "Metric families of Table S1 (a measure without cutoff spans the K "
-                        "columns).",
+                        "columns; with one K it has a column of its own, `no cutoff`).",
                         "metrics",
                     ),
-                    Key("k", "Cutoffs shown (only those present in the data).", "k"),
+                    Key(
+                        "k",
+                        "Cutoffs shown (only those present in the data; a configured cutoff "
+                        "no dataset holds is named in a warning).",
+                        "k",
+                    ),
                     Key("caption", "Caption text (`{dataset}` stands for the dataset's name)."),
                     Key("label", "LaTeX label (`{dataset}` stands for the dataset's slug)."),
                 ),

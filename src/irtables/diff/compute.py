@@ -36,7 +36,7 @@ from irtables.render.numbers import typeset
 from irtables.stats.paired import get_test
 from irtables.tables import TableModel, build_all
 from irtables.tables.citable import cite_table_set
-from irtables.tables.model import Cell
+from irtables.tables.model import BLANK, Cell
 
 Change = Literal["added", "removed"]
 
@@ -407,6 +407,9 @@ def _cells(table: TableModel) -> dict[tuple[str, str, str], tuple[str, str, Cell
                 spanned = table.columns[j : j + max(cell.span, 1)]
                 if not spanned:
                     break
+                if cell == BLANK:  # no number: the place of a row in a column not its
+                    j += 1
+                    continue
                 label = spanned[0].label
                 if len(spanned) > 1:
                     label = f"{spanned[0].label}…{spanned[-1].label}"

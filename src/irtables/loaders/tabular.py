@@ -186,6 +186,10 @@ def read_parquet(data: bytes, path: str, *, wide: bool) -> Parsed:
     header = table.column_names
     roles = wide_roles(header, path, None) if wide else tidy_roles(header, path, None)
     numeric = "metric" if wide else "value"
+    if wide:
+        _check_metric_names(
+            [n for n, r in zip(header, roles, strict=True) if r == numeric], path, None
+        )
     numbers = {
         n: _parquet_floats(table.column(n), n, path)
         for n, r in zip(header, roles, strict=True)
@@ -197,7 +201,6 @@ def read_parquet(data: bytes, path: str, *, wide: bool) -> Parsed:
         if r and r != numeric
     }
     if wide:
-        _check_metric_names(list(numbers), path, None)
         values = np.column_stack([v for v, _ in numbers.values()])
         present = np.column_stack([p for _, p in numbers.values()])
         return _melt(keys, list(numbers), values, present, None)
@@ -330,12 +333,22 @@ def _melt(
 
 
 def _check_metric_names(names: Sequence[str], path: str, line: int | None) -> None:
-    """Metric names of a wide header are checked at the header, not at the first row."""
+    """Metric names of a wide header are checked at the header, not at the first row:
+    each must name a known measure, and no two the same one (``AP`` twice, or ``map`` and
+    ``AP``)."""
+    seen: dict[str, str] = {}
     for name in names:
         try:
-            parse_measure(name.strip())
+            canonical = parse_measure(name.strip()).name
         except UnknownNameError as exc:
             raise UnknownNameError(exc.reason, path=path, line=line) from None
+        if canonical in seen:
+            first = seen[canonical]
+            same = f"column {name!r} given twice"
+            if first != name:
+                same = f"columns {first!r} and {name!r} both name the measure {canonical}"
+            raise InputError(f"{same}; keep one column per measure", path=path, line=line)
+        seen[canonical] = name
 
 
 def _strings(column: pa.ChunkedArray) -> npt.NDArray[np.object_]:

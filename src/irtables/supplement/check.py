@@ -79,8 +79,9 @@ def check_build(
     command: str = "supplement",
 ) -> Checked:
     """Check the folder of a build (``outdir``, else ``default_target(config, base)``)
-    against its manifest ``manifest_name``: irtables' version, the configuration, the
-    input files, the user's templates and the outputs must be as recorded."""
+    against its manifest ``manifest_name``: irtables' version, the results folder, the
+    configuration, the input files, the user's templates and the outputs must be as
+    recorded."""
     config, base = locate(results_path, config_path)
     target = Path(outdir) if outdir is not None else default_target(config, base)
     manifest = read_manifest(target, manifest_name)
@@ -97,6 +98,7 @@ def check_build(
             f"({manifest.code[:12] or 'not recorded'}, this is {code_digest()[:12]})"
         )
         stale.append(StaleItem("version", "irtables", reason))
+    stale += _results(manifest, Path(results_path), target)
     stale += _config(manifest, config_file(config), target)
     current = hash_inputs(input_files(results_path, config, base), target)
     stale += _compare("input", manifest.inputs, current)
@@ -114,6 +116,20 @@ def _templates(manifest: Manifest, target: Path) -> list[StaleItem]:
         return [StaleItem("template", "(options)", "not as irtables records them")]
     current = hash_templates([target / str(d) for d in folders], target)
     return _compare("template", was, current)
+
+
+def _results(manifest: Manifest, results: Path, target: Path) -> list[StaleItem]:
+    """The results folder the build was made from, if not the one checked (the manifest
+    records it relative to ``target``; an absolute path, as an edit may leave, is taken
+    as it is). Compared as resolved paths: another spelling of one folder is the same."""
+    try:
+        same = (target / manifest.results).resolve() == results.resolve()
+    except (OSError, RuntimeError):  # a symlink loop: not the folder checked
+        same = False
+    if same:
+        return []
+    reason = f"the supplement was built from {manifest.results}"
+    return [StaleItem("input", relative(results, target), reason)]
 
 
 def _config(manifest: Manifest, path: Path | None, target: Path) -> list[StaleItem]:

@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
+from irtables._version import __version__
 from irtables.base.paths import is_relative_path
 from irtables.base.record import file_sha256, is_sha256
 from irtables.errors import InputError
 
 MANIFEST = "manifest.json"
 SCHEMA = 1
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -89,31 +91,110 @@ class Manifest:
         Input paths (``../results/x.tsv``) are only compared, never opened.
         """
         try:
-            data = json.loads(text)
-            config = data["config"]
-            manifest = cls(
-                version=str(data["irtables"]),
-                results=str(data["results"]),
-                config=_optional_str(config["path"]),
-                config_sha256=_optional_str(config["sha256"]),
-                settings=dict(config.get("settings", {})),
-                inputs=_hashes(data["inputs"]),
-                outputs=_hashes(data["outputs"]),
-                notes=tuple(str(n) for n in data.get("notes", ())),
-                evaluation=dict(data.get("evaluation", {})),
-                run_metadata=dict(data.get("run_metadata", {})),
-                options=dict(data.get("options", {})),
-                warnings=tuple(str(w) for w in data.get("warnings", ())),
-                figures=_hashes(data.get("figures", {})),
-                code=str(data.get("code", "")),
-            )
-        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
+            manifest = cls._from_data(_json_object(text))
+        except _Damaged as e:
             raise InputError(f"not an irtables manifest ({e})", path=source) from None
+        except _OtherSchema as e:
+            raise InputError(str(e), path=source) from None
         outside = [p for p in manifest.outputs if not is_relative_path(p)]
         if outside:
             reason = f"not an irtables manifest (output {outside[0]!r} is not inside the folder)"
             raise InputError(reason, path=source)
         return manifest
+
+    @classmethod
+    def _from_data(cls, data: Mapping[str, Any]) -> Manifest:
+        schema = _field(data, "schema", _integer)
+        if schema != SCHEMA:
+            raise _OtherSchema(
+                f"manifest schema {schema} is not one irtables {__version__} reads "
+                f"(schema {SCHEMA}): it was written by another version of irtables; "
+                "rebuild the folder with this one"
+            )
+        config = _field(data, "config", _table)
+        return cls(
+            version=_field(data, "irtables", str),
+            results=_field(data, "results", _string),
+            config=_field(config, "path", _optional_str, where="config."),
+            config_sha256=_field(config, "sha256", _optional_str, where="config."),
+            settings=_field(config, "settings", _table, {}, where="config."),
+            inputs=_field(data, "inputs", _hashes),
+            outputs=_field(data, "outputs", _hashes),
+            notes=_field(data, "notes", _strings, ()),
+            evaluation=_field(data, "evaluation", _table, {}),
+            run_metadata=_field(data, "run_metadata", _table, {}),
+            options=_field(data, "options", _table, {}),
+            warnings=_field(data, "warnings", _strings, ()),
+            figures=_field(data, "figures", _hashes, {}),
+            code=_field(data, "code", str, ""),
+        )
+
+
+class _Damaged(Exception):
+    """What is wrong with a manifest, in words (``no 'config' field``)."""
+
+
+class _OtherSchema(Exception):
+    """A manifest of a schema this irtables does not read (a newer irtables')."""
+
+
+_REQUIRED: Any = object()
+
+
+def _json_object(text: str) -> Mapping[str, Any]:
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise _Damaged("nested too deeply") from None
+    except ValueError as e:
+        raise _Damaged(f"not JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise _Damaged(f"a JSON {type(data).__name__}, not an object")
+    return data
+
+
+def _field(
+    data: Mapping[str, Any],
+    key: str,
+    convert: Callable[[Any], T],
+    default: Any = _REQUIRED,
+    *,
+    where: str = "",
+) -> T:
+    """The field ``key`` of ``data``, converted; a missing or bad one is a :class:`_Damaged`
+    naming it (``where``: the table it is in, ``config.``)."""
+    if key not in data:
+        if default is _REQUIRED:
+            raise _Damaged(f"no {where + key!r} field")
+        return cast(T, default)
+    try:
+        return convert(data[key])
+    except (ValueError, TypeError, RecursionError) as e:
+        raise _Damaged(f"bad {where + key!r} field: {e}") from None
+
+
+def _integer(value: object) -> int:
+    if type(value) is not int:
+        raise TypeError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _string(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a string, got {value!r}")
+    return value
+
+
+def _table(value: object) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise TypeError(f"expected a table, got {type(value).__name__}")
+    return dict(value)
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise TypeError(f"expected a list, got {type(value).__name__}")
+    return tuple(str(v) for v in value)
 
 
 def _optional_str(value: object) -> str | None:

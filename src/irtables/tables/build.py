@@ -16,7 +16,7 @@ from irtables.config.tables import (
     compared_with,
     layout_function,
 )
-from irtables.errors import DroppedMetricWarning, user_stacklevel
+from irtables.errors import DroppedCutoffWarning, DroppedMetricWarning, user_stacklevel
 from irtables.model import ResultSet
 from irtables.stats import Comparisons, PairedTestResult
 from irtables.tables.configured import build_configured
@@ -25,6 +25,7 @@ from irtables.tables.layouts import (
     Markers,
     Means,
     collect_means,
+    dropped_cutoffs,
     missing_policy,
 )
 from irtables.tables.model import Cell, KeyNote, TableModel
@@ -202,11 +203,12 @@ def number_tables(tables: Sequence[TableModel]) -> list[TableModel]:
 
 def _warn_dropped(means: Means, config: Config) -> None:
     """Warn about the default metrics a section leaves out because no results hold them,
-    for each section whose layout's record can tell (``dropped``: Table 1)."""
+    for each section whose layout's record can tell (``dropped``: Table 1), and about
+    the configured cutoffs a K breakdown leaves out (:func:`dropped_cutoffs`)."""
     for spec in config.tables:
-        if not _layout_says(spec.layout, "dropped"):
-            continue
-        dropped = layout_function(LAYOUTS[spec.layout].dropped)(means, spec)
+        dropped: list[str] = []
+        if _layout_says(spec.layout, "dropped"):
+            dropped = layout_function(LAYOUTS[spec.layout].dropped)(means, spec)
         if dropped:
             warnings.warn(
                 f"{table_title(spec) or f'tables.{spec.name}'} leaves out {', '.join(dropped)}: "
@@ -215,6 +217,9 @@ def _warn_dropped(means: Means, config: Config) -> None:
                 DroppedMetricWarning,
                 stacklevel=user_stacklevel(),
             )
+        cutoffs = dropped_cutoffs(means, spec)
+        if cutoffs is not None:
+            warnings.warn(cutoffs, DroppedCutoffWarning, stacklevel=user_stacklevel())
 
 
 def _units(config: Config) -> list[str]:

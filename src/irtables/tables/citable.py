@@ -28,7 +28,7 @@ from irtables.config import Config
 from irtables.config.tables import compared_with
 from irtables.measures import parse_measure
 from irtables.stats import Comparisons, PairedTestResult
-from irtables.tables.model import Cell, CellSource, TableModel
+from irtables.tables.model import NO_CUTOFF, Cell, CellSource, TableModel
 from irtables.tables.numbers import (
     MISSING,
     displayed_difference,
@@ -244,7 +244,7 @@ def _cells(table: TableModel) -> Iterator[tuple[Cell, CellSource, _Place]]:
                 if cell.source is None:
                     continue
                 label = table.columns[k].label
-                if cell.span > 1:
+                if cell.span > 1 or table.columns[k].key == NO_CUTOFF:
                     label = parse_measure(cell.source.column).label
                 yield cell, cell.source, _Place(group.label, row.label, label, heads[k])
 

@@ -17,13 +17,22 @@ import numpy as np
 
 from irtables.base.filenames import file_slugs
 from irtables.config import Config
-from irtables.config.tables import DEFAULT_MAIN_METRICS, TableSpec
+from irtables.config.tables import DEFAULT_KS, DEFAULT_MAIN_METRICS, TableSpec
 from irtables.errors import ConfigError, IrtablesError, unknown_name_message
 from irtables.measures import Measure, parse_measure
 from irtables.model import MissingPolicy, ResultSet
 from irtables.tables.captions import describe_numbers
 from irtables.tables.metrics import MetricIndex, family_of
-from irtables.tables.model import Cell, CellSource, Column, Row, RowGroup, TableModel
+from irtables.tables.model import (
+    BLANK,
+    NO_CUTOFF,
+    Cell,
+    CellSource,
+    Column,
+    Row,
+    RowGroup,
+    TableModel,
+)
 from irtables.tables.numbers import MISSING, displayed_difference, format_number, rank_flags
 from irtables.tables.sections import chosen_datasets, chosen_systems, table_title
 
@@ -215,7 +224,8 @@ def build_k_breakdown(
     """Table S1: for each dataset with a measure at one of the cutoffs ``spec.k``, rows
     metric x system, one column per K.
 
-    Measures without a cutoff (MAP) are shown once, spanning the K columns.
+    Measures without a cutoff (MAP) are shown once, spanning the K columns; with a
+    single K, in a column of their own (``no cutoff``), where they cannot read as MAP@K.
     """
     datasets = chosen_datasets(spec, means.datasets, f"tables.{spec.name}")
     systems = set(chosen_systems(spec, means.systems, datasets, config))
@@ -231,33 +241,60 @@ def build_k_breakdown(
     ]
 
 
+def dropped_cutoffs(means: Means, spec: TableSpec) -> str | None:
+    """What a K breakdown leaves out of the cutoffs its section configures (``k``): those
+    no dataset it shows holds a measure at, said in a sentence naming the key, the
+    cutoffs asked and those the results hold (None when it shows them all, or when ``k``
+    is the default, whose cutoffs are shown as far as the results hold them)."""
+    if spec.k == DEFAULT_KS:
+        return None
+    datasets = [d for d in (spec.dataset_ids or means.datasets) if d in means.datasets]
+    held = sorted(set().union(*(means.metrics.cutoffs(d) for d in datasets)))
+    missing = [k for k in spec.k if k not in held]
+    if not missing:
+        return None
+    key = f"tables.{spec.name}.k"
+    holds = f"the results hold {_cutoff_list(held)}" if held else "no result has a cutoff"
+    if len(missing) == len(spec.k):
+        table = "Table S1" if spec.built_in is not None else f"table of tables.{spec.name}"
+        return f"{key} asks for {_cutoff_list(missing)}, but {holds}: no {table} is written"
+    title = "Table S1" if spec.built_in is not None else f"tables.{spec.name}"
+    return f"{title} leaves out {_cutoff_list(missing)}: {key} asks for them, but {holds}"
+
+
+def _cutoff_list(ks: Sequence[int]) -> str:
+    return ", ".join(f"K={k}" for k in ks)
+
+
 def _k_table(
     config: Config, spec: TableSpec, m: Means, dataset: str, markers: Markers | None
 ) -> TableModel:
     ks = [k for k in spec.k if m.metrics.has_k(dataset, k)]
-    groups = []
+    groups: list[RowGroup] = []
+    whole_groups: set[int] = set()  # the groups of a measure without cutoff
     used: list[str] = []
     for name in spec.metrics:
         family = family_of(name)
         at_k = [
             m.metrics.resolve(dataset, Measure(family.family, k, None, family.param)) for k in ks
         ]
-        if any(at_k):
-            keys = at_k
-            span = 1
-        else:
-            keys = [m.metrics.resolve(dataset, family)]
-            span = len(ks)
-            if keys[0] is None:
-                continue
+        whole = not any(at_k)
+        keys = [m.metrics.resolve(dataset, family)] if whole else at_k
+        if keys[0] is None and whole:
+            continue
         used.extend(k for k in keys if k)
         rows = [(s, [m.get(dataset, s, key) for key in keys]) for s in m.systems[dataset]]
         # the measures as requested (P@10, not P(rel=2)@10): what each column shows
-        cols = (
-            [Measure(family.family, k, None, family.param) for k in ks] if span == 1 else [family]
-        )
+        cols = [family] if whole else [Measure(family.family, k, None, family.param) for k in ks]
+        span = len(ks) if whole else 1
         group = _group(config, family.base_label, rows, cols, dataset, markers, m, span=span)
+        if whole:
+            whole_groups.add(len(groups))
         groups.append(replace(group, key=family.name))
+    columns = [Column(f"K={k}", f"K={k}") for k in ks]
+    if len(ks) == 1 and whole_groups:  # under the one K, MAP would read as MAP@K
+        columns.append(Column(NO_CUTOFF, NO_CUTOFF))
+        groups = [_own_column(g, i in whole_groups) for i, g in enumerate(groups)]
     caption = spec.caption or "All measures at every cutoff K on {dataset}."
     name = config.dataset_name(dataset)
     slug = file_slugs([*m.datasets, dataset])[dataset]  # names data: never raw in a path
@@ -266,7 +303,7 @@ def _k_table(
         name=f"{spec.stem}-{slug}",
         title=table_title(spec),
         stub=("Metric", "System"),
-        columns=tuple(Column(f"K={k}", f"K={k}") for k in ks),
+        columns=tuple(columns),
         groups=tuple(groups),
         caption=caption.replace("{dataset}", name),
         label=(spec.label or spec.default_label).replace("{dataset}", slug),
@@ -281,6 +318,15 @@ def _k_table(
         metrics=tuple(dict.fromkeys(used)),
         datasets=(dataset,),
     )
+
+
+def _own_column(group: RowGroup, whole: bool) -> RowGroup:
+    """A group of a K breakdown with one K and a column of its own for the measures
+    without cutoff: theirs move to it, the others leave it blank."""
+    rows = tuple(
+        replace(r, cells=(BLANK, *r.cells) if whole else (*r.cells, BLANK)) for r in group.rows
+    )
+    return replace(group, rows=rows)
 
 
 def build_ablation(
@@ -507,6 +553,7 @@ __all__ = [
     "build_k_breakdown",
     "build_main",
     "collect_means",
+    "dropped_cutoffs",
     "dropped_main_metrics",
     "flagged",
     "main_columns",

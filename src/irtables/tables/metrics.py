@@ -86,6 +86,10 @@ class MetricIndex:
             )
         return None
 
+    def cutoffs(self, dataset: str) -> set[int]:
+        """The cutoffs of the metrics of ``dataset``."""
+        return {key[1] for key in self.present.get(dataset, {}) if key[1] is not None}
+
     def has_k(self, dataset: str, k: int) -> bool:
         """Whether any metric of ``dataset`` has cutoff ``k``."""
         return any(key[1] == k for key in self.present.get(dataset, {}))

@@ -65,6 +65,12 @@ class Cell:
     source: CellSource | None = field(default=None, compare=False, repr=False)
 
 
+#: An empty cell: the place of a row in a column that is not its (in a K breakdown with
+#: one K, the ``no cutoff`` column of the measures at that K, and the other way round).
+#: It is no number: not cited, not in :meth:`TableModel.to_frame`.
+BLANK = Cell(None, "")
+
+
 @dataclass(frozen=True)
 class Column:
     """A value column: its key in the data (canonical metric, or K) and its header."""
@@ -199,14 +205,18 @@ class TableModel:
                 j = 0
                 for cell in row.cells:
                     column = self.columns[min(j, len(self.columns) - 1)]
+                    j += cell.span
+                    if cell == BLANK:
+                        continue
+                    whole = cell.span > 1 or column.key == NO_CUTOFF
                     records.append(
                         {
                             "group": group.label,
                             "row": row.label,
                             "row_key": row.key,
                             "column_group": heads[min(j, len(heads) - 1)],
-                            "column": column.label if cell.span == 1 else NO_CUTOFF,
-                            "column_key": column.key if cell.span == 1 else None,
+                            "column": NO_CUTOFF if whole else column.label,
+                            "column_key": None if whole else column.key,
                             "text": cell.text,
                             "value": float("nan") if cell.value is None else cell.value,
                             "best": cell.best,
@@ -216,7 +226,6 @@ class TableModel:
                             "delta": cell.delta,
                         }
                     )
-                    j += cell.span
         return pd.DataFrame.from_records(records, columns=FRAME_COLUMNS)
 
     def _repr_html_(self) -> str:
