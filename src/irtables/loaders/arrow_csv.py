@@ -26,9 +26,11 @@ from typing import BinaryIO
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
+from irtables.loaders.source import without_frames
+
 #: The longest wait for pyarrow to drop the Python objects it was lent, in seconds (it
 #: takes microseconds; a wait this long means something else holds them).
-RELEASE_TIMEOUT = 10.0
+RELEASE_TIMEOUT = 2.0
 
 
 def read_csv_bytes(
@@ -147,7 +149,7 @@ class _Lender(io.RawIOBase):
         try:
             data = stream.read(-1 if size is None else size)
         except Exception as exc:  # raised in pyarrow's thread, it could abort the process
-            self.failure = exc.with_traceback(None)
+            self.failure = without_frames(exc)
             self._stream = None
             return memoryview(b"")
         view = memoryview(data or b"")
