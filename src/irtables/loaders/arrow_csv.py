@@ -113,17 +113,18 @@ class _Batches:
 
     def __init__(self, reader: pacsv.CSVStreamingReader) -> None:
         self._reader: pacsv.CSVStreamingReader | None = reader
+        self._batches: Iterator[pa.RecordBatch] | None = iter(reader)
 
     def __iter__(self) -> Iterator[pa.RecordBatch]:
         return self
 
     def __next__(self) -> pa.RecordBatch:
-        if self._reader is None:
+        if self._batches is None:
             raise StopIteration
-        return self._reader.read_next_batch()
+        return next(self._batches)
 
     def close(self) -> None:
-        reader, self._reader = self._reader, None
+        reader, self._reader, self._batches = self._reader, None, None
         if reader is not None:
             reader.close()
 
