@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # about a minute on two idle cores, minutes on busy ones
+
 ROOT = Path(__file__).resolve().parents[2]
 FORMATS = ("gz", "bz2", "xz", "zst")
 READERS = ("qrels", "run", "results")
