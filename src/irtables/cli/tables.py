@@ -90,10 +90,11 @@ def tables(
     from irtables.cache.results import ResultStore
     from irtables.study.pipeline import TABLE_MODULES, write_tables
     from irtables.tables.memo import StoredTests
-    from irtables.workers.preload import preload
+    from irtables.workers.preload import preloading
 
-    with kept_warnings() as warned:  # kept in the manifest, for a rerun to give again
-        preload(TABLE_MODULES)  # while the results are read
+    # warnings kept in the manifest, for a rerun to give again; modules imported while
+    # the results are read
+    with kept_warnings() as warned, preloading(TABLE_MODULES):
         evaluated, tested, finish = study_progress()
         try:
             study = resolve_for_command(request, progress=evaluated, verbose=verbose)

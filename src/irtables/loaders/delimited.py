@@ -21,6 +21,7 @@ import pyarrow.csv as pacsv
 from irtables.base.arrow import to_numpy
 from irtables.base.numbers import parse_number
 from irtables.errors import InputError
+from irtables.loaders.arrow_csv import read_csv_bytes
 from irtables.loaders.source import decode_text, lines_holding, more_lines_than_fit
 from irtables.model.factor import Factor
 
@@ -71,11 +72,8 @@ def fast_read(
         check_utf8=check_utf8,
     )
     try:
-        return pacsv.read_csv(
-            pa.BufferReader(_without_final_newlines(data)),
-            read_options=read_options,
-            parse_options=parse_options,
-            convert_options=convert_options,
+        return read_csv_bytes(
+            _without_final_newlines(data), read_options, parse_options, convert_options
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
         return None
@@ -127,12 +125,12 @@ def dictionary_factor(column: pa.ChunkedArray) -> Factor | None:
     return Factor(tuple(dictionary.to_pylist()), codes)
 
 
-def _without_final_newlines(data: bytes) -> pa.Buffer:
+def _without_final_newlines(data: bytes) -> memoryview:
     """A zero-copy view of ``data`` without its trailing line breaks."""
     end = len(data)
     while end and data[end - 1] in b"\r\n":
         end -= 1
-    return pa.py_buffer(data)[:end]
+    return memoryview(data)[:end]
 
 
 def records(

@@ -22,7 +22,7 @@ import zlib
 from collections.abc import Generator, Iterator
 from contextlib import closing
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, TypeVar
 
 from irtables.errors import InputError
 from irtables.loaders.decompress import COMPRESSION_MAGIC, StreamsReader, zstd_damage
@@ -30,6 +30,7 @@ from irtables.loaders.decompress import COMPRESSION_MAGIC, StreamsReader, zstd_d
 if TYPE_CHECKING:
     import pyarrow.parquet as pq
 
+_E = TypeVar("_E", bound=BaseException)
 GZIP_MAGIC = COMPRESSION_MAGIC["gzip"]
 PARQUET_MAGIC = b"PAR1"
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -168,7 +169,7 @@ class CheckedStream(io.RawIOBase):
         except InputError as exc:
             if not self._defer:
                 raise
-            self.failure = exc
+            self.failure = without_frames(exc)
             return b""
         return data
 
@@ -241,6 +242,16 @@ class CheckedStream(io.RawIOBase):
         finally:
             self._raw.close()
             super().close()
+
+
+def without_frames(exc: _E) -> _E:
+    """``exc`` without its traceback (and without the context it suppresses), to be kept
+    and raised later: the frames it held (and their callers') would keep alive every
+    object they refer to, such as what a reader lent to pyarrow
+    (:mod:`irtables.loaders.arrow_csv`)."""
+    if exc.__suppress_context__:
+        exc.__context__ = None
+    return exc.with_traceback(None)
 
 
 def _decompressing(raw: BinaryIO, fmt: str | None, name: str) -> BinaryIO:

@@ -33,6 +33,7 @@ import pyarrow.csv as pacsv
 from irtables.base.arrow import from_numpy, to_numpy
 from irtables.base.numbers import check_finite, parse_number
 from irtables.errors import DataWarning, InputError, user_stacklevel
+from irtables.loaders.arrow_csv import csv_batches, read_csv_bytes
 from irtables.loaders.base import check_name
 from irtables.loaders.ir_metadata import read_header
 from irtables.loaders.source import (
@@ -161,28 +162,28 @@ def _stream_run(path: Path, system: str, progress: Progress | None, header: int 
             if rest is None:
                 return None
             watched = _UntilShortLines(stream, len(names), rest)
-            reader = pacsv.open_csv(watched, read, parse, convert)
-            for batch in reader:
-                if watched.stopped:
-                    return None  # the exact path reads it
-                local = pc.dictionary_encode(batch.column(0))
-                if _needs_exact_path(local.dictionary):
-                    return None  # a comment or blank line (pyarrow reads a row of each)
-                values = local.dictionary.to_pylist()
-                lut = np.array([queries.setdefault(v, len(queries)) for v in values], np.int32)
-                rows = batch.num_rows
-                if n + rows > len(codes):
-                    size = max(n + rows, len(codes) + len(codes) // 2)
-                    codes, score = np.resize(codes, size), np.resize(score, size)
-                codes[n : n + rows] = lut[to_numpy(local.indices)]
-                score[n : n + rows] = to_numpy(batch.column(2))
-                docids.append(batch.column(1))
-                if rows:
-                    tag = batch.column(3)[rows - 1].as_py()
-                n += rows
-                del batch, local
-                if progress is not None:
-                    progress(f"read {system}", min(stream.compressed_tell, total), total)
+            with csv_batches(watched, read, parse, convert) as batches:
+                for batch in batches:
+                    if watched.stopped:
+                        return None  # the exact path reads it
+                    local = pc.dictionary_encode(batch.column(0))
+                    if _needs_exact_path(local.dictionary):
+                        return None  # a comment or blank line (pyarrow reads a row of each)
+                    values = local.dictionary.to_pylist()
+                    lut = np.array([queries.setdefault(v, len(queries)) for v in values], np.int32)
+                    rows = batch.num_rows
+                    if n + rows > len(codes):
+                        size = max(n + rows, len(codes) + len(codes) // 2)
+                        codes, score = np.resize(codes, size), np.resize(score, size)
+                    codes[n : n + rows] = lut[to_numpy(local.indices)]
+                    score[n : n + rows] = to_numpy(batch.column(2))
+                    docids.append(batch.column(1))
+                    if rows:
+                        tag = batch.column(3)[rows - 1].as_py()
+                    n += rows
+                    del batch, local
+                    if progress is not None:
+                        progress(f"read {system}", min(stream.compressed_tell, total), total)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, UnicodeDecodeError):
         return None  # the slow path names the line, or reads what this one cannot
     if watched.stopped:
@@ -330,15 +331,16 @@ def _read_fast(path: Path, ncols: int, keep: dict[int, pa.DataType]) -> pa.Table
                 if more_lines_than_fit(data, _shortest_row(ncols)):
                     return None
                 read = pacsv.ReadOptions(column_names=names, block_size=IN_MEMORY_BYTES)
-                table = pacsv.read_csv(pa.BufferReader(data), read, parse, convert)
+                table = read_csv_bytes(data, read, parse, convert)
                 return None if _needs_exact_path(table.column(0)) else table
             read = pacsv.ReadOptions(column_names=names, block_size=1 << 20)
             watched = _UntilShortLines(stream, ncols)
             batches = []
-            for batch in pacsv.open_csv(watched, read, parse, convert):
-                if watched.stopped or _needs_exact_path(batch.column(0)):
-                    return None
-                batches.append(batch)
+            with csv_batches(watched, read, parse, convert) as reader:
+                for batch in reader:
+                    if watched.stopped or _needs_exact_path(batch.column(0)):
+                        return None
+                    batches.append(batch)
             if watched.stopped:
                 return None
             return pa.Table.from_batches(batches, schema=_schema(keep, names))

@@ -20,10 +20,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 
-def preload(modules: Sequence[str]) -> threading.Thread:
+def preload(modules: Sequence[str], *, stop: threading.Event | None = None) -> threading.Thread:
     """Start importing ``modules`` (in order) in a daemon thread; return the thread.
 
-    Errors are left for the main thread's own import to raise.
+    Errors are left for the main thread's own import to raise. Once ``stop`` is set,
+    no further module is started.
 
     Examples
     --------
@@ -34,6 +35,8 @@ def preload(modules: Sequence[str]) -> threading.Thread:
 
     def run() -> None:
         for name in modules:
+            if stop is not None and stop.is_set():
+                return
             try:
                 importlib.import_module(name)
             except Exception:
@@ -42,6 +45,32 @@ def preload(modules: Sequence[str]) -> threading.Thread:
     thread = threading.Thread(target=run, name="irtables-preload", daemon=True)
     thread.start()
     return thread
+
+
+@contextmanager
+def preloading(modules: Sequence[str]) -> Iterator[None]:
+    """Import ``modules`` in a background thread (:func:`preload`) while the block runs;
+    on leaving it, an error included, the thread finishes the module it is importing,
+    starts no other, and is joined.
+
+    A thread left importing as the interpreter exits (after an error) is ended by Python
+    when it asks for the GIL, and ending a thread inside C++ code (an extension module's
+    initialisation) aborts the process.
+
+    Examples
+    --------
+    >>> with preloading(["json"]):
+    ...     pass
+    >>> import threading; any(t.name == "irtables-preload" for t in threading.enumerate())
+    False
+    """
+    stop = threading.Event()
+    thread = preload(modules, stop=stop)
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 @contextmanager
