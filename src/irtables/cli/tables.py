@@ -88,16 +88,20 @@ def tables(
         print_unchanged(same.paths, warned=same.warnings)
         return
     from irtables.cache.results import ResultStore
-    from irtables.study.pipeline import TABLE_MODULES, write_tables
+    from irtables.study.pipeline import READ_MODULES, TABLE_MODULES, write_tables
     from irtables.tables.memo import StoredTests
-    from irtables.workers.preload import preloading
+    from irtables.workers.preload import import_now, preloading
 
-    # warnings kept in the manifest, for a rerun to give again; modules imported while
-    # the results are read
-    with kept_warnings() as warned, preloading(TABLE_MODULES):
+    # warnings kept in the manifest, for a rerun to give again
+    with kept_warnings() as warned:
         evaluated, tested, finish = study_progress()
         try:
-            study = resolve_for_command(request, progress=evaluated, verbose=verbose)
+            # the tables' modules are imported while the results are read, and are all
+            # imported before the tables are built: two threads importing at once can
+            # deadlock on the modules both need (Python's per-module import locks)
+            import_now(READ_MODULES)
+            with preloading(TABLE_MODULES):
+                study = resolve_for_command(request, progress=evaluated, verbose=verbose)
             rs, config, base = study.results, study.config, study.base
             target = outdir or base / config.output.dir
             memo = StoredTests(ResultStore.of_study(base) if request.cache else None, not rebuild)

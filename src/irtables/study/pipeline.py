@@ -21,6 +21,21 @@ if TYPE_CHECKING:  # imported where used: reading a study does not wait for the 
     from irtables.stats.memo import Memo
     from irtables.tables.build import TableSet
 
+#: What reading a study imports (its loaders, the evaluator, the cache; pandas,
+#: pyarrow's pandas bridge): every module of these packages, and these modules, are
+#: imported before :data:`TABLE_MODULES` start importing in a background thread, so that
+#: no two threads import at once (Python's per-module import locks can deadlock on a
+#: package both import, such as ``importlib.resources``).
+READ_MODULES = (
+    "irtables.loaders.*",
+    "irtables.evaluator.*",
+    "irtables.cache.*",
+    "irtables.model.*",
+    "pyarrow.pandas_compat",
+    "pyarrow.vendored.version",
+    "encodings.ascii",
+)
+
 #: What :func:`write_tables` imports, for a command to import while it reads the results.
 TABLE_MODULES = (
     "irtables.tables.build",

@@ -20,6 +20,27 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 
+def import_now(modules: Sequence[str]) -> None:
+    """Import ``modules`` in this thread; ``package.*`` stands for the package and
+    every module in it (one level).
+
+    Examples
+    --------
+    >>> import_now(["json.*"])
+    >>> import sys; "json.decoder" in sys.modules
+    True
+    """
+    import pkgutil
+
+    for name in modules:
+        if not name.endswith(".*"):
+            importlib.import_module(name)
+            continue
+        package = importlib.import_module(name[:-2])
+        for found in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
+            importlib.import_module(found.name)
+
+
 def preload(modules: Sequence[str], *, stop: threading.Event | None = None) -> threading.Thread:
     """Start importing ``modules`` (in order) in a daemon thread; return the thread.
 
@@ -50,8 +71,10 @@ def preload(modules: Sequence[str], *, stop: threading.Event | None = None) -> t
 @contextmanager
 def preloading(modules: Sequence[str]) -> Iterator[None]:
     """Import ``modules`` in a background thread (:func:`preload`) while the block runs;
-    on leaving it, an error included, the thread finishes the module it is importing,
-    starts no other, and is joined.
+    on leaving it the thread is joined: it imports the rest of ``modules`` first (what
+    comes after the block needs them, and imports in two threads at once can deadlock
+    on a module both need), or, when the block raised, only finishes the module it is
+    importing.
 
     A thread left importing as the interpreter exits (after an error) is ended by Python
     when it asks for the GIL, and ending a thread inside C++ code (an extension module's
@@ -68,8 +91,10 @@ def preloading(modules: Sequence[str]) -> Iterator[None]:
     thread = preload(modules, stop=stop)
     try:
         yield
-    finally:
+    except BaseException:
         stop.set()
+        raise
+    finally:
         thread.join()
 
 
