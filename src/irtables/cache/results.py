@@ -16,7 +16,6 @@ import hashlib
 import json
 import os
 import re
-import stat
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ from typing import Any
 
 from irtables._version import __version__
 from irtables.base.paths import new_file
-from irtables.cache.store import _GITIGNORE, CACHE_DIR_NAME, DamagedEntry
+from irtables.cache.store import _GITIGNORE, CACHE_DIR_NAME, DamagedEntry, entry_bytes
 from irtables.errors import DataWarning, user_stacklevel
 
 #: The folder of the cache that holds the tests' entries.
@@ -176,26 +175,11 @@ def _refuse(name: str) -> Any:
 
 
 def _bounded_bytes(path: Path) -> bytes:
-    """The bytes of a regular file (a link is not followed), at most MAX_ENTRY_BYTES."""
+    """The bytes of a regular file of a plain folder (a link is not followed), at most
+    MAX_ENTRY_BYTES."""
     if path.parent.is_symlink():
         raise DamagedEntry("its folder is a link")
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        raise
-    except OSError as exc:  # ELOOP: a link
-        raise DamagedEntry(f"not a regular file ({exc.strerror or exc})") from None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise DamagedEntry("not a regular file")
-        if info.st_size > MAX_ENTRY_BYTES:
-            raise DamagedEntry(f"larger than {MAX_ENTRY_BYTES >> 20} MiB")
-        data = handle.read(MAX_ENTRY_BYTES + 1)
-    if len(data) > MAX_ENTRY_BYTES:
-        raise DamagedEntry(f"larger than {MAX_ENTRY_BYTES >> 20} MiB")
-    return data
+    return entry_bytes(path, MAX_ENTRY_BYTES)
 
 
 def result_entries(base: Path) -> list[Path]:

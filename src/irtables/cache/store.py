@@ -310,7 +310,7 @@ def read_entry(path: Path, request: Request) -> RunValues:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    data = _entry_bytes(path)
+    data = entry_bytes(path)
     try:
         parquet = pq.ParquetFile(pa.BufferReader(data))
     except (pa.ArrowException, OSError) as exc:
@@ -329,8 +329,9 @@ def read_entry(path: Path, request: Request) -> RunValues:
     return values
 
 
-def _entry_bytes(path: Path) -> bytes:
-    """The bytes of a regular file (a link is not followed), at most MAX_ENTRY_BYTES."""
+def entry_bytes(path: Path, limit: int = MAX_ENTRY_BYTES) -> bytes:
+    """The bytes of a regular file (a link is not followed), at most ``limit``: a cache
+    entry, read as the cache reads them."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
@@ -342,9 +343,12 @@ def _entry_bytes(path: Path) -> bytes:
         info = os.fstat(handle.fileno())
         if not stat.S_ISREG(info.st_mode):
             raise DamagedEntry("not a regular file")
-        if info.st_size > MAX_ENTRY_BYTES:
-            raise DamagedEntry(f"larger than {MAX_ENTRY_BYTES >> 20} MiB")
-        return handle.read(MAX_ENTRY_BYTES + 1)
+        if info.st_size > limit:
+            raise DamagedEntry(f"larger than {limit >> 20} MiB")
+        data = handle.read(limit + 1)
+    if len(data) > limit:  # grown since fstat
+        raise DamagedEntry(f"larger than {limit >> 20} MiB")
+    return data
 
 
 def _metadata(parquet: pq.ParquetFile) -> dict[str, Any]:
