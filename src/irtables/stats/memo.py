@@ -19,14 +19,13 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
-from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
 from irtables._version import __version__
+from irtables.base.code import module_digest
 from irtables.stats.result import ConfidenceInterval, PairedTestResult
 
 #: The version of the records' JSON form (:func:`encode_results`).
@@ -101,23 +100,14 @@ def code_digest(modules: Sequence[str] = ()) -> str:
     """The SHA-256 of the source of every module of :mod:`irtables.stats`, of the test
     registry (:mod:`irtables.base.procedures`) and of the loaded ``modules`` (a test's
     own functions, wherever they are)."""
-    return _code_digest(tuple(sorted(set(modules))))
+    return module_digest((*_STATS_MODULES, "irtables.base.procedures", *sorted(set(modules))))
 
 
-@cache
-def _code_digest(modules: tuple[str, ...]) -> str:
-    digest = hashlib.sha256()
-    here = Path(__file__).resolve().parent
-    files = sorted(here.glob("*.py"))
-    procedures = getattr(sys.modules.get("irtables.base.procedures"), "__file__", None)
-    files += [Path(procedures)] if procedures else []
-    for module in modules:
-        path = getattr(sys.modules.get(module), "__file__", None)
-        files += [Path(path)] if path else []
-    for path in files:
-        digest.update(path.name.encode() + b"\0")
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()
+#: Every module of :mod:`irtables.stats` (this package), by name.
+_STATS_MODULES = (
+    __package__ or "irtables.stats",
+    *sorted(f"{__package__}.{p.stem}" for p in Path(__file__).parent.glob("[!_]*.py")),
+)
 
 
 def _float(x: float) -> Any:

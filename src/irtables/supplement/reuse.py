@@ -19,7 +19,6 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
-import sys
 import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
@@ -31,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from irtables._version import __version__
+from irtables.base.code import module_digest
 from irtables.base.paths import inside
 from irtables.supplement.drawing import FigureDrawing, Rendered
 from irtables.supplement.outputs import Plan
@@ -167,17 +167,7 @@ def _packages() -> tuple[tuple[str, str], ...]:
 
 def _code_digest(job: Callable[[], object]) -> str:
     func = job.func if isinstance(job, partial) else job
-    names = (*COMMON_MODULES, getattr(func, "__module__", "") or "")
-    return hashlib.sha256("".join(_source_digest(n) for n in names).encode()).hexdigest()
-
-
-@cache
-def _source_digest(module: str) -> str:
-    """The SHA-256 of a loaded module's source file ("" when it has none)."""
-    path = getattr(sys.modules.get(module), "__file__", None)
-    if path is None or not Path(path).is_file():
-        return ""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return module_digest((*COMMON_MODULES, getattr(func, "__module__", "") or ""))
 
 
 def _feed(digest: Any, value: object) -> None:
