@@ -24,7 +24,12 @@ from typing import Any
 
 from irtables._version import __version__
 from irtables.base.paths import new_file
-from irtables.cache.store import _GITIGNORE, CACHE_DIR_NAME, DamagedEntry, entry_bytes
+from irtables.cache.store import (
+    CACHE_DIR_NAME,
+    DamagedEntry,
+    entry_bytes,
+    make_cache_folder,
+)
 from irtables.errors import DataWarning, user_stacklevel
 
 #: The folder of the cache that holds the tests' entries.
@@ -109,10 +114,7 @@ class ResultStore:
         if hashlib.sha256(_canonical(description)).hexdigest() != recipe:
             raise ValueError("the recipe is not the SHA-256 of the description")
         try:
-            cache = self.folder.parent
-            if not cache.is_dir():
-                cache.mkdir()
-                (cache / ".gitignore").write_text(_GITIGNORE)
+            make_cache_folder(self.folder.parent)
             self.folder.mkdir(exist_ok=True)
             _write(self.path(recipe), _canonical(data))
         except OSError as exc:

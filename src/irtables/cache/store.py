@@ -171,12 +171,18 @@ class Cache:
         the results are right without it.
         """
         try:
-            if not self.folder.is_dir():
-                self.folder.mkdir()
-                (self.folder / ".gitignore").write_text(_GITIGNORE)
+            make_cache_folder(self.folder)
             _write_entry(self.path(request), request, values)
         except OSError as exc:
             warnings.warn(f"cache not written ({exc})", DataWarning, stacklevel=user_stacklevel())
+
+
+def make_cache_folder(folder: Path) -> None:
+    """Create the cache folder ``folder`` with its ``.gitignore`` (the cache is not part
+    of the study), unless it is there."""
+    if not folder.is_dir():
+        folder.mkdir()
+        (folder / ".gitignore").write_text(_GITIGNORE)
 
 
 def warn_damaged(path: Path, reason: str) -> None:
