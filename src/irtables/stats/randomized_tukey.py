@@ -26,13 +26,13 @@ from irtables.stats.allpairs import (
     check_matrix,
     default_names,
     pair_indices,
+    undefined_result,
 )
 from irtables.stats.anova import two_way_anova
 from irtables.stats.paired import as_generator
 from irtables.stats.permutations import TABLE_SYSTEMS, draw_codes, position_table, swap_digits
 from irtables.stats.resampling import EXACT_THRESHOLD, TOLERANCE
 from irtables.stats.result import ConfidenceInterval
-from irtables.stats.tukey import undefined_result
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

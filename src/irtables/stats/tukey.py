@@ -25,9 +25,6 @@ from irtables.stats.allpairs import (
     pair_indices,
     two_way_result,
 )
-from irtables.stats.allpairs import (  # randomized_tukey imports it from here
-    undefined_result as undefined_result,
-)
 from irtables.stats.anova import two_way_anova
 from irtables.stats.result import ConfidenceInterval
 from irtables.stats.studentized_range import studentized_range_ppf, studentized_range_sf
