@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from irtables.cache.results import ResultStore
 from irtables.study.load import load_study
 from irtables.study.pipeline import write_tables
 from irtables.tables.memo import StoredTests
@@ -27,7 +26,7 @@ def study(tmp_path: Path) -> Path:
 
 def _tables(root: Path, *, read: bool = True) -> tuple[StoredTests, dict[str, bytes]]:
     study = load_study(root)
-    memo = StoredTests(ResultStore.of_study(study.base), read)
+    memo = StoredTests.of_study(study.base, cache=True, rebuild=not read)
     out = root / "tables"
     write_tables(study.results, study.config, out, base=study.base, memo=memo)
     files = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}

@@ -87,7 +87,6 @@ def tables(
     if same is not None:
         print_unchanged(same.paths, warned=same.warnings)
         return
-    from irtables.cache.results import ResultStore
     from irtables.study.pipeline import READ_MODULES, TABLE_MODULES, write_tables
     from irtables.tables.memo import StoredTests
     from irtables.workers.preload import import_now, preloading
@@ -104,7 +103,7 @@ def tables(
                 study = resolve_for_command(request, progress=evaluated, verbose=verbose)
             rs, config, base = study.results, study.config, study.base
             target = outdir or base / config.output.dir
-            memo = StoredTests(ResultStore.of_study(base) if request.cache else None, not rebuild)
+            memo = StoredTests.of_study(base, cache=request.cache, rebuild=rebuild)
             written = write_tables(
                 rs,
                 config,

@@ -8,7 +8,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from irtables.base.record import read_record, sha256_hex
-from irtables.cache.results import ResultStore
 from irtables.config import Config
 from irtables.errors import InputError
 from irtables.model import ResultSet
@@ -107,7 +106,7 @@ def make_supplement(
         target = Path(outdir) if outdir is not None else default_outdir(base)
         dirs = [*(Path(d) for d in template_dirs), *study.template_dirs]
         pr = _pr_results(config, base, progress, workers, scheduler, request.cache)
-        memo = StoredTests(ResultStore.of_study(base) if request.cache else None, not rebuild)
+        memo = StoredTests.of_study(base, cache=request.cache, rebuild=rebuild)
         built = build_supplement(
             results,
             config,

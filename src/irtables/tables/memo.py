@@ -46,6 +46,12 @@ class StoredTests:
     _kept: dict[str, tuple[Unit, list[PairedTestResult]]] = field(default_factory=dict)
     _read: list[str] = field(default_factory=list)  # the recipe of each of ``reused``
 
+    @classmethod
+    def of_study(cls, base: Path, *, cache: bool, rebuild: bool) -> StoredTests:
+        """The tests of the study folder ``base``: kept in its cache unless ``cache`` is
+        False (``--no-cache``), read back unless ``rebuild`` (``--rebuild``)."""
+        return cls(ResultStore.of_study(base) if cache else None, not rebuild)
+
     def get(self, recipe: str) -> list[PairedTestResult] | None:
         """The results of ``recipe``: from this build, else from the store's entry if it
         checks out (else a warning says why, and the unit runs again)."""
